@@ -1,0 +1,246 @@
+package matcher
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+)
+
+// Tier names how a block was located. Exact is the only tier that needs no
+// adaptation; every other tier is a fuzzy tier described in doc.go.
+type Tier string
+
+// Exact is the tier of a byte-for-byte match.
+const Exact Tier = "exact"
+
+// Options tune one search. The zero value means: fuzzy tiers on, no line
+// hint, the default work budget.
+type Options struct {
+	// ExactOnly turns the fuzzy tiers off (graft --match exact).
+	ExactOnly bool
+	// Hint is a 1-based line number where the caller expects the block to
+	// start (a patch hunk header, a stale line number), or 0 for none. A hint
+	// never makes an ambiguous match unique on its own; see doc.go.
+	Hint int
+	// Budget bounds the work of the fuzzy tiers in abstract units (roughly
+	// line comparisons). 0 means DefaultBudget.
+	Budget int
+}
+
+// DefaultBudget is the fuzzy work budget used when Options.Budget is 0.
+const DefaultBudget = 4_000_000
+
+// Match is one located block.
+type Match struct {
+	// Start and End are the byte offsets [Start, End) of the block in the
+	// searched content.
+	Start, End int
+	// Line and EndLine are the 1-based first and last lines of the block.
+	Line, EndLine int
+	// Tier is how the block was found; Similarity is 1 for Exact and in
+	// (0, 1] for fuzzy tiers.
+	Tier       Tier
+	Similarity float64
+
+	// adapt rewrites the caller's new text so that it fits the block as it
+	// really is in the file (indentation, typography); nil means identity.
+	adapt func(string) string
+}
+
+// Adapt rewrites newText the way the block's located text differs from the
+// old text the caller gave: when the block was found with its indentation
+// shifted, newText is shifted the same way in the file's own style, and so
+// on for each tier (doc.go). For an exact match it returns newText as is.
+// Line endings are not its business: the caller gives inserted text the
+// file's line endings.
+func (m Match) Adapt(newText string) string {
+	if m.adapt == nil {
+		return newText
+	}
+	return m.adapt(newText)
+}
+
+// Candidate is a near miss reported with a refusal so that the caller can
+// retry with the file's actual text.
+type Candidate struct {
+	Line, EndLine int     // 1-based lines of the candidate in the content
+	Similarity    float64 // in [0, 1]
+	Text          string  // the file's actual text of those lines
+	Reason        string  // why it was not taken, e.g. "line 3 differs"
+}
+
+// Sentinel errors; a *Refusal matches one of them with errors.Is.
+var (
+	// ErrNotFound: no tier found the block.
+	ErrNotFound = errors.New("text not found")
+	// ErrAmbiguous: a tier found the block more than once.
+	ErrAmbiguous = errors.New("text found more than once")
+)
+
+// Refusal explains why a search did not produce a unique match.
+type Refusal struct {
+	Kind       error // ErrNotFound or ErrAmbiguous
+	Count      int   // number of occurrences for ErrAmbiguous
+	Tier       Tier  // the tier that found several occurrences
+	Reason     string
+	Candidates []Candidate
+}
+
+func (r *Refusal) Error() string {
+	msg := r.Kind.Error()
+	if r.Kind == ErrAmbiguous {
+		msg = fmt.Sprintf("text found %d times", r.Count)
+		if r.Tier != "" && r.Tier != Exact {
+			msg += fmt.Sprintf(" (%s)", r.Tier)
+		}
+	}
+	if r.Reason != "" {
+		msg += ": " + r.Reason
+	}
+	return msg
+}
+
+// Is reports whether target is the refusal's kind.
+func (r *Refusal) Is(target error) bool { return target == r.Kind }
+
+// Find locates old in content and returns it only if it is unique: exact
+// first, then the fuzzy tiers unless opt.ExactOnly. It returns a *Refusal
+// (ErrNotFound or ErrAmbiguous) otherwise. old must not be empty.
+func Find(content []byte, old string, opt Options) (Match, error) {
+	if old == "" {
+		return Match{}, &Refusal{Kind: ErrNotFound, Reason: "empty search text"}
+	}
+	exact := exactAll(content, old, true)
+	switch {
+	case len(exact) == 1:
+		return exact[0], nil
+	case len(exact) > 1:
+		return Match{}, ambiguous(content, Exact, exact)
+	}
+	if opt.ExactOnly {
+		return Match{}, notFound(content, old, opt)
+	}
+	return fuzzyFind(content, old, opt)
+}
+
+// FindAll returns every non-overlapping occurrence of old, in order, for
+// replace-all edits. Exact occurrences win; if there are none, the fuzzy
+// tiers may supply a single match (never several: a fuzzy tier must not
+// rewrite many places at once). It returns a *Refusal with ErrNotFound when
+// nothing is found.
+func FindAll(content []byte, old string, opt Options) ([]Match, error) {
+	if old == "" {
+		return nil, &Refusal{Kind: ErrNotFound, Reason: "empty search text"}
+	}
+	if exact := exactAll(content, old, false); len(exact) > 0 {
+		return exact, nil
+	}
+	if opt.ExactOnly {
+		return nil, notFound(content, old, opt)
+	}
+	m, err := fuzzyFind(content, old, opt)
+	if err != nil {
+		return nil, err
+	}
+	return []Match{m}, nil
+}
+
+// exactAll lists the exact occurrences of old. With overlapping set, an
+// occurrence may start inside the previous one ("aa" twice in "aaa"), which
+// is what ambiguity needs; replace-all needs non-overlapping ones.
+func exactAll(content []byte, old string, overlapping bool) []Match {
+	var out []Match
+	needle := []byte(old)
+	lines := newLineCounter(content)
+	for from := 0; from <= len(content); {
+		i := bytes.Index(content[from:], needle)
+		if i < 0 {
+			break
+		}
+		start := from + i
+		end := start + len(needle)
+		out = append(out, Match{
+			Start: start, End: end,
+			Line: lines.lineAt(start), EndLine: lines.lineAt(lastByte(start, end)),
+			Tier: Exact, Similarity: 1,
+		})
+		if overlapping {
+			from = start + 1
+		} else {
+			from = end
+		}
+	}
+	return out
+}
+
+func lastByte(start, end int) int {
+	if end > start {
+		return end - 1
+	}
+	return start
+}
+
+// lineCounter turns increasing byte offsets into 1-based line numbers in
+// one forward pass.
+type lineCounter struct {
+	content []byte
+	off     int
+	line    int
+}
+
+func newLineCounter(content []byte) *lineCounter {
+	return &lineCounter{content: content, line: 1}
+}
+
+func (c *lineCounter) lineAt(off int) int {
+	if off < c.off {
+		c.off, c.line = 0, 1
+	}
+	c.line += bytes.Count(c.content[c.off:off], []byte{'\n'})
+	c.off = off
+	return c.line
+}
+
+// ambiguous builds the refusal for several matches of one tier, listing them
+// as candidates so that the caller can add context to pick one.
+func ambiguous(content []byte, tier Tier, ms []Match) *Refusal {
+	r := &Refusal{Kind: ErrAmbiguous, Count: len(ms), Tier: tier,
+		Reason: "add surrounding lines to make it unique, or use a line-based edit"}
+	for i, m := range ms {
+		if i == maxCandidates {
+			break
+		}
+		r.Candidates = append(r.Candidates, Candidate{
+			Line: m.Line, EndLine: m.EndLine, Similarity: m.Similarity,
+			Text:   linesText(content, m.Line, m.EndLine),
+			Reason: "one of several equal matches",
+		})
+	}
+	return r
+}
+
+// maxCandidates bounds the candidates listed in one refusal.
+const maxCandidates = 3
+
+// linesText returns the text of the 1-based lines first..last, inclusive,
+// with their line endings.
+func linesText(content []byte, first, last int) string {
+	start := 0
+	for l := 1; l < first && start < len(content); l++ {
+		i := bytes.IndexByte(content[start:], '\n')
+		if i < 0 {
+			return ""
+		}
+		start += i + 1
+	}
+	end := start
+	for l := first; l <= last && end < len(content); l++ {
+		i := bytes.IndexByte(content[end:], '\n')
+		if i < 0 {
+			end = len(content)
+			break
+		}
+		end += i + 1
+	}
+	return string(content[start:end])
+}
