@@ -1,0 +1,202 @@
+package apply
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/graftdev/graft/gitstore"
+	"github.com/graftdev/graft/matcher"
+)
+
+// Options configure an Engine. The zero value is usable: the current
+// directory, fuzzy matching, the default limits.
+type Options struct {
+	// Dir is the directory relative paths start from; "" is the process's
+	// working directory.
+	Dir string
+	// ExactMatch turns the fuzzy tiers off (--match exact).
+	ExactMatch bool
+	// MaxFiles, MaxCallBytes and MaxFileBytes bound one call (SPEC §4.12);
+	// zero means the defaults below.
+	MaxFiles     int
+	MaxCallBytes int64
+	MaxFileBytes int64
+	// Logger receives debug logs: sizes, hashes and paths, never contents.
+	// nil discards them.
+	Logger *slog.Logger
+	// Progress, if set, is told how far a long call has come.
+	Progress func(Progress)
+}
+
+// The default limits of one call.
+const (
+	DefaultMaxFiles     = 100
+	DefaultMaxCallBytes = 50 << 20
+	DefaultMaxFileBytes = 64 << 20
+)
+
+// Progress reports how far a call has come: Done of Total steps.
+type Progress struct {
+	Done, Total int
+	Message     string
+}
+
+// Engine runs tools against one worktree. It is safe for sequential use by
+// one caller at a time; the store serialises processes.
+type Engine struct {
+	store *gitstore.Store
+	dir   string
+	opts  Options
+	log   *slog.Logger
+}
+
+// Open opens the worktree containing opts.Dir and returns an engine on it.
+func Open(opts Options) (*Engine, error) {
+	dir := opts.Dir
+	if dir == "" {
+		var err error
+		if dir, err = os.Getwd(); err != nil {
+			return nil, err
+		}
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if dir, err = filepath.EvalSymlinks(dir); err != nil {
+		return nil, &Error{Code: CodeFileNotFound, Path: opts.Dir, Msg: "directory not found", Err: err}
+	}
+	store, err := gitstore.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	return New(store, dir, opts), nil
+}
+
+// New returns an engine on an open store; dir is where relative paths
+// start (absolute, symlinks resolved).
+func New(store *gitstore.Store, dir string, opts Options) *Engine {
+	if opts.MaxFiles <= 0 {
+		opts.MaxFiles = DefaultMaxFiles
+	}
+	if opts.MaxCallBytes <= 0 {
+		opts.MaxCallBytes = DefaultMaxCallBytes
+	}
+	if opts.MaxFileBytes <= 0 {
+		opts.MaxFileBytes = DefaultMaxFileBytes
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Engine{store: store, dir: dir, opts: opts, log: log}
+}
+
+// Store is the engine's repository.
+func (e *Engine) Store() *gitstore.Store { return e.store }
+
+// Call runs the tool called name with JSON arguments and returns its
+// result, ready to be encoded as JSON. Errors are *Error values (CodeOf
+// gives their code).
+func (e *Engine) Call(ctx context.Context, name string, args json.RawMessage) (any, error) {
+	t := Lookup(name)
+	if t == nil {
+		return nil, invalidf("", "", "unknown tool %q (see `graft tools`)", name)
+	}
+	e.log.Debug("call", "tool", name, "args_bytes", len(args))
+	res, err := t.Run(ctx, e, args)
+	if err != nil {
+		e.log.Debug("refused", "tool", name, "code", int(CodeOf(err)))
+		return nil, err
+	}
+	return res, nil
+}
+
+func (e *Engine) matchOptions(hint int) matcher.Options {
+	return matcher.Options{ExactOnly: e.opts.ExactMatch, Hint: hint}
+}
+
+func (e *Engine) progress(done, total int, msg string) {
+	if e.opts.Progress != nil {
+		e.opts.Progress(Progress{Done: done, Total: total, Message: msg})
+	}
+}
+
+// resolve turns a path from a request into the file's path relative to
+// the worktree root (slash-separated) and its absolute path, after
+// resolving ".." and symlinks. It refuses, before anything is read, a path
+// outside the worktree or inside the git directory.
+func (e *Engine) resolve(path, edit string) (rel, abs string, err error) {
+	if strings.TrimSpace(path) == "" {
+		return "", "", invalidf("", edit, "path is required")
+	}
+	p := filepath.FromSlash(path)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(e.dir, p)
+	}
+	real, err := realPath(filepath.Clean(p))
+	if err != nil {
+		return "", "", &Error{Code: CodePermission, Path: path, Edit: edit, Msg: "cannot resolve path", Err: err}
+	}
+	root := e.store.Root()
+	r, err := filepath.Rel(root, real)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+		return "", "", errorf(CodePermission, path, edit, "permission denied: outside the worktree %s", root)
+	}
+	if r == "." {
+		return "", "", invalidf(path, edit, "is a directory, not a file")
+	}
+	if gd := e.store.GitDir(); gd != "" && within(gd, real) {
+		return "", "", errorf(CodePermission, path, edit, "permission denied: inside the git directory")
+	}
+	for _, part := range strings.Split(r, string(filepath.Separator)) {
+		if part == ".git" {
+			return "", "", errorf(CodePermission, path, edit, "permission denied: inside the git directory")
+		}
+	}
+	return filepath.ToSlash(r), real, nil
+}
+
+// realPath resolves symlinks in p; for a path that does not exist yet it
+// resolves the longest existing prefix and keeps the rest.
+func realPath(p string) (string, error) {
+	r, err := filepath.EvalSymlinks(p)
+	if err == nil {
+		return r, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	parent := filepath.Dir(p)
+	if parent == p {
+		return p, nil
+	}
+	rp, err := realPath(parent)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(rp, filepath.Base(p)), nil
+}
+
+func within(dir, p string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+}
+
+// errFromFS classifies an I/O error on path.
+func errFromFS(err error, rel, edit string) error {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return &Error{Code: CodeFileNotFound, Path: rel, Edit: edit, Msg: "file not found", Err: err}
+	case errors.Is(err, os.ErrPermission):
+		return &Error{Code: CodePermission, Path: rel, Edit: edit, Msg: "permission denied", Err: err}
+	}
+	return &Error{Code: CodeInternal, Path: rel, Edit: edit, Msg: fmt.Sprintf("i/o error: %v", err), Err: err}
+}

@@ -1,0 +1,81 @@
+package apply
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Hunk is the one value every operation becomes: replace the bytes
+// [Start, End) of a file's content, as it was when the call began, with
+// New. A zero-width hunk (Start == End) inserts.
+type Hunk struct {
+	Start, End int
+	New        string
+	// Edit names the operation that produced the hunk, for messages
+	// ("replacements[2]"); Desc says what it targets ("lines 5-7").
+	Edit, Desc string
+}
+
+func (h Hunk) label() string {
+	switch {
+	case h.Edit == "":
+		return h.Desc
+	case h.Desc == "":
+		return h.Edit
+	}
+	return h.Edit + " (" + h.Desc + ")"
+}
+
+// Apply returns content with hunks applied. The hunks all refer to content
+// as it is; they are validated together first — each must lie inside
+// content, and no two may overlap (an insertion may touch a replaced range
+// at either end, not fall inside it) — then the result is built in one
+// pass. Insertions at the same offset keep their given order. The error is
+// an *Error with CodeInvalid naming both overlapping operations.
+func Apply(content []byte, hunks []Hunk) ([]byte, error) {
+	sorted, err := sortHunks(len(content), hunks)
+	if err != nil {
+		return nil, err
+	}
+	size := len(content)
+	for _, h := range sorted {
+		size += len(h.New) - (h.End - h.Start)
+	}
+	out := make([]byte, 0, size)
+	at := 0
+	for _, h := range sorted {
+		out = append(out, content[at:h.Start]...)
+		out = append(out, h.New...)
+		at = h.End
+	}
+	return append(out, content[at:]...), nil
+}
+
+// sortHunks returns the hunks ordered by position, after checking bounds
+// and overlaps. The input slice is not modified.
+func sortHunks(size int, hunks []Hunk) ([]Hunk, error) {
+	for _, h := range hunks {
+		if h.Start < 0 || h.End < h.Start || h.End > size {
+			return nil, invalidf("", h.Edit, "range %d-%d outside the content (%d bytes)", h.Start, h.End, size)
+		}
+	}
+	sorted := slices.Clone(hunks)
+	slices.SortStableFunc(sorted, func(a, b Hunk) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
+	})
+	widest := -1 // index of the hunk reaching furthest so far
+	for i, h := range sorted {
+		if widest >= 0 {
+			w := sorted[widest]
+			if h.Start < w.End {
+				return nil, &Error{Code: CodeInvalid, Edit: w.Edit,
+					Msg: fmt.Sprintf("%s overlaps %s", w.label(), h.label())}
+			}
+		}
+		if widest < 0 || h.End > sorted[widest].End {
+			widest = i
+		}
+	}
+	return sorted, nil
+}

@@ -1,0 +1,229 @@
+package apply
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+
+	"github.com/graftdev/graft/matcher"
+)
+
+func init() {
+	Register(NewTool("edit", editDescription, runEdit))
+	Register(NewTool("edit_text_file", editTextFileDescription, runEditTextFile))
+}
+
+const editDescription = `Replace a string in a file (OpenCode's edit tool).
+
+oldString must match the file's text; if it does not match exactly, graft tries fuzzy tiers for
+common slips (indentation, tabs vs spaces, trailing whitespace, CRLF, typographic quotes,
+escapes) and lands the edit only when a single place fits. newString is inserted literally and,
+when the match needed an indentation shift, re-indented the same way. An oldString that occurs
+several times is refused with the count unless replaceAll is true: add surrounding lines to make
+it unique. An empty oldString creates the file (refused if it exists and is not empty).
+Refusals list the nearest candidates with line numbers and the file's actual text: retry with
+that text. Pass the version from file_read to have graft check the file did not change since.`
+
+// EditRequest is the input of the edit tool.
+type EditRequest struct {
+	FilePath   string `json:"filePath" jsonschema:"the file to edit, relative to the working directory or absolute"`
+	OldString  string `json:"oldString" jsonschema:"the text to replace; empty creates the file"`
+	NewString  string `json:"newString" jsonschema:"the replacement text, inserted literally"`
+	ReplaceAll bool   `json:"replaceAll,omitempty" jsonschema:"replace every occurrence instead of requiring a unique one"`
+	Common
+}
+
+// Common holds the fields every editing tool takes.
+type Common struct {
+	DryRun  bool   `json:"dry_run,omitempty" jsonschema:"compute and report the result without touching any file"`
+	Version string `json:"version,omitempty" jsonschema:"the version file_read returned; the edit is refused as a conflict if the file changed since"`
+}
+
+func runEdit(ctx context.Context, e *Engine, req *EditRequest) (*Landing, error) {
+	tx := e.Begin("edit", req.DryRun)
+	if err := tx.editString(req.FilePath, "", req.OldString, req.NewString, req.ReplaceAll, req.Version, false); err != nil {
+		return nil, err
+	}
+	return tx.Land(ctx, "")
+}
+
+const editTextFileDescription = `Replace one unique occurrence of old_string in a file with new_string and
+return the unified diff and the changed line range (the edit_text_file MCP contract).
+
+old_string must occur exactly once (fuzzy tiers forgive indentation, whitespace, line-ending and
+quote slips, but never guess between several places); an empty new_string deletes the text.
+Errors carry JSON-RPC codes: -32001 file not found, -32010 not found, -32011 several matches,
+-32600 identical strings.`
+
+// EditTextFileRequest is the input of the edit_text_file tool.
+type EditTextFileRequest struct {
+	Path      string `json:"path" jsonschema:"the file to edit"`
+	OldString string `json:"old_string" jsonschema:"the exact text to replace; must be unique in the file"`
+	NewString string `json:"new_string" jsonschema:"the replacement text; empty deletes"`
+	Common
+}
+
+// EditTextFileResult is the output of edit_text_file: the common landing
+// plus the seed's top-level diff and line range.
+type EditTextFileResult struct {
+	Landing
+	Diff      string    `json:"diff"`
+	LineRange LineRange `json:"line_range"`
+}
+
+func runEditTextFile(ctx context.Context, e *Engine, req *EditTextFileRequest) (*EditTextFileResult, error) {
+	if req.OldString == "" {
+		return nil, invalidf(req.Path, "", "old_string is required (edit_text_file does not create files; use edit with an empty oldString)")
+	}
+	tx := e.Begin("edit_text_file", req.DryRun)
+	if err := tx.editString(req.Path, "", req.OldString, req.NewString, false, req.Version, false); err != nil {
+		return nil, err
+	}
+	l, err := tx.Land(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	return &EditTextFileResult{Landing: *l, Diff: l.Files[0].Diff, LineRange: l.Files[0].LineRange}, nil
+}
+
+// editString applies one string replacement to path inside tx. In
+// sequential mode (multi_edit) it applies to the file's current content in
+// the transaction; otherwise to the content when the call began.
+func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version string, sequential bool) error {
+	if oldText == newText {
+		return invalidf(path, edit, "old and new strings are identical")
+	}
+	f, err := tx.Open(path, edit, oldText == "")
+	if err != nil {
+		return err
+	}
+	if err := f.checkVersion(version, edit); err != nil {
+		return err
+	}
+	if oldText == "" {
+		if f.Exists && len(f.Cur) > 0 || !f.Exists && f.Cur != nil {
+			return invalidf(f.Rel, edit, "file exists and is not empty: give the old text to replace")
+		}
+		f.Replace([]byte(newText), []Located{{Edit: edit, Line: 1, EndLine: max(1, bytes.Count([]byte(newText), []byte("\n"))), Method: "create", Similarity: 1}}, 1)
+		return nil
+	}
+	if !f.Exists && f.Cur == nil {
+		return &Error{Code: CodeFileNotFound, Path: f.Rel, Edit: edit, Msg: "file not found"}
+	}
+	base := f.Old
+	if sequential || !f.singlePass {
+		base = f.Cur
+	}
+	matches, err := locate(base, oldText, all, tx.e.matchOptions(0), edit)
+	if err != nil {
+		return withPath(err, f.Rel)
+	}
+	hunks, located := stringHunks(base, matches, newText, edit)
+	if sequential || !f.singlePass {
+		out, err := Apply(base, hunks)
+		if err != nil {
+			return withPath(err, f.Rel)
+		}
+		f.Replace(out, located, len(hunks))
+		return nil
+	}
+	return f.ApplyHunks(hunks, located, len(hunks))
+}
+
+func withPath(err error, path string) error {
+	if e, ok := err.(*Error); ok && e.Path == "" {
+		e.Path = path
+	}
+	return err
+}
+
+// locate finds oldText in content: the unique match, or every occurrence
+// when all is set.
+func locate(content []byte, oldText string, all bool, opt matcher.Options, edit string) ([]matcher.Match, error) {
+	if all {
+		ms, err := matcher.FindAll(content, oldText, opt)
+		if err != nil {
+			return nil, matchError(err, "", edit, "old text")
+		}
+		return ms, nil
+	}
+	m, err := matcher.Find(content, oldText, opt)
+	if err != nil {
+		return nil, matchError(err, "", edit, "old text")
+	}
+	return []matcher.Match{m}, nil
+}
+
+// stringHunks returns the hunks that replace each match with newText,
+// adapted to the match (re-indented by the matcher) and given the line
+// endings of the place it lands.
+func stringHunks(content []byte, matches []matcher.Match, newText, edit string) ([]Hunk, []Located) {
+	ix := newLineIndex(content)
+	hunks := make([]Hunk, 0, len(matches))
+	located := make([]Located, 0, len(matches))
+	for _, m := range matches {
+		eol := eolOf(spanFirstLine(content[m.Start:m.End]))
+		if eol == "" {
+			eol = ix.eolNear(m.Line)
+		}
+		hunks = append(hunks, Hunk{Start: m.Start, End: m.End, New: withEOL(m.Adapt(newText), eol),
+			Edit: edit, Desc: fmt.Sprintf("text at line %d", m.Line)})
+		located = append(located, Located{Edit: edit, Line: m.Line, EndLine: m.EndLine, Method: string(m.Tier), Similarity: m.Similarity})
+	}
+	return hunks, located
+}
+
+// spanFirstLine returns the span up to and including its first line break.
+func spanFirstLine(span []byte) []byte {
+	if i := bytes.IndexByte(span, '\n'); i >= 0 {
+		return span[:i+1]
+	}
+	return nil
+}
+
+// EditContent is the edit tool's path in memory: it locates oldText in
+// content (exactly, then fuzzily unless opt.ExactOnly), replaces it — or
+// every occurrence when replaceAll — with newText adapted to the match and
+// to the file's line endings, and returns the new content and the matches.
+// Errors are *Error values with CodeTextNotFound, CodeAmbiguous or
+// CodeInvalid.
+func EditContent(content []byte, oldText, newText string, replaceAll bool, opt matcher.Options) ([]byte, []matcher.Match, error) {
+	if oldText == newText {
+		return nil, nil, invalidf("", "", "old and new strings are identical")
+	}
+	if oldText == "" {
+		return nil, nil, invalidf("", "", "old text is empty")
+	}
+	ms, err := locate(content, oldText, replaceAll, opt, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	hunks, _ := stringHunks(content, ms, newText, "")
+	out, err := Apply(content, hunks)
+	return out, ms, err
+}
+
+// BlobID is the git blob id of content: what file_read returns as version.
+func BlobID(content []byte) string {
+	h := sha1.New()
+	h.Write([]byte("blob " + strconv.Itoa(len(content)) + "\x00"))
+	h.Write(content)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// checkVersion refuses an edit based on a version of the file other than
+// the one on disk.
+func (f *TxFile) checkVersion(version, edit string) error {
+	if version == "" || !f.Exists {
+		return nil
+	}
+	if cur := BlobID(f.Old); cur != version {
+		return errorf(CodeConflict, f.Rel, edit, "file changed since it was read (version %s, now %s): read it again", short(version), short(cur))
+	}
+	return nil
+}
+
+func short(id string) string { return id[:min(len(id), 12)] }

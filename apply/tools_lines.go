@@ -1,0 +1,313 @@
+package apply
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+func init() {
+	t := NewTool("replace_in_file", replaceInFileDescription, runReplaceInFile)
+	t.InputSchema.Properties["replacements"].Items.Properties["type"].Enum =
+		[]any{"lines", "insert_before", "insert_after", "string", "regex"}
+	Register(t)
+	t = NewTool("edit_lines", editLinesDescription, runEditLines)
+	t.InputSchema.Properties["command"].Enum = []any{"replace", "insert", "delete"}
+	Register(t)
+}
+
+const replaceInFileDescription = `Make several changes to one file in one call, all-or-nothing.
+
+Every line number and pattern refers to the file as it was before the call: no line shifting,
+so take them straight from file_read. Operation types:
+- lines: replace lines startLine..endLine (1-based, inclusive) with replaceWith (empty deletes)
+- insert_before / insert_after: insert insertText before/after line lineNumber
+- string: replace every occurrence of searchFor with replaceWith (literal text)
+- regex: replace every match of the RE2 pattern searchFor with replaceWith, where $1, $<name>
+  and $& refer to groups and $$ is a dollar sign
+Overlapping operations are refused, naming both. Prefer lines when you know line numbers.`
+
+// ReplaceInFileRequest is the input of replace_in_file.
+type ReplaceInFileRequest struct {
+	FilePath     string        `json:"filePath" jsonschema:"the file to change"`
+	Replacements []Replacement `json:"replacements" jsonschema:"the operations, all against the file as it is before the call"`
+	Common
+}
+
+// Replacement is one replace_in_file operation.
+type Replacement struct {
+	Type        string  `json:"type" jsonschema:"lines, insert_before, insert_after, string or regex"`
+	StartLine   int     `json:"startLine,omitempty" jsonschema:"lines: first line to replace (1-based)"`
+	EndLine     int     `json:"endLine,omitempty" jsonschema:"lines: last line to replace (inclusive)"`
+	LineNumber  int     `json:"lineNumber,omitempty" jsonschema:"insert_before/insert_after: the line to insert next to (1-based)"`
+	InsertText  *string `json:"insertText,omitempty" jsonschema:"insert_before/insert_after: the text to insert"`
+	SearchFor   string  `json:"searchFor,omitempty" jsonschema:"string/regex: the text or RE2 pattern to find"`
+	ReplaceWith *string `json:"replaceWith,omitempty" jsonschema:"lines/string/regex: the new text; empty deletes"`
+}
+
+func runReplaceInFile(ctx context.Context, e *Engine, req *ReplaceInFileRequest) (*Landing, error) {
+	if len(req.Replacements) == 0 {
+		return nil, invalidf(req.FilePath, "", "replacements is empty")
+	}
+	tx := e.Begin("replace_in_file", req.DryRun)
+	f, err := tx.Open(req.FilePath, "", false)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.checkVersion(req.Version, ""); err != nil {
+		return nil, err
+	}
+	ix := newLineIndex(f.Old)
+	var hunks []Hunk
+	var located []Located
+	count := 0
+	for i, r := range req.Replacements {
+		edit := fmt.Sprintf("replacements[%d]", i)
+		hs, loc, err := e.replacementHunks(ix, r, edit)
+		if err != nil {
+			return nil, withPath(err, f.Rel)
+		}
+		hunks = append(hunks, hs...)
+		located = append(located, loc...)
+		count += len(hs)
+	}
+	if err := f.ApplyHunks(hunks, located, count); err != nil {
+		return nil, err
+	}
+	return tx.Land(ctx, "")
+}
+
+func (e *Engine) replacementHunks(ix *lineIndex, r Replacement, edit string) ([]Hunk, []Located, error) {
+	need := func(ok bool, field string) error {
+		if !ok {
+			return invalidf("", edit, "%s is required for type %q", field, r.Type)
+		}
+		return nil
+	}
+	lineLoc := func(first, last int) []Located {
+		return []Located{{Edit: edit, Line: first, EndLine: last, Method: "lines", Similarity: 1}}
+	}
+	switch r.Type {
+	case "lines":
+		if err := firstErr(need(r.StartLine != 0, "startLine"), need(r.EndLine != 0, "endLine"), need(r.ReplaceWith != nil, "replaceWith")); err != nil {
+			return nil, nil, err
+		}
+		h, err := replaceLinesHunk(ix, r.StartLine, r.EndLine, *r.ReplaceWith, edit, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		return []Hunk{h}, lineLoc(r.StartLine, r.EndLine), nil
+	case "insert_before", "insert_after":
+		if err := firstErr(need(r.LineNumber != 0, "lineNumber"), need(r.InsertText != nil, "insertText")); err != nil {
+			return nil, nil, err
+		}
+		if r.LineNumber < 1 || r.LineNumber > ix.count() {
+			return nil, nil, invalidf("", edit, "lineNumber %d out of range: the file has %d lines", r.LineNumber, ix.count())
+		}
+		after := r.LineNumber
+		if r.Type == "insert_before" {
+			after--
+		}
+		h, err := insertLinesHunk(ix, after, *r.InsertText, edit, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		return []Hunk{h}, lineLoc(r.LineNumber, r.LineNumber), nil
+	case "string":
+		if err := firstErr(need(r.SearchFor != "", "searchFor"), need(r.ReplaceWith != nil, "replaceWith")); err != nil {
+			return nil, nil, err
+		}
+		if r.SearchFor == *r.ReplaceWith {
+			return nil, nil, invalidf("", edit, "searchFor and replaceWith are identical")
+		}
+		ms, err := locate(ix.content, r.SearchFor, true, e.matchOptions(0), edit)
+		if err != nil {
+			return nil, nil, err
+		}
+		hs, loc := stringHunks(ix.content, ms, *r.ReplaceWith, edit)
+		return hs, loc, nil
+	case "regex":
+		if err := firstErr(need(r.SearchFor != "", "searchFor"), need(r.ReplaceWith != nil, "replaceWith")); err != nil {
+			return nil, nil, err
+		}
+		return regexHunks(ix, r.SearchFor, *r.ReplaceWith, edit)
+	case "":
+		return nil, nil, invalidf("", edit, "type is required (lines, insert_before, insert_after, string, regex)")
+	}
+	return nil, nil, invalidf("", edit, "unknown type %q (lines, insert_before, insert_after, string, regex)", r.Type)
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// regexHunks replaces every match of pattern in the content with the
+// expanded template.
+func regexHunks(ix *lineIndex, pattern, template, edit string) ([]Hunk, []Located, error) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, nil, invalidf("", edit, "invalid regex: %v", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	}
+	matches := re.FindAllSubmatchIndex(ix.content, -1)
+	if len(matches) == 0 {
+		return nil, nil, errorf(CodeTextNotFound, "", edit, "regex %q matches nothing in file", pattern)
+	}
+	var hunks []Hunk
+	var located []Located
+	for _, m := range matches {
+		line := ix.lineAt(m[0])
+		endLine := ix.lineAt(max(m[0], m[1]-1))
+		newText := expandTemplate(re, template, ix.content, m)
+		if newText == string(ix.content[m[0]:m[1]]) {
+			continue
+		}
+		hunks = append(hunks, Hunk{Start: m[0], End: m[1], New: newText, Edit: edit, Desc: fmt.Sprintf("match at line %d", line)})
+		located = append(located, Located{Edit: edit, Line: line, EndLine: endLine, Method: "regex", Similarity: 1})
+	}
+	return hunks, located, nil
+}
+
+// expandTemplate expands a replacement the way JavaScript's
+// String.prototype.replace does, which is what models write: $$ is "$",
+// $& the match, $1..$99 groups, $<name> named groups; anything else,
+// including a group that does not exist, stays literal.
+func expandTemplate(re *regexp.Regexp, tmpl string, src []byte, m []int) string {
+	group := func(i int) string {
+		if 2*i+1 >= len(m) || m[2*i] < 0 {
+			return ""
+		}
+		return string(src[m[2*i]:m[2*i+1]])
+	}
+	var b strings.Builder
+	for i := 0; i < len(tmpl); i++ {
+		c := tmpl[i]
+		if c != '$' || i+1 == len(tmpl) {
+			b.WriteByte(c)
+			continue
+		}
+		next := tmpl[i+1]
+		switch {
+		case next == '$':
+			b.WriteByte('$')
+			i++
+		case next == '&':
+			b.WriteString(group(0))
+			i++
+		case next >= '0' && next <= '9':
+			// Two digits if that names a group, else one, as JS does.
+			n, width := int(next-'0'), 1
+			if i+2 < len(tmpl) && tmpl[i+2] >= '0' && tmpl[i+2] <= '9' {
+				if nn := n*10 + int(tmpl[i+2]-'0'); nn >= 1 && nn <= re.NumSubexp() {
+					n, width = nn, 2
+				}
+			}
+			if n < 1 || n > re.NumSubexp() {
+				b.WriteByte('$')
+				continue
+			}
+			b.WriteString(group(n))
+			i += width
+		case next == '<':
+			end := strings.IndexByte(tmpl[i+2:], '>')
+			if end < 0 {
+				b.WriteByte('$')
+				continue
+			}
+			name := tmpl[i+2 : i+2+end]
+			idx := re.SubexpIndex(name)
+			if idx < 0 {
+				b.WriteByte('$')
+				continue
+			}
+			b.WriteString(group(idx))
+			i += 2 + end
+		default:
+			b.WriteByte('$')
+		}
+	}
+	return b.String()
+}
+
+const editLinesDescription = `Replace, insert or delete lines by number (file_read shows the numbers).
+
+- replace: lines start_line..end_line (1-based, inclusive) become new_content
+- insert: new_content goes after insert_line (0 = top of the file)
+- delete: lines start_line..end_line are removed
+No whitespace matching is needed, so prefer this when you know the lines. Inserted lines take
+the file's line endings; indent_level forces the base indentation of new_content (counted in
+the file's unit: tabs in a tab-indented file, spaces otherwise).`
+
+// EditLinesRequest is the input of edit_lines.
+type EditLinesRequest struct {
+	Command     string  `json:"command" jsonschema:"replace, insert or delete"`
+	Path        string  `json:"path" jsonschema:"the file to edit"`
+	StartLine   int     `json:"start_line,omitempty" jsonschema:"replace/delete: first line (1-based)"`
+	EndLine     int     `json:"end_line,omitempty" jsonschema:"replace/delete: last line (inclusive); defaults to start_line"`
+	InsertLine  *int    `json:"insert_line,omitempty" jsonschema:"insert: the line after which to insert; 0 is the top of the file"`
+	NewContent  *string `json:"new_content,omitempty" jsonschema:"replace/insert: the new lines"`
+	IndentLevel *int    `json:"indent_level,omitempty" jsonschema:"force the base indentation of new_content to this many indentation units"`
+	Common
+}
+
+func runEditLines(ctx context.Context, e *Engine, req *EditLinesRequest) (*Landing, error) {
+	tx := e.Begin("edit_lines", req.DryRun)
+	f, err := tx.Open(req.Path, "", false)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.checkVersion(req.Version, ""); err != nil {
+		return nil, err
+	}
+	var indent *indentSpec
+	if req.IndentLevel != nil {
+		if *req.IndentLevel < 0 {
+			return nil, invalidf(f.Rel, req.Command, "indent_level must not be negative")
+		}
+		indent = &indentSpec{level: *req.IndentLevel}
+	}
+	ix := newLineIndex(f.Old)
+	end := req.EndLine
+	if end == 0 {
+		end = req.StartLine
+	}
+	var h Hunk
+	var loc Located
+	switch req.Command {
+	case "replace", "delete":
+		if req.StartLine == 0 {
+			return nil, invalidf(f.Rel, req.Command, "start_line is required for %s", req.Command)
+		}
+		text := ""
+		if req.Command == "replace" {
+			if req.NewContent == nil {
+				return nil, invalidf(f.Rel, req.Command, "new_content is required for replace (use delete to remove lines)")
+			}
+			text = *req.NewContent
+		}
+		h, err = replaceLinesHunk(ix, req.StartLine, end, text, req.Command, indent)
+		loc = Located{Line: req.StartLine, EndLine: end, Method: "lines", Similarity: 1}
+	case "insert":
+		if req.InsertLine == nil || req.NewContent == nil {
+			return nil, invalidf(f.Rel, req.Command, "insert_line and new_content are required for insert")
+		}
+		h, err = insertLinesHunk(ix, *req.InsertLine, *req.NewContent, req.Command, indent)
+		loc = Located{Line: *req.InsertLine, EndLine: *req.InsertLine, Method: "lines", Similarity: 1}
+	case "":
+		return nil, invalidf(f.Rel, "", "command is required (replace, insert, delete)")
+	default:
+		return nil, invalidf(f.Rel, "", "unknown command %q (replace, insert, delete)", req.Command)
+	}
+	if err != nil {
+		return nil, withPath(err, f.Rel)
+	}
+	if err := f.ApplyHunks([]Hunk{h}, []Located{loc}, 1); err != nil {
+		return nil, err
+	}
+	return tx.Land(ctx, "")
+}

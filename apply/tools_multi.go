@@ -1,0 +1,151 @@
+package apply
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+func init() {
+	Register(NewTool("multi_edit", multiEditDescription, runMultiEdit))
+}
+
+const multiEditDescription = `Make string replacements across several files in one call.
+
+Each edit replaces old_string with new_string in file_path (every occurrence with replace_all).
+Edits to the same file apply in order, each seeing the result of the one before. With atomic
+(the default) the call lands whole or not at all: one failing edit refuses the call, naming it.
+With atomic false the edits that succeed land and the failures are listed in results.
+dry_run previews. Matching is the same as the edit tool's: exact, then fuzzy tiers that never
+guess between several places. An empty old_string creates the file.`
+
+// MultiEditRequest is the input of multi_edit.
+type MultiEditRequest struct {
+	Description string     `json:"description" jsonschema:"what this batch of edits does; it becomes the journal message"`
+	Edits       []FileEdit `json:"edits" jsonschema:"the edits, applied in order"`
+	Atomic      *bool      `json:"atomic,omitempty" jsonschema:"land all edits or none (default true)"`
+	DryRun      bool       `json:"dry_run,omitempty" jsonschema:"compute and report without touching any file"`
+}
+
+// FileEdit is one multi_edit edit.
+type FileEdit struct {
+	FilePath   string `json:"file_path" jsonschema:"the file to edit"`
+	OldString  string `json:"old_string" jsonschema:"the text to replace; empty creates the file"`
+	NewString  string `json:"new_string" jsonschema:"the replacement text"`
+	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence"`
+}
+
+// EditResult is the outcome of one multi_edit edit.
+type EditResult struct {
+	FilePath     string `json:"file_path"`
+	Success      bool   `json:"success"`
+	Replacements int    `json:"replacements"`
+	Error        string `json:"error,omitempty"`
+	Code         Code   `json:"code,omitempty"`
+}
+
+// MultiEditSummary counts what a multi_edit call did, by file.
+type MultiEditSummary struct {
+	TotalFiles        int `json:"total_files"`
+	SuccessfulFiles   int `json:"successful_files"`
+	FailedFiles       int `json:"failed_files"`
+	TotalReplacements int `json:"total_replacements"`
+}
+
+// MultiEditResult is the output of multi_edit.
+type MultiEditResult struct {
+	Landing
+	Results []EditResult     `json:"results"`
+	Summary MultiEditSummary `json:"summary"`
+	// RollbackPerformed is always false: graft computes every edit before
+	// writing, so a refused call has nothing to roll back.
+	RollbackPerformed bool   `json:"rollback_performed"`
+	Error             string `json:"error,omitempty"`
+}
+
+func runMultiEdit(ctx context.Context, e *Engine, req *MultiEditRequest) (*MultiEditResult, error) {
+	if strings.TrimSpace(req.Description) == "" {
+		return nil, invalidf("", "", "description is required")
+	}
+	if len(req.Edits) == 0 {
+		return nil, invalidf("", "", "edits is empty")
+	}
+	atomic := req.Atomic == nil || *req.Atomic
+	tx := e.Begin("multi_edit", req.DryRun)
+	res := &MultiEditResult{}
+	failed := map[string]bool{}
+	var files []string
+	var firstErr error
+	for i, ed := range req.Edits {
+		edit := fmt.Sprintf("edits[%d]", i)
+		e.progress(i, len(req.Edits), edit+" "+ed.FilePath)
+		r := EditResult{FilePath: ed.FilePath}
+		before := tx.replacementsOf(ed.FilePath)
+		err := tx.editString(ed.FilePath, edit, ed.OldString, ed.NewString, ed.ReplaceAll, "", true)
+		if err != nil {
+			if atomic {
+				return nil, err
+			}
+			r.Error, r.Code = err.Error(), CodeOf(err)
+			failed[ed.FilePath] = true
+			if firstErr == nil {
+				firstErr = err
+			}
+		} else {
+			r.Success = true
+			r.Replacements = tx.replacementsOf(ed.FilePath) - before
+			res.Summary.TotalReplacements += r.Replacements
+		}
+		if !contains(files, ed.FilePath) {
+			files = append(files, ed.FilePath)
+		}
+		res.Results = append(res.Results, r)
+	}
+	res.Summary.TotalFiles = len(files)
+	res.Summary.FailedFiles = len(failed)
+	res.Summary.SuccessfulFiles = len(files) - len(failed)
+	if res.Summary.SuccessfulFiles == 0 && firstErr != nil {
+		return nil, firstErr
+	}
+	l, err := tx.Land(ctx, req.Description)
+	if err != nil {
+		return nil, err
+	}
+	res.Landing = *l
+	if firstErr != nil {
+		res.Success = false
+		res.Error = fmt.Sprintf("%d of %d edits failed; the others landed", countFailed(res.Results), len(res.Results))
+	}
+	return res, nil
+}
+
+// replacementsOf counts the replacements made so far in path's file.
+func (tx *Tx) replacementsOf(path string) int {
+	rel, _, err := tx.e.resolve(path, "")
+	if err != nil {
+		return 0
+	}
+	if f, ok := tx.byRel[rel]; ok {
+		return f.replacements
+	}
+	return 0
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func countFailed(rs []EditResult) int {
+	n := 0
+	for _, r := range rs {
+		if !r.Success {
+			n++
+		}
+	}
+	return n
+}

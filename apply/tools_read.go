@@ -1,0 +1,97 @@
+package apply
+
+import (
+	"context"
+	"strconv"
+	"strings"
+)
+
+func init() {
+	t := NewTool("file_read", fileReadDescription, runFileRead)
+	t.ReadOnly = true
+	Register(t)
+}
+
+const fileReadDescription = `Read a file with line numbers ("N: text"), whole or start_line..end_line.
+
+The line numbers are what edit_lines and replace_in_file take. The result's version identifies
+the content read (its git blob id): pass it to an editing tool so that graft refuses the edit if
+the file changed in between. line_endings tells whether the file uses LF, CRLF or both.`
+
+// FileReadRequest is the input of file_read.
+type FileReadRequest struct {
+	Path      string `json:"path" jsonschema:"the file to read"`
+	StartLine int    `json:"start_line,omitempty" jsonschema:"first line to show (1-based); default 1"`
+	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line to show (inclusive); default the last line"`
+}
+
+// FileReadResult is the output of file_read.
+type FileReadResult struct {
+	Path       string `json:"path"`
+	Content    string `json:"content"`
+	StartLine  int    `json:"start_line"`
+	EndLine    int    `json:"end_line"`
+	TotalLines int    `json:"total_lines"`
+	// Version is the git blob id of the whole file.
+	Version string `json:"version"`
+	// LineEndings is "lf", "crlf", "mixed" or "none".
+	LineEndings  string `json:"line_endings"`
+	FinalNewline bool   `json:"final_newline"`
+}
+
+func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileReadResult, error) {
+	tx := e.Begin("file_read", true)
+	f, err := tx.Open(req.Path, "", false)
+	if err != nil {
+		return nil, err
+	}
+	ix := newLineIndex(f.Old)
+	total := ix.count()
+	first, last := max(req.StartLine, 1), req.EndLine
+	if last == 0 || last > total {
+		last = total
+	}
+	switch {
+	case req.StartLine < 0 || req.EndLine < 0:
+		return nil, invalidf(f.Rel, "", "line numbers start at 1")
+	case total > 0 && first > total:
+		return nil, invalidf(f.Rel, "", "start_line %d out of range: the file has %d lines", first, total)
+	case req.EndLine != 0 && req.EndLine < first:
+		return nil, invalidf(f.Rel, "", "end_line %d is before start_line %d", req.EndLine, first)
+	}
+	var b strings.Builder
+	for n := first; n <= last; n++ {
+		b.WriteString(strconv.Itoa(n))
+		b.WriteString(": ")
+		b.Write(ix.line(n))
+		b.WriteByte('\n')
+	}
+	res := &FileReadResult{Path: f.Rel, Content: b.String(), StartLine: first, EndLine: last,
+		TotalLines: total, Version: BlobID(f.Old), LineEndings: lineEndings(ix)}
+	if total == 0 {
+		res.StartLine = 0
+	}
+	res.FinalNewline = total > 0 && ix.eol(total) != ""
+	return res, nil
+}
+
+func lineEndings(ix *lineIndex) string {
+	crlf, lf := 0, 0
+	for n := 1; n <= ix.count(); n++ {
+		switch ix.eol(n) {
+		case "\r\n":
+			crlf++
+		case "\n":
+			lf++
+		}
+	}
+	switch {
+	case crlf > 0 && lf > 0:
+		return "mixed"
+	case crlf > 0:
+		return "crlf"
+	case lf > 0:
+		return "lf"
+	}
+	return "none"
+}

@@ -1,0 +1,287 @@
+package apply
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/graftdev/graft/gitstore"
+)
+
+// LineRange is a 1-based, inclusive range of lines.
+type LineRange struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// Located says where one operation landed and how it was found.
+type Located struct {
+	// Edit names the operation ("replacements[1]"); empty for one-edit tools.
+	Edit string `json:"edit,omitempty"`
+	// Line and EndLine are where the operation's old text or lines were,
+	// in the file as that operation saw it.
+	Line    int `json:"line"`
+	EndLine int `json:"end_line"`
+	// Method is "exact", "lines" (given by line number), or the fuzzy tier.
+	Method string `json:"located"`
+	// Similarity is 1 for exact and line-number matches.
+	Similarity float64 `json:"similarity"`
+}
+
+// FileResult is what a call did to one file.
+type FileResult struct {
+	Path         string    `json:"path"`
+	Diff         string    `json:"diff"`
+	LineRange    LineRange `json:"line_range"`
+	Additions    int       `json:"additions"`
+	Deletions    int       `json:"deletions"`
+	Replacements int       `json:"replacements"`
+	Hunks        []Located `json:"hunks"`
+	Created      bool      `json:"created,omitempty"`
+	Deleted      bool      `json:"deleted,omitempty"`
+}
+
+// Landing is the common part of every editing tool's result.
+type Landing struct {
+	Success bool         `json:"success"`
+	DryRun  bool         `json:"dry_run,omitempty"`
+	Files   []FileResult `json:"files"`
+	// Commit is the journal commit that records the call ("" in a dry run).
+	Commit string `json:"commit,omitempty"`
+}
+
+// Succeeded reports whether every part of the call succeeded.
+func (l *Landing) Succeeded() bool { return l.Success }
+
+// Tx collects one call's changes to files, each computed from the file as
+// it was when the call first touched it, and lands them all at once.
+type Tx struct {
+	e      *Engine
+	tool   string
+	dryRun bool
+	files  []*TxFile
+	byRel  map[string]*TxFile
+}
+
+// TxFile is one file inside a transaction.
+type TxFile struct {
+	// Rel is the path relative to the worktree root; Abs the real path.
+	Rel, Abs string
+	// Exists is false for a file the call creates.
+	Exists bool
+	// Old is the content when the call began; Cur the content so far.
+	Old, Cur []byte
+	Mode     fs.FileMode
+
+	hunks        []Hunk // Cur == Apply(Old, hunks), when singlePass
+	singlePass   bool
+	located      []Located
+	replacements int
+	deleted      bool
+}
+
+// Begin starts a transaction for one call of tool.
+func (e *Engine) Begin(tool string, dryRun bool) *Tx {
+	return &Tx{e: e, tool: tool, dryRun: dryRun, byRel: map[string]*TxFile{}}
+}
+
+// Open returns the file at path, reading it the first time: the path is
+// checked (inside the worktree, not in the git directory) before anything
+// is read, then size, type and binary content. A missing file is an error
+// unless create is set, in which case it comes back with Exists false.
+// edit names the operation for error messages.
+func (tx *Tx) Open(path, edit string, create bool) (*TxFile, error) {
+	rel, abs, err := tx.e.resolve(path, edit)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := tx.byRel[rel]; ok {
+		if !f.Exists && !create && f.Cur == nil {
+			return nil, &Error{Code: CodeFileNotFound, Path: rel, Edit: edit, Msg: "file not found"}
+		}
+		return f, nil
+	}
+	f := &TxFile{Rel: rel, Abs: abs, Mode: 0o644, singlePass: true}
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && create:
+	case err != nil:
+		return nil, errFromFS(err, rel, edit)
+	case fi.IsDir():
+		return nil, invalidf(rel, edit, "is a directory, not a file")
+	case !fi.Mode().IsRegular():
+		return nil, invalidf(rel, edit, "not a regular file")
+	case fi.Size() > tx.e.opts.MaxFileBytes:
+		return nil, errorf(CodeTooLarge, rel, edit, "file too large: %d bytes (limit %d)", fi.Size(), tx.e.opts.MaxFileBytes)
+	default:
+		content, err := os.ReadFile(abs)
+		if err != nil {
+			return nil, errFromFS(err, rel, edit)
+		}
+		if isBinary(content) {
+			return nil, errorf(CodeBinary, rel, edit, "cannot edit binary file")
+		}
+		f.Exists, f.Old, f.Cur, f.Mode = true, content, content, fi.Mode().Perm()
+		tx.e.log.Debug("read", "path", rel, "bytes", len(content))
+	}
+	tx.byRel[rel] = f
+	tx.files = append(tx.files, f)
+	return f, nil
+}
+
+// ApplyHunks applies hunks, all against the file's content when the call
+// began, and records where each landed. It must be called at most once per
+// file and before any Replace.
+func (f *TxFile) ApplyHunks(hunks []Hunk, located []Located, replacements int) error {
+	if !f.singlePass || len(f.hunks) > 0 {
+		return &Error{Code: CodeInternal, Path: f.Rel, Msg: "hunks applied twice"}
+	}
+	out, err := Apply(f.Old, hunks)
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Path = f.Rel
+		}
+		return err
+	}
+	f.Cur, f.hunks = out, hunks
+	f.located = append(f.located, located...)
+	f.replacements += replacements
+	return nil
+}
+
+// Replace sets the file's content after one more sequential step (such as
+// one of several multi_edit edits to a file), recording where it landed.
+func (f *TxFile) Replace(content []byte, located []Located, replacements int) {
+	f.Cur, f.singlePass, f.hunks = content, false, nil
+	f.located = append(f.located, located...)
+	f.replacements += replacements
+}
+
+// Delete marks the file for deletion.
+func (f *TxFile) Delete() {
+	f.Cur, f.deleted, f.singlePass, f.hunks = nil, true, false, nil
+}
+
+// Land computes each changed file's diff and, unless the call is a dry
+// run, writes every change or none through the store, recording the call
+// in the journal with message. A call that changes nothing is refused.
+func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
+	var changed []*TxFile
+	var total int64
+	for _, f := range tx.files {
+		if f.changed() {
+			changed = append(changed, f)
+			total += int64(len(f.Cur))
+		}
+	}
+	if len(changed) == 0 {
+		return nil, invalidf(tx.onlyPath(), "", "the edit changes nothing: the new content equals the current content")
+	}
+	if len(changed) > tx.e.opts.MaxFiles {
+		return nil, errorf(CodeTooLarge, "", "", "call touches %d files (limit %d)", len(changed), tx.e.opts.MaxFiles)
+	}
+	if total > tx.e.opts.MaxCallBytes {
+		return nil, errorf(CodeTooLarge, "", "", "call writes %d bytes (limit %d)", total, tx.e.opts.MaxCallBytes)
+	}
+	res := &Landing{Success: true, DryRun: tx.dryRun}
+	changes := make([]gitstore.Change, 0, len(changed))
+	for i, f := range changed {
+		tx.e.progress(i, len(changed), "diff "+f.Rel)
+		res.Files = append(res.Files, f.result())
+		c := gitstore.Change{Path: f.Rel, Old: f.Old, New: f.Cur, Mode: f.Mode}
+		if !f.Exists {
+			c.Old = nil
+		}
+		if f.deleted {
+			c.New = nil
+		}
+		changes = append(changes, c)
+	}
+	if tx.dryRun {
+		return res, nil
+	}
+	if message == "" {
+		message = summary(tx.tool, res.Files)
+	}
+	tx.e.progress(len(changed), len(changed)+1, "write")
+	landed, err := tx.e.store.Land(ctx, gitstore.Call{Tool: tx.tool, Message: message}, changes)
+	if err != nil {
+		if errors.Is(err, gitstore.ErrConflict) {
+			return nil, &Error{Code: CodeConflict, Path: tx.onlyPath(), Msg: err.Error(), Err: err}
+		}
+		return nil, &Error{Code: CodeInternal, Msg: err.Error(), Err: err}
+	}
+	tx.e.progress(len(changed)+1, len(changed)+1, "done")
+	res.Commit = landed.Commit
+	tx.e.log.Debug("landed", "tool", tx.tool, "files", len(changes), "commit", landed.Commit)
+	return res, nil
+}
+
+func (tx *Tx) onlyPath() string {
+	if len(tx.files) == 1 {
+		return tx.files[0].Rel
+	}
+	return ""
+}
+
+func (f *TxFile) changed() bool {
+	switch {
+	case f.deleted:
+		return f.Exists
+	case !f.Exists:
+		return f.Cur != nil
+	}
+	return !bytes.Equal(f.Old, f.Cur)
+}
+
+// result renders a changed file's diff and statistics.
+func (f *TxFile) result() FileResult {
+	ai, bi := newLineIndex(f.Old), newLineIndex(f.Cur)
+	var edits []lineEdit
+	if f.singlePass && len(f.hunks) > 0 {
+		sorted, _ := sortHunks(len(f.Old), f.hunks) // validated by Apply already
+		edits = editsFromHunks(ai, bi, sorted)
+	} else {
+		edits = diffLines(ai, 1, ai.count()+1, bi, 1, bi.count()+1)
+	}
+	oldName, newName := "a/"+f.Rel, "b/"+f.Rel
+	if !f.Exists {
+		oldName = "/dev/null"
+	}
+	if f.deleted {
+		newName = "/dev/null"
+	}
+	r := FileResult{Path: f.Rel, Diff: unified(oldName, newName, ai, bi, edits),
+		Replacements: f.replacements, Hunks: f.located, Created: !f.Exists, Deleted: f.deleted}
+	if r.Hunks == nil {
+		r.Hunks = []Located{}
+	}
+	for _, e := range edits {
+		r.Additions += e.B1 - e.B0
+		r.Deletions += e.A1 - e.A0
+	}
+	if len(edits) > 0 {
+		first, last := edits[0], edits[len(edits)-1]
+		r.LineRange = LineRange{Start: max(1, first.B0), End: max(first.B0, last.B1-1, 1)}
+	}
+	return r
+}
+
+// summary is the journal message of a call without a description.
+func summary(tool string, files []FileResult) string {
+	var names []string
+	add, del := 0, 0
+	for _, f := range files {
+		names = append(names, f.Path)
+		add += f.Additions
+		del += f.Deletions
+	}
+	if len(names) > 3 {
+		names = append(names[:3], fmt.Sprintf("and %d more", len(files)-3))
+	}
+	return fmt.Sprintf("%s: %s (+%d -%d)", tool, strings.Join(names, ", "), add, del)
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/graftdev/graft/apply"
+	"github.com/spf13/pflag"
+)
+
+// Exit codes, in one place (SPEC §2).
+const (
+	exitApplied = 0 // the call landed, or a read-only command succeeded
+	exitRefused = 1 // no match, ambiguous, conflict, invalid request, check failed
+	exitError   = 2 // usage or internal error
+)
+
+// exitCode maps an error to the process's exit code.
+func exitCode(err error) int {
+	var u *usageError
+	switch {
+	case err == nil:
+		return exitApplied
+	case errors.As(err, &u):
+		return exitError
+	case errors.Is(err, errRefused):
+		return exitRefused
+	case apply.CodeOf(err) == apply.CodeInternal:
+		return exitError
+	}
+	return exitRefused
+}
+
+// errRefused reports a result that says it did not fully succeed (a
+// non-atomic multi_edit with failures) after printing it.
+var errRefused = errors.New("not every edit succeeded")
+
+// usageError is a mistake in the command line.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// command is one `graft COMMAND`. Each file registers its commands from
+// init, so that features plug in without touching this file.
+type command struct {
+	Name    string
+	Args    string // synopsis of the arguments, for help
+	Summary string
+	// Flags, if set, declares the command's flags on fs before parsing.
+	Flags func(fs *pflag.FlagSet)
+	Run   func(c *Context, fs *pflag.FlagSet, args []string) error
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) {
+	if _, dup := commands[c.Name]; dup {
+		panic("graft: command registered twice: " + c.Name)
+	}
+	commands[c.Name] = c
+}
+
+// Context is what a command runs with: standard streams, global options,
+// and the engine opened on first use.
+type Context struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+
+	Dir     string // -C
+	Verbose bool   // -v
+	Match   string // --match exact|fuzzy
+	// Extra holds global flags added by other files (see globalFlags).
+	Extra map[string]any
+
+	logger *slog.Logger
+	engine *apply.Engine
+}
+
+// globalFlags lets feature files add global options; each function is run
+// on the global flag set before parsing.
+var globalFlags []func(fs *pflag.FlagSet, c *Context)
+
+// engineOptions lets feature files adjust the engine's options from the
+// parsed global flags before the engine opens.
+var engineOptions []func(c *Context, o *apply.Options) error
+
+// Engine opens the engine on the worktree of -C (or the working directory).
+func (c *Context) Engine() (*apply.Engine, error) {
+	if c.engine != nil {
+		return c.engine, nil
+	}
+	opts := apply.Options{Dir: c.Dir, Logger: c.logger, ExactMatch: c.Match == "exact"}
+	if isTerminal(c.Stderr) {
+		opts.Progress = newProgressBar(c.Stderr).update
+	}
+	for _, f := range engineOptions {
+		if err := f(c, &opts); err != nil {
+			return nil, err
+		}
+	}
+	e, err := apply.Open(opts)
+	if err != nil {
+		return nil, err
+	}
+	c.engine = e
+	return e, nil
+}
+
+// Main runs graft with args (without the program name) and returns the
+// exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := &Context{Stdin: stdin, Stdout: stdout, Stderr: stderr, Extra: map[string]any{}}
+	err := run(c, args)
+	if err != nil && !errors.Is(err, errRefused) && !errors.Is(err, errPrinted) {
+		fmt.Fprintf(stderr, "graft: %s\n", oneLine(err.Error()))
+		var u *usageError
+		if errors.As(err, &u) {
+			fmt.Fprintln(stderr, "run 'graft help' for usage")
+		}
+	}
+	return exitCode(err)
+}
+
+// errPrinted wraps an error whose message a command already printed.
+var errPrinted = errors.New("printed")
+
+type printedError struct{ err error }
+
+func (e *printedError) Error() string        { return e.err.Error() }
+func (e *printedError) Unwrap() []error      { return []error{e.err, errPrinted} }
+func alreadyPrinted(err error) *printedError { return &printedError{err} }
+
+func oneLine(s string) string {
+	return strings.ReplaceAll(strings.TrimSpace(s), "\n", " ")
+}
+
+func run(c *Context, args []string) error {
+	fs := pflag.NewFlagSet("graft", pflag.ContinueOnError)
+	fs.SetInterspersed(false)
+	fs.SetOutput(io.Discard)
+	fs.StringVarP(&c.Dir, "directory", "C", "", "run as if graft was started in `DIR`")
+	fs.BoolVarP(&c.Verbose, "verbose", "v", false, "debug logs on stderr")
+	fs.StringVar(&c.Match, "match", "fuzzy", "`exact` or fuzzy matching of old text")
+	help := fs.BoolP("help", "h", false, "show help")
+	for _, f := range globalFlags {
+		f(fs, c)
+	}
+	if err := fs.Parse(args); err != nil {
+		return usagef("%v", err)
+	}
+	if c.Match != "exact" && c.Match != "fuzzy" {
+		return usagef("--match must be exact or fuzzy, not %q", c.Match)
+	}
+	level := slog.LevelWarn
+	if c.Verbose {
+		level = slog.LevelDebug
+	}
+	c.logger = slog.New(slog.NewTextHandler(c.Stderr, &slog.HandlerOptions{Level: level}))
+	rest := fs.Args()
+	if *help || len(rest) == 0 || rest[0] == "help" {
+		printHelp(c.Stdout, fs)
+		if len(rest) == 0 && !*help {
+			return usagef("no command given")
+		}
+		return nil
+	}
+	cmd, ok := commands[rest[0]]
+	if !ok {
+		return usagef("unknown command %q", rest[0])
+	}
+	cfs := pflag.NewFlagSet("graft "+cmd.Name, pflag.ContinueOnError)
+	cfs.SetOutput(io.Discard)
+	if cmd.Flags != nil {
+		cmd.Flags(cfs)
+	}
+	chelp := cfs.BoolP("help", "h", false, "show help")
+	if err := cfs.Parse(rest[1:]); err != nil {
+		return usagef("%s: %v", cmd.Name, err)
+	}
+	if *chelp {
+		fmt.Fprintf(c.Stdout, "usage: graft %s %s\n\n%s\n\n%s", cmd.Name, cmd.Args, cmd.Summary, cfs.FlagUsages())
+		return nil
+	}
+	return cmd.Run(c, cfs, cfs.Args())
+}
+
+func printHelp(w io.Writer, fs *pflag.FlagSet) {
+	fmt.Fprint(w, "usage: graft [-C DIR] [-v] COMMAND [ARGS]\n\nCommands:\n")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].Summary)
+	}
+	fmt.Fprintf(w, "\nGlobal flags:\n%s\nExit codes: 0 applied, 1 refused, 2 usage or internal error.\n", fs.FlagUsages())
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
