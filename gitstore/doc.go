@@ -1,3 +1,51 @@
-// Package gitstore is the repository side of graft: it finds the worktree,
-// and lands a call's file changes all-or-nothing.
+// Package gitstore is the repository side of graft: it finds the worktree
+// (as git does, linked worktrees included, refusing a repository owned by
+// another user unless safe.directory allows it), lands a call's file
+// changes all-or-nothing, and records every landed call as a git commit.
+//
+// # The journal
+//
+// By default each landed call is one commit on refs/graft/<branch>
+// (refs/graft/detached while HEAD is detached), a chain whose first parent
+// leads back to the branch's HEAD commit when the journal started. A commit's
+// tree is the previous journal tree with only the touched paths replaced,
+// written straight into the object store (blobs, the trees on the changed
+// paths, the commit), and the ref is moved with compare-and-swap. When a
+// touched file no longer holds what the journal last recorded (it was
+// changed outside graft), a snapshot commit records that first, so each
+// edit commit's diff is exactly the edit. Messages end with trailers:
+// Graft-Tool names the tool, Graft-Base the branch commit the journal
+// started from; when HEAD moves (a commit, a checkout), the next call starts
+// a new journal on the new HEAD. HEAD, the index and the branches are never
+// touched in journal mode. Outside any repository the journal lives in a
+// private repository under $XDG_STATE_HOME/graft (or ~/.local/state/graft)
+// whose worktree is the edited directory.
+//
+// In branch mode (OpenOptions.Mode = ModeCommit, or git config graft.mode
+// commit) each call is a commit on the current branch instead, and the index
+// entries of the touched paths are updated (with git update-index); paths
+// that git would convert on commit (filters such as LFS, end-of-line
+// conversion) are refused with ErrFiltered.
+//
+// # Transactions
+//
+// Land is all-or-nothing and crash-safe: under a lock in the git dir it
+// re-checks every file, writes the objects, writes an intent record, writes
+// each file through a temporary file, fsync and rename, moves the ref, and
+// removes the intent. Open finishes or rolls back whatever an earlier
+// process left behind (see txn.go for the protocol and CrashEnv for the test
+// hook that kills the process at each step).
+//
+// # Journal operations
+//
+// History, Diff, Undo, Redo, Squash (graft land) and Status read and extend
+// the journal. Undo reverse-applies the last edit to the current files with
+// a line-level three-way merge, so later outside changes survive; a file the
+// reverse no longer fits is ErrConflict and nothing is touched.
+//
+// What it does not do: it never runs a full worktree status, never rewrites
+// the whole index on the edit path, never uses go-git's Worktree.Status,
+// Add, Commit or Reset; it does not apply clean/smudge filters (branch mode
+// refuses such paths instead), and it does not read or write files other
+// than those a call touches.
 package gitstore

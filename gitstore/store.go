@@ -3,15 +3,44 @@ package gitstore
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
-// ErrConflict: a file changed on disk between graft's read and its write.
+// ErrConflict: a file changed on disk between graft's read and its write,
+// or (for undo and redo) a file no longer fits the change being reversed.
 var ErrConflict = errors.New("file changed since it was read")
+
+// ErrUnsafeRepository: the repository is owned by another user and is not
+// listed in safe.directory, so graft refuses it as git does.
+var ErrUnsafeRepository = errors.New("repository owned by another user (see git config safe.directory)")
+
+// ErrLocked: another graft process held the repository's lock for longer
+// than the lock timeout.
+var ErrLocked = errors.New("repository is locked by another graft process")
+
+// ErrFiltered: branch mode refuses a path that git would convert on commit
+// (a clean/smudge filter such as LFS, or end-of-line conversion).
+var ErrFiltered = errors.New("path is under a git filter or end-of-line conversion")
+
+// ErrNothingToUndo and ErrNothingToRedo: the journal has no edit to undo or
+// no undone edit to redo.
+var (
+	ErrNothingToUndo = errors.New("nothing to undo")
+	ErrNothingToRedo = errors.New("nothing to redo")
+)
 
 // Change is one file's content before and after a call.
 type Change struct {
@@ -23,55 +52,165 @@ type Change struct {
 	// New is the content to write; nil when the call deletes the file.
 	New []byte
 	// Mode holds the permission bits of New (the executable bit matters);
-	// 0 means 0o644.
+	// 0 keeps the file's current mode (0o644 for a new file).
 	Mode fs.FileMode
 }
 
 // Call describes a call for the record: the tool and a message.
 type Call struct {
-	Tool    string
+	// Tool is the tool's name; it becomes the Graft-Tool trailer.
+	Tool string
+	// Message is the call's description; when empty a summary naming the
+	// tool and the files is generated.
 	Message string
 }
 
 // Landed reports a landed call.
 type Landed struct {
-	// Commit is the journal commit's id, or "" when no journal is kept.
+	// Commit is the id of the commit that records the call: on the journal
+	// ref, or on the current branch in branch mode.
 	Commit string
+	// Snapshot is the id of the snapshot commit written first because a
+	// touched file had changed outside graft, or "".
+	Snapshot string
+	// Ref is the full name of the ref that Commit is on.
+	Ref string
+}
+
+// Mode says where landed calls are recorded.
+type Mode int
+
+const (
+	// ModeDefault reads the mode from git config graft.mode ("commit" or
+	// "journal"), falling back to ModeJournal.
+	ModeDefault Mode = iota
+	// ModeJournal records each call as a commit on refs/graft/<branch>,
+	// leaving HEAD, the index and the branches alone.
+	ModeJournal
+	// ModeCommit records each call as a commit on the current branch and
+	// updates the index entries of the touched paths.
+	ModeCommit
+)
+
+// OpenOptions tunes Open. The zero value is what Open uses.
+type OpenOptions struct {
+	// Mode chooses journal or branch mode; ModeDefault asks git config.
+	Mode Mode
+	// LockTimeout bounds the wait for another graft process's lock;
+	// 0 means 30 s.
+	LockTimeout time.Duration
+	// StateDir holds the private repositories of directories outside any
+	// repository; "" means $XDG_STATE_HOME/graft or ~/.local/state/graft.
+	StateDir string
 }
 
 // Store is a worktree that graft edits: its root, its git directory, and
 // the transactions that land calls in it.
 type Store struct {
-	root   string
-	gitDir string
+	root      string
+	gitDir    string // the worktree's git dir (per-worktree files: HEAD, locks)
+	commonDir string // objects, refs and config
+	private   bool   // the git dir is graft's private repository
+	opts      OpenOptions
+	mode      Mode
+	cfg       *gitConfig
+	st        *filesystem.Storage
+	lockOwned bool
 }
 
 // Open finds the worktree that contains dir, as git does: the nearest
-// ancestor holding .git. Outside a repository the root is dir itself.
-func Open(dir string) (*Store, error) {
+// ancestor holding .git (a directory, or a file naming a linked worktree's
+// git dir). Outside a repository the root is dir itself and the journal is
+// kept in a private repository under the user's state directory.
+//
+// Before returning, Open finishes or rolls back a call that an earlier
+// process left interrupted, so every file is wholly before or wholly after.
+// It fails with ErrUnsafeRepository for a repository owned by another user
+// that safe.directory does not allow, and with ErrLocked when another
+// graft process holds the lock past the timeout.
+func Open(dir string) (*Store, error) { return OpenWith(dir, OpenOptions{}) }
+
+// OpenWith is Open with options.
+func OpenWith(dir string, o OpenOptions) (*Store, error) {
+	if o.LockTimeout == 0 {
+		o.LockTimeout = 30 * time.Second
+		if v, err := time.ParseDuration(os.Getenv("GRAFT_LOCK_TIMEOUT")); err == nil && v > 0 {
+			o.LockTimeout = v
+		}
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("gitstore: %w", err)
 	}
 	abs, err = filepath.EvalSymlinks(abs)
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: %w", err)
 	}
+	s := &Store{opts: o}
+	root, gitDir, err := discover(abs)
+	if err != nil {
+		return nil, err
+	}
+	if gitDir == "" {
+		s.root = abs
+		s.private = true
+		s.gitDir = privateRepoDir(o.StateDir, abs)
+		s.commonDir = s.gitDir
+	} else {
+		s.root, s.gitDir = root, gitDir
+		s.commonDir = commonDir(gitDir)
+	}
+	s.cfg = loadConfig(s.commonDir, !s.private)
+	if !s.private {
+		if err := s.checkSafe(); err != nil {
+			return nil, err
+		}
+	}
+	s.mode = o.Mode
+	if s.mode == ModeDefault {
+		s.mode = ModeJournal
+		if strings.EqualFold(s.cfg.get("graft", "mode"), "commit") {
+			s.mode = ModeCommit
+		}
+	}
+	if s.private {
+		s.mode = ModeJournal
+		if !exists(filepath.Join(s.gitDir, "HEAD")) {
+			// Nothing recorded yet: nothing to recover, and the private
+			// repository is created by the first call that lands.
+			return s, nil
+		}
+	}
+	if err := s.openStorage(); err != nil {
+		return nil, err
+	}
+	if exists(s.intentPath()) {
+		if err := s.withLock(func() error { return s.recover() }); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// discover walks up from abs to the nearest directory holding .git and
+// returns the worktree root and its git dir; gitDir is "" outside any
+// repository.
+func discover(abs string) (root, gitDir string, err error) {
 	for d := abs; ; {
 		dotgit := filepath.Join(d, ".git")
-		if fi, err := os.Lstat(dotgit); err == nil {
+		if fi, err := os.Stat(dotgit); err == nil {
 			gitDir := dotgit
 			if !fi.IsDir() {
 				gitDir, err = readGitFile(d, dotgit)
 				if err != nil {
-					return nil, err
+					return "", "", err
 				}
 			}
-			return &Store{root: d, gitDir: gitDir}, nil
+			return d, gitDir, nil
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return &Store{root: abs}, nil
+			return "", "", nil
 		}
 		d = parent
 	}
@@ -81,7 +220,7 @@ func Open(dir string) (*Store, error) {
 func readGitFile(root, name string) (string, error) {
 	b, err := os.ReadFile(name)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("gitstore: %w", err)
 	}
 	line, ok := bytes.CutPrefix(bytes.TrimSpace(b), []byte("gitdir:"))
 	if !ok {
@@ -94,97 +233,138 @@ func readGitFile(root, name string) (string, error) {
 	return filepath.Clean(p), nil
 }
 
+// commonDir reads the commondir file of a linked worktree's git dir.
+func commonDir(gitDir string) string {
+	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return gitDir
+	}
+	p := strings.TrimSpace(string(b))
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(gitDir, p)
+	}
+	return filepath.Clean(p)
+}
+
+// privateRepoDir names the private repository that journals an edited
+// directory outside any repository.
+func privateRepoDir(stateDir, dir string) string {
+	if stateDir == "" {
+		stateDir = defaultStateDir()
+	}
+	sum := sha256.Sum256([]byte(dir))
+	return filepath.Join(stateDir, "repos", filepath.Base(dir)+"-"+hex.EncodeToString(sum[:8])+".git")
+}
+
+func defaultStateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "graft")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return filepath.Join(os.TempDir(), "graft-state")
+	}
+	return filepath.Join(home, ".local", "state", "graft")
+}
+
+// openStorage opens go-git's object and reference storage on the git dir,
+// creating graft's private repository when it does not exist yet.
+func (s *Store) openStorage() error {
+	if s.st != nil {
+		return nil
+	}
+	if s.private && !exists(filepath.Join(s.gitDir, "HEAD")) {
+		if err := initPrivate(s.gitDir, s.root); err != nil {
+			return fmt.Errorf("gitstore: private repository for %s: %w", s.root, err)
+		}
+	}
+	var fsys = osfs.New(s.gitDir)
+	if s.commonDir != s.gitDir {
+		fsys = dotgit.NewRepositoryFilesystem(osfs.New(s.gitDir), osfs.New(s.commonDir))
+	}
+	s.st = filesystem.NewStorage(fsys, cache.NewObjectLRUDefault())
+	return nil
+}
+
+// initPrivate creates a bare repository whose core.worktree is root.
+func initPrivate(dir, root string) error {
+	for _, d := range []string{"objects/info", "objects/pack", "refs/heads", "refs/tags", "refs/graft"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
+			return err
+		}
+	}
+	cfg := "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = " +
+		quoteConfig(root) + "\n[graft]\n\tprivate = true\n"
+	if err := writeFileSync(filepath.Join(dir, "config"), []byte(cfg), 0o600); err != nil {
+		return err
+	}
+	return writeFileSync(filepath.Join(dir, "HEAD"), []byte("ref: refs/heads/main\n"), 0o600)
+}
+
+func quoteConfig(v string) string {
+	v = strings.ReplaceAll(v, `\`, `\\`)
+	v = strings.ReplaceAll(v, `"`, `\"`)
+	return `"` + v + `"`
+}
+
 // Root is the worktree's root directory (absolute, symlinks resolved).
 func (s *Store) Root() string { return s.root }
 
-// GitDir is the repository's git directory, or "" outside a repository.
+// GitDir is the worktree's git directory. Outside a repository it is
+// graft's private repository under the user's state directory.
 func (s *Store) GitDir() string { return s.gitDir }
 
-// Land writes every change or none. Each file's current content must still
-// be its Change.Old, else the call fails with ErrConflict and nothing is
-// written. Files are written through a temporary file, fsync and rename; if
-// a later file fails, the ones already written are put back.
+// Private reports whether the journal is kept in graft's private
+// repository because the worktree is outside any repository.
+func (s *Store) Private() bool { return s.private }
+
+// Mode reports whether calls land on the journal or on the branch.
+func (s *Store) Mode() Mode { return s.mode }
+
+// Land writes every change or none and records the call. Under the
+// repository's lock, each file's current content must still be its
+// Change.Old, else the call fails with ErrConflict (wrapped with the path)
+// and nothing is written. The objects and the commit are written first,
+// then an intent record in the git dir, then each file through a temporary
+// file, fsync and rename, then the ref is moved by compare-and-swap and the
+// intent removed; a crash anywhere is finished or rolled back by the next
+// Open. In branch mode a path under a git filter fails with ErrFiltered.
 func (s *Store) Land(ctx context.Context, call Call, changes []Change) (Landed, error) {
-	for _, c := range changes {
-		if err := s.checkUnchanged(c); err != nil {
-			return Landed{}, err
-		}
-	}
-	if err := ctx.Err(); err != nil {
+	if err := validateChanges(changes); err != nil {
 		return Landed{}, err
 	}
-	var done []Change
-	for _, c := range changes {
-		if err := s.write(c.Path, c.New, c.Mode); err != nil {
-			for i := len(done) - 1; i >= 0; i-- {
-				d := done[i]
-				_ = s.write(d.Path, d.Old, d.Mode)
-			}
-			return Landed{}, fmt.Errorf("gitstore: %s: %w", c.Path, err)
-		}
-		done = append(done, c)
-	}
-	return Landed{}, nil
+	var landed Landed
+	err := s.withLock(func() error {
+		var err error
+		landed, err = s.landLocked(ctx, call, changes, nil)
+		return err
+	})
+	return landed, err
 }
 
-func (s *Store) abs(p string) string { return filepath.Join(s.root, filepath.FromSlash(p)) }
-
-func (s *Store) checkUnchanged(c Change) error {
-	cur, err := os.ReadFile(s.abs(c.Path))
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if c.Old == nil {
-			return nil
+func validateChanges(changes []Change) error {
+	seen := make(map[string]bool, len(changes))
+	for i, c := range changes {
+		p := c.Path
+		if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") && filepath.Separator == '\\' {
+			return fmt.Errorf("gitstore: change %d: bad path %q", i, p)
 		}
-		return fmt.Errorf("%s: deleted since it was read: %w", c.Path, ErrConflict)
-	case err != nil:
-		return fmt.Errorf("gitstore: %w", err)
-	case c.Old == nil:
-		return fmt.Errorf("%s: created since it was read: %w", c.Path, ErrConflict)
-	case !bytes.Equal(cur, c.Old):
-		return fmt.Errorf("%s: %w", c.Path, ErrConflict)
+		for _, part := range strings.Split(p, "/") {
+			if part == "" || part == "." || part == ".." || strings.EqualFold(part, ".git") {
+				return fmt.Errorf("gitstore: change %d: bad path %q", i, p)
+			}
+		}
+		if seen[p] {
+			return fmt.Errorf("gitstore: change %d: path %q appears twice", i, p)
+		}
+		seen[p] = true
 	}
 	return nil
 }
 
-// write makes path hold content (nil removes it) through a temporary file
-// in the same directory, fsync and rename.
-func (s *Store) write(path string, content []byte, mode fs.FileMode) error {
-	name := s.abs(path)
-	if content == nil {
-		err := os.Remove(name)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		return err
-	}
-	if mode == 0 {
-		mode = 0o644
-	}
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, ".graft-*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(content)
-	if err == nil {
-		err = f.Chmod(mode.Perm())
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+func (s *Store) abs(p string) string { return filepath.Join(s.root, filepath.FromSlash(p)) }
+
+func exists(name string) bool {
+	_, err := os.Lstat(name)
+	return err == nil
 }

@@ -1,0 +1,356 @@
+package gitstore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Trailer keys written into journal commit messages.
+const (
+	TrailerTool = "Graft-Tool" // the tool that made the call ("snapshot" for snapshots)
+	TrailerBase = "Graft-Base" // the branch commit the journal started from
+	TrailerUndo = "Graft-Undo" // an edit this commit undoes
+	TrailerRedo = "Graft-Redo" // an undone edit this commit redoes
+)
+
+// DetachedJournal is the journal ref used while HEAD is detached. It is
+// restarted on the new HEAD commit whenever HEAD moves.
+const DetachedJournal = plumbing.ReferenceName("refs/graft/detached")
+
+// state is where the next commit goes: the ref, its current value, the
+// parent and tree to build on, and the journal's base.
+type state struct {
+	branch plumbing.ReferenceName // refs/heads/X, or "" when HEAD is detached
+	head   plumbing.Hash          // HEAD's commit; zero on an unborn branch
+	ref    plumbing.ReferenceName // where commits go
+	tip    plumbing.Hash          // ref's current value; zero when absent
+	base   plumbing.Hash          // journal base (HEAD's commit when it started)
+	valid  bool                   // tip is a journal based on head
+	parent plumbing.Hash          // parent of the next commit; zero for a root commit
+	tree   plumbing.Hash          // tree of parent; zero for empty
+}
+
+// JournalRef names the journal ref of the current branch
+// (refs/graft/<branch>, or DetachedJournal when HEAD is detached).
+func (s *Store) JournalRef() (string, error) {
+	if err := s.openStorage(); err != nil {
+		return "", err
+	}
+	st, err := s.state(ModeJournal)
+	if err != nil {
+		return "", err
+	}
+	return string(st.ref), nil
+}
+
+func (s *Store) state(mode Mode) (*state, error) {
+	st := &state{}
+	head, err := s.st.Reference(plumbing.HEAD)
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: HEAD: %w", err)
+	}
+	if head.Type() == plumbing.SymbolicReference {
+		st.branch = head.Target()
+		br, err := s.st.Reference(st.branch)
+		switch {
+		case errors.Is(err, plumbing.ErrReferenceNotFound):
+		case err != nil:
+			return nil, fmt.Errorf("gitstore: %s: %w", st.branch, err)
+		default:
+			st.head = br.Hash()
+		}
+	} else {
+		st.head = head.Hash()
+	}
+	if mode == ModeCommit {
+		if st.branch == "" {
+			return nil, errors.New("gitstore: branch mode needs a branch, and HEAD is detached")
+		}
+		st.ref, st.tip, st.parent, st.base, st.valid = st.branch, st.head, st.head, st.head, true
+		st.tree, err = s.commitTree(st.head)
+		return st, err
+	}
+	st.ref = DetachedJournal
+	if st.branch != "" {
+		st.ref = "refs/graft/" + plumbing.ReferenceName(strings.TrimPrefix(string(st.branch), "refs/heads/"))
+	}
+	if r, err := s.st.Reference(st.ref); err == nil {
+		st.tip = r.Hash()
+	} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil, fmt.Errorf("gitstore: %s: %w", st.ref, err)
+	}
+	if !st.tip.IsZero() {
+		c, err := s.commit(st.tip)
+		if err != nil {
+			return nil, err
+		}
+		st.base = journalBase(c)
+		if st.base == st.head {
+			st.valid, st.parent, st.tree = true, st.tip, c.TreeHash
+			return st, nil
+		}
+	}
+	// No journal yet, or HEAD moved since it started: start on HEAD.
+	st.base, st.parent = st.head, st.head
+	st.tree, err = s.commitTree(st.head)
+	return st, err
+}
+
+// journalBase is the base a journal commit records, or the commit itself
+// when it is not a journal commit (a journal reset onto a branch commit).
+func journalBase(c *object.Commit) plumbing.Hash {
+	if v := trailers(c.Message)[TrailerBase]; len(v) > 0 {
+		return plumbing.NewHash(v[len(v)-1])
+	}
+	return c.Hash
+}
+
+func (s *Store) commitTree(h plumbing.Hash) (plumbing.Hash, error) {
+	if h.IsZero() {
+		return plumbing.ZeroHash, nil
+	}
+	c, err := s.commit(h)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return c.TreeHash, nil
+}
+
+// current is a touched file as it is on disk under the lock.
+type current struct {
+	exists bool
+	perm   uint32
+}
+
+// readCurrent checks that the file still holds c.Old and returns its
+// state; a difference is ErrConflict wrapped with the path.
+func (s *Store) readCurrent(c Change) (current, error) {
+	name := s.abs(c.Path)
+	fi, err := os.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if c.Old == nil {
+			return current{}, nil
+		}
+		return current{}, fmt.Errorf("%s: deleted since it was read: %w", c.Path, ErrConflict)
+	case err != nil:
+		return current{}, fmt.Errorf("gitstore: %w", err)
+	case !fi.Mode().IsRegular():
+		return current{}, fmt.Errorf("gitstore: %s: not a regular file (%s)", c.Path, fi.Mode().Type())
+	case c.Old == nil:
+		return current{}, fmt.Errorf("%s: created since it was read: %w", c.Path, ErrConflict)
+	}
+	cur, err := os.ReadFile(name)
+	if err != nil {
+		return current{}, fmt.Errorf("gitstore: %w", err)
+	}
+	if !bytes.Equal(cur, c.Old) {
+		return current{}, fmt.Errorf("%s: %w", c.Path, ErrConflict)
+	}
+	return current{exists: true, perm: uint32(fi.Mode().Perm())}, nil
+}
+
+// landLocked is Land under the lock. trailers are extra trailer lines
+// (undo and redo use them).
+func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, extra []string) (Landed, error) {
+	st, err := s.state(s.mode)
+	if err != nil {
+		return Landed{}, err
+	}
+	curs := make([]current, len(changes))
+	for i, c := range changes {
+		if curs[i], err = s.readCurrent(c); err != nil {
+			return Landed{}, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return Landed{}, err
+	}
+	if s.mode == ModeCommit {
+		if err := s.checkFilters(changes); err != nil {
+			return Landed{}, err
+		}
+	}
+	author, committer := s.identity(time.Now())
+	in := &intent{Version: 1, Ref: string(st.ref), Branch: s.mode == ModeCommit}
+	if !st.tip.IsZero() {
+		in.OldTip = st.tip.String()
+	}
+
+	// A snapshot first when a touched file changed outside graft.
+	snap := map[string]entry{}
+	for i, c := range changes {
+		have, err := s.lookup(st.tree, c.Path)
+		if err != nil {
+			return Landed{}, err
+		}
+		want := entry{}
+		if c.Old != nil {
+			want = entry{Hash: blobHash(c.Old), Mode: fileMode(curs[i].perm)}
+		}
+		if have != want {
+			if c.Old != nil {
+				if _, err := s.writeBlob(c.Old); err != nil {
+					return Landed{}, err
+				}
+			}
+			snap[c.Path] = want
+		}
+	}
+	parent, tree := st.parent, st.tree
+	var landed Landed
+	landed.Ref = string(st.ref)
+	baseTrailer := []string{TrailerBase + ": " + st.base.String()}
+	if s.mode == ModeCommit {
+		baseTrailer = nil
+	}
+	if len(snap) > 0 {
+		t, err := s.updateTree(tree, snap)
+		if err != nil {
+			return Landed{}, err
+		}
+		msg := commitMessage("graft: snapshot of changes made outside graft", sortedKeys(snap),
+			append([]string{TrailerTool + ": snapshot"}, baseTrailer...))
+		h, err := s.writeCommit(newCommit(author, committer, msg, t, parent))
+		if err != nil {
+			return Landed{}, err
+		}
+		parent, tree = h, t
+		landed.Snapshot = h.String()
+	}
+
+	set := map[string]entry{}
+	var paths []string
+	for i, c := range changes {
+		f := intentFile{Path: c.Path, OldPerm: curs[i].perm}
+		if c.Old != nil {
+			f.Old = blobHash(c.Old).String()
+		}
+		perm := uint32(c.Mode.Perm())
+		if perm == 0 {
+			perm = curs[i].perm
+		}
+		if perm == 0 {
+			perm = 0o644
+		}
+		f.NewPerm = perm
+		if c.New == nil {
+			set[c.Path] = entry{}
+		} else {
+			h, err := s.writeBlob(c.New)
+			if err != nil {
+				return Landed{}, err
+			}
+			set[c.Path] = entry{Hash: h, Mode: fileMode(perm)}
+			f.New = h.String()
+		}
+		in.Files = append(in.Files, f)
+		paths = append(paths, c.Path)
+	}
+	t, err := s.updateTree(tree, set)
+	if err != nil {
+		return Landed{}, err
+	}
+	if t.IsZero() {
+		if t, err = s.emptyTree(); err != nil {
+			return Landed{}, err
+		}
+	}
+	subj := strings.TrimSpace(call.Message)
+	body := ""
+	if subj == "" {
+		subj = summary(call.Tool, paths)
+	} else if first, rest, ok := strings.Cut(subj, "\n"); ok {
+		subj, body = strings.TrimSpace(first), strings.TrimSpace(rest)
+	}
+	tool := call.Tool
+	if tool == "" {
+		tool = "graft"
+	}
+	tr := append([]string{TrailerTool + ": " + tool}, extra...)
+	tr = append(tr, baseTrailer...)
+	msg := commitMessage(subj, nil, tr)
+	if body != "" {
+		msg = commitMessage(subj+"\n\n"+body, nil, tr)
+	}
+	h, err := s.writeCommit(newCommit(author, committer, msg, t, parent))
+	if err != nil {
+		return Landed{}, err
+	}
+	landed.Commit = h.String()
+	in.NewTip = h.String()
+	in.Reflog = reflogLine(st.tip, h, committer, tool+": "+subj)
+	crashPoint("objects")
+
+	if err := s.commitIntent(ctx, in); err != nil {
+		return Landed{}, err
+	}
+	return landed, nil
+}
+
+func newCommit(author, committer object.Signature, msg string, tree, parent plumbing.Hash) *object.Commit {
+	c := &object.Commit{Author: author, Committer: committer, Message: msg, TreeHash: tree}
+	if !parent.IsZero() {
+		c.ParentHashes = []plumbing.Hash{parent}
+	}
+	return c
+}
+
+// commitMessage assembles subject, an optional list of paths and trailers.
+func commitMessage(subj string, paths []string, trailers []string) string {
+	var b strings.Builder
+	b.WriteString(subj)
+	b.WriteString("\n")
+	if len(paths) > 0 {
+		b.WriteString("\n")
+		for _, p := range paths {
+			b.WriteString("  " + p + "\n")
+		}
+	}
+	if len(trailers) > 0 {
+		b.WriteString("\n")
+		for _, t := range trailers {
+			b.WriteString(t + "\n")
+		}
+	}
+	return b.String()
+}
+
+// summary is the generated message of a call without a description.
+func summary(tool string, paths []string) string {
+	if tool == "" {
+		tool = "graft"
+	}
+	names := make([]string, 0, 3)
+	for i, p := range paths {
+		if i == 3 {
+			break
+		}
+		names = append(names, path.Base(p))
+	}
+	s := tool + ": " + strings.Join(names, ", ")
+	if len(paths) > 3 {
+		s += fmt.Sprintf(" and %d more", len(paths)-3)
+	}
+	return s
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

@@ -1,0 +1,281 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestJournalCommitPerCall(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a.txt": "one\ntwo\n", "sub/b.txt": "bee\n", "other/c.txt": "sea\n"})
+	head := git(t, dir, "rev-parse", "HEAD")
+	indexBefore := git(t, dir, "ls-files", "-s", "--debug")
+	s := open(t, dir)
+
+	l1 := edit(t, s, "edit", "a.txt", "two", "TWO")
+	l2 := edit(t, s, "multi_edit", "a.txt", "one", "ONE", "sub/b.txt", "bee", "BEE")
+	if l1.Snapshot != "" || l2.Snapshot != "" {
+		t.Fatalf("unexpected snapshot: %+v %+v", l1, l2)
+	}
+	if got := git(t, dir, "rev-parse", "refs/graft/main"); got != l2.Commit {
+		t.Fatalf("journal tip %s, want %s", got, l2.Commit)
+	}
+	if got := git(t, dir, "rev-parse", l2.Commit+"^"); got != l1.Commit {
+		t.Fatalf("parent of second %s, want %s", got, l1.Commit)
+	}
+	if got := git(t, dir, "rev-parse", l1.Commit+"^"); got != head {
+		t.Fatalf("journal does not start at HEAD: %s", got)
+	}
+	// Only the touched paths differ; HEAD, branch and index untouched.
+	if got := git(t, dir, "diff", "--name-only", "main", "refs/graft/main"); got != "a.txt\nsub/b.txt" {
+		t.Fatalf("diff main..journal: %q", got)
+	}
+	if got := git(t, dir, "rev-parse", "HEAD"); got != head {
+		t.Fatal("HEAD moved")
+	}
+	if got := git(t, dir, "ls-files", "-s", "--debug"); got != indexBefore {
+		t.Fatal("index changed")
+	}
+	if got := git(t, dir, "diff", "refs/graft/main"); got != "" {
+		t.Fatalf("worktree differs from journal:\n%s", got)
+	}
+	msg := git(t, dir, "log", "-1", "--format=%B", l2.Commit)
+	if !strings.Contains(msg, "Graft-Tool: multi_edit") || !strings.HasPrefix(msg, "multi_edit: a.txt, b.txt") {
+		t.Fatalf("message:\n%s", msg)
+	}
+	if got := git(t, dir, "log", "-1", "--format=%an <%ae>", l2.Commit); got != "Test User <test@example.com>" {
+		t.Fatalf("author %q", got)
+	}
+	fsck(t, dir)
+}
+
+func TestJournalSnapshotOutsideChange(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a.txt": "one\ntwo\n"})
+	s := open(t, dir)
+	edit(t, s, "edit", "a.txt", "one", "ONE")
+	writeFile(t, dir, "a.txt", "ONE\ntwo\nthree by hand\n")
+	l := edit(t, s, "edit", "a.txt", "two", "TWO")
+	if l.Snapshot == "" {
+		t.Fatal("no snapshot for an outside change")
+	}
+	if got := git(t, dir, "rev-parse", l.Commit+"^"); got != l.Snapshot {
+		t.Fatal("edit commit is not on the snapshot")
+	}
+	d := git(t, dir, "diff", l.Snapshot, l.Commit)
+	if !strings.Contains(d, "-two\n+TWO") || strings.Contains(d, "+three") {
+		t.Fatalf("edit diff is not exactly the edit:\n%s", d)
+	}
+	if !strings.Contains(git(t, dir, "show", l.Snapshot), "+three by hand") {
+		t.Fatal("snapshot does not record the outside change")
+	}
+	fsck(t, dir)
+}
+
+func TestJournalCreateDeleteModeAndDirs(t *testing.T) {
+	dir := newRepo(t, map[string]string{"keep.txt": "k\n", "gone/only.txt": "x\n", "run.sh": "echo\n"})
+	s := open(t, dir)
+	_, err := s.Land(context.Background(), Call{Tool: "apply_patch", Message: "restructure\n\nlonger body"}, []Change{
+		{Path: "new/deep/file.txt", New: b("fresh\n")},
+		{Path: "gone/only.txt", Old: b("x\n")},
+		{Path: "run.sh", Old: b("echo\n"), New: b("echo hi\n"), Mode: 0o755},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if readFile(t, dir, "new/deep/file.txt") != "fresh\n" {
+		t.Fatal("not created")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gone/only.txt")); !os.IsNotExist(err) {
+		t.Fatal("not deleted")
+	}
+	if fi, _ := os.Stat(filepath.Join(dir, "run.sh")); fi.Mode().Perm()&0o111 == 0 {
+		t.Fatal("mode not set")
+	}
+	if got := git(t, dir, "ls-tree", "-r", "--name-only", "refs/graft/main"); got != "keep.txt\nnew/deep/file.txt\nrun.sh" {
+		t.Fatalf("tree: %q", got)
+	}
+	if got := git(t, dir, "ls-tree", "refs/graft/main", "run.sh"); !strings.HasPrefix(got, "100755") {
+		t.Fatalf("mode in tree: %q", got)
+	}
+	if got := git(t, dir, "log", "-1", "--format=%s%n%b", "refs/graft/main"); !strings.HasPrefix(got, "restructure\nlonger body") {
+		t.Fatalf("message: %q", got)
+	}
+	if got := git(t, dir, "status", "--porcelain"); got != " D gone/only.txt\n M run.sh\n?? new/" {
+		t.Fatalf("status: %q", got)
+	}
+	fsck(t, dir)
+}
+
+func TestLandConflict(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
+	s := open(t, dir)
+	_, err := s.Land(context.Background(), Call{Tool: "edit"}, []Change{
+		{Path: "a.txt", Old: b("a\n"), New: b("A\n")},
+		{Path: "b.txt", Old: b("stale\n"), New: b("B\n")},
+	})
+	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "b.txt") {
+		t.Fatalf("err = %v", err)
+	}
+	if readFile(t, dir, "a.txt") != "a\n" {
+		t.Fatal("a.txt written despite the conflict")
+	}
+	if _, err := s.Land(context.Background(), Call{}, []Change{{Path: "a.txt", New: b("x")}}); !errors.Is(err, ErrConflict) {
+		t.Fatalf("create over existing: %v", err)
+	}
+	if _, err := s.Land(context.Background(), Call{}, []Change{{Path: "../x", New: b("x")}}); err == nil {
+		t.Fatal("path outside accepted")
+	}
+	if _, err := s.Land(context.Background(), Call{}, []Change{{Path: ".git/config", New: b("x")}}); err == nil {
+		t.Fatal("path in .git accepted")
+	}
+	if exists(s.intentPath()) {
+		t.Fatal("intent left behind")
+	}
+}
+
+func TestJournalRestartsWhenHeadMoves(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
+	s := open(t, dir)
+	edit(t, s, "edit", "a.txt", "a", "A")
+	git(t, dir, "commit", "-q", "-am", "user commits")
+	head := git(t, dir, "rev-parse", "HEAD")
+	l := edit(t, s, "edit", "b.txt", "b", "B")
+	if got := git(t, dir, "rev-parse", l.Commit+"^"); got != head {
+		t.Fatalf("journal did not restart on the new HEAD")
+	}
+	if got := git(t, dir, "diff", "--name-only", "main", "refs/graft/main"); got != "b.txt" {
+		t.Fatalf("diff: %q", got)
+	}
+	fsck(t, dir)
+}
+
+func TestIdentityFallbacks(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a.txt": "a\n"})
+	git(t, dir, "config", "--unset", "user.name")
+	git(t, dir, "config", "--unset", "user.email")
+	s := open(t, dir)
+	l := edit(t, s, "edit", "a.txt", "a", "A")
+	if got := git(t, dir, "log", "-1", "--format=%an <%ae>|%cn <%ce>", l.Commit); got != "graft <graft@localhost>|graft <graft@localhost>" {
+		t.Fatalf("default identity: %q", got)
+	}
+	t.Setenv("GIT_AUTHOR_NAME", "Env Author")
+	t.Setenv("GIT_COMMITTER_EMAIL", "c@env")
+	t.Setenv("GIT_AUTHOR_DATE", "@1700000000 +0200")
+	l = edit(t, s, "edit", "a.txt", "A", "a")
+	if got := git(t, dir, "log", "-1", "--format=%an <%ae> %ad|%cn <%ce>", "--date=raw", l.Commit); got != "Env Author <graft@localhost> 1700000000 +0200|graft <c@env>" {
+		t.Fatalf("env identity: %q", got)
+	}
+	fsck(t, dir)
+}
+
+func TestDetachedAndUnborn(t *testing.T) {
+	testEnv(t)
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	git(t, dir, "init", "-q", "-b", "trunk")
+	writeFile(t, dir, "a.txt", "a\n")
+	s := open(t, dir)
+	l := edit(t, s, "edit", "a.txt", "a", "A")
+	if got := git(t, dir, "rev-list", "--count", "refs/graft/trunk"); got != "2" {
+		t.Fatalf("unborn journal: %s commits", got) // snapshot of the untracked file + edit
+	}
+	_ = l
+	fsck(t, dir)
+
+	dir2 := newRepo(t, map[string]string{"a.txt": "a\n"})
+	git(t, dir2, "checkout", "-q", "--detach")
+	s2 := open(t, dir2)
+	edit(t, s2, "edit", "a.txt", "a", "A")
+	if got := git(t, dir2, "rev-parse", "refs/graft/detached^"); got != git(t, dir2, "rev-parse", "HEAD") {
+		t.Fatal("detached journal not on HEAD")
+	}
+	fsck(t, dir2)
+}
+
+func TestLinkedWorktree(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a.txt": "a\n"})
+	wt := filepath.Join(t.TempDir(), "wt")
+	git(t, dir, "worktree", "add", "-q", "-b", "feature", wt)
+	wt, _ = filepath.EvalSymlinks(wt)
+	s := open(t, filepath.Join(wt))
+	if s.Root() != wt {
+		t.Fatalf("root %s", s.Root())
+	}
+	edit(t, s, "edit", "a.txt", "a", "A")
+	if got := git(t, dir, "diff", "--name-only", "feature", "refs/graft/feature"); got != "a.txt" {
+		t.Fatalf("worktree journal: %q", got)
+	}
+	if readFile(t, dir, "a.txt") != "a\n" {
+		t.Fatal("main worktree touched")
+	}
+	fsck(t, dir)
+}
+
+func TestOutsideRepository(t *testing.T) {
+	testEnv(t)
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	writeFile(t, dir, "notes.txt", "hello\n")
+	s := open(t, dir)
+	if !s.Private() || s.Root() != dir {
+		t.Fatalf("private=%v root=%s", s.Private(), s.Root())
+	}
+	l := edit(t, s, "edit", "notes.txt", "hello", "HELLO")
+	if readFile(t, dir, "notes.txt") != "HELLO\n" {
+		t.Fatal("not written")
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		t.Fatal("created .git in the edited directory")
+	}
+	if !strings.HasPrefix(s.GitDir(), os.Getenv("XDG_STATE_HOME")) {
+		t.Fatalf("private repository at %s", s.GitDir())
+	}
+	cmdDir := s.GitDir()
+	if got := git(t, cmdDir, "--git-dir", cmdDir, "show", "--format=%s", "--stat", l.Commit); !strings.Contains(got, "notes.txt") {
+		t.Fatalf("private journal: %s", got)
+	}
+	s2 := open(t, dir)
+	if s2.GitDir() != s.GitDir() {
+		t.Fatal("private repository not found again")
+	}
+	git(t, cmdDir, "--git-dir", cmdDir, "fsck", "--strict")
+}
+
+func TestSafeDirectory(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to make a repository owned by another user")
+	}
+	dir := newRepo(t, map[string]string{"a.txt": "a\n"})
+	t.Setenv("SUDO_UID", "")
+	if err := os.Chown(dir, 65534, 65534); err != nil {
+		t.Skip(err)
+	}
+	if _, err := Open(dir); !errors.Is(err, ErrUnsafeRepository) {
+		t.Fatalf("other user's repository: %v", err)
+	}
+	gcfg := filepath.Join(os.Getenv("HOME"), ".gitconfig")
+	os.WriteFile(gcfg, []byte("[safe]\n\tdirectory = /elsewhere\n\tdirectory = "+dir+"\n"), 0o644)
+	if _, err := Open(dir); err != nil {
+		t.Fatalf("listed in safe.directory: %v", err)
+	}
+	os.WriteFile(gcfg, []byte("[safe]\n\tdirectory = *\n\tdirectory =\n"), 0o644)
+	if _, err := Open(dir); !errors.Is(err, ErrUnsafeRepository) {
+		t.Fatalf("reset list: %v", err)
+	}
+	os.WriteFile(gcfg, []byte("[safe]\n\tdirectory = *\n"), 0o644)
+	if _, err := Open(dir); err != nil {
+		t.Fatalf("safe.directory=*: %v", err)
+	}
+	// git agrees with the decision.
+	os.WriteFile(gcfg, nil, 0o644)
+	if err := runGitErr(dir, "status"); err == nil {
+		t.Fatal("git accepted the repository, graft refused it")
+	}
+}
+
+func runGitErr(dir string, args ...string) error {
+	cmd := execCommand("git", args...)
+	cmd.Dir = dir
+	return cmd.Run()
+}

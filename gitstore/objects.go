@@ -1,0 +1,268 @@
+package gitstore
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Objects are written straight into the object store: one blob per new
+// content, one tree per directory on a changed path, one commit. Nothing
+// here lists or reads a directory of the worktree, so the cost follows the
+// number and depth of the touched paths, not the size of the repository.
+
+// blobHash is the git blob id of content.
+func blobHash(content []byte) plumbing.Hash {
+	return plumbing.ComputeHash(plumbing.BlobObject, content)
+}
+
+// writeBlob stores content as a blob (once) and returns its id.
+func (s *Store) writeBlob(content []byte) (plumbing.Hash, error) {
+	h := blobHash(content)
+	if s.st.HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	obj := s.st.NewEncodedObject()
+	obj.SetType(plumbing.BlobObject)
+	obj.SetSize(int64(len(content)))
+	w, err := obj.Writer()
+	if err != nil {
+		return h, err
+	}
+	if _, err := w.Write(content); err != nil {
+		return h, err
+	}
+	if err := w.Close(); err != nil {
+		return h, err
+	}
+	got, err := s.st.SetEncodedObject(obj)
+	if err != nil {
+		return h, err
+	}
+	if got != h {
+		return h, fmt.Errorf("gitstore: blob id %s, want %s", got, h)
+	}
+	return h, nil
+}
+
+// readBlob returns a blob's content.
+func (s *Store) readBlob(h plumbing.Hash) ([]byte, error) {
+	obj, err := s.st.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: blob %s: %w", h, err)
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
+
+// entry is one path's state in a tree: absent, or a blob with a mode.
+type entry struct {
+	Hash plumbing.Hash
+	Mode filemode.FileMode
+}
+
+func (e entry) absent() bool { return e.Hash.IsZero() }
+
+// fileMode is the tree mode of a worktree file with permission bits perm.
+func fileMode(perm uint32) filemode.FileMode {
+	if perm&0o111 != 0 {
+		return filemode.Executable
+	}
+	return filemode.Regular
+}
+
+func (s *Store) tree(h plumbing.Hash) (*object.Tree, error) {
+	if h.IsZero() {
+		return &object.Tree{}, nil
+	}
+	t, err := object.GetTree(s.st, h)
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: tree %s: %w", h, err)
+	}
+	return t, nil
+}
+
+// lookup finds path in the tree rooted at root, reading only the trees on
+// the path. A missing path is the zero entry.
+func (s *Store) lookup(root plumbing.Hash, path string) (entry, error) {
+	h := root
+	parts := strings.Split(path, "/")
+	for i, name := range parts {
+		if h.IsZero() {
+			return entry{}, nil
+		}
+		t, err := s.tree(h)
+		if err != nil {
+			return entry{}, err
+		}
+		var found *object.TreeEntry
+		for j := range t.Entries {
+			if t.Entries[j].Name == name {
+				found = &t.Entries[j]
+				break
+			}
+		}
+		if found == nil {
+			return entry{}, nil
+		}
+		if i == len(parts)-1 {
+			if found.Mode == filemode.Dir || found.Mode == filemode.Submodule {
+				return entry{}, nil
+			}
+			return entry{Hash: found.Hash, Mode: found.Mode}, nil
+		}
+		if found.Mode != filemode.Dir {
+			return entry{}, nil
+		}
+		h = found.Hash
+	}
+	return entry{}, nil
+}
+
+// updateTree returns the id of the tree rooted at root with each path of
+// set replaced (an absent entry deletes it), writing only the trees on the
+// changed paths. Directories left empty disappear, as in git.
+func (s *Store) updateTree(root plumbing.Hash, set map[string]entry) (plumbing.Hash, error) {
+	h, _, err := s.updateSubtree(root, set)
+	return h, err
+}
+
+func (s *Store) updateSubtree(h plumbing.Hash, set map[string]entry) (plumbing.Hash, bool, error) {
+	t, err := s.tree(h)
+	if err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	entries := make(map[string]object.TreeEntry, len(t.Entries))
+	for _, e := range t.Entries {
+		entries[e.Name] = e
+	}
+	sub := map[string]map[string]entry{}
+	for p, e := range set {
+		dir, rest, nested := strings.Cut(p, "/")
+		if !nested {
+			if e.absent() {
+				delete(entries, p)
+			} else {
+				entries[p] = object.TreeEntry{Name: p, Mode: e.Mode, Hash: e.Hash}
+			}
+			continue
+		}
+		if sub[dir] == nil {
+			sub[dir] = map[string]entry{}
+		}
+		sub[dir][rest] = e
+	}
+	for dir, changes := range sub {
+		var child plumbing.Hash
+		if e, ok := entries[dir]; ok && e.Mode == filemode.Dir {
+			child = e.Hash
+		}
+		ch, empty, err := s.updateSubtree(child, changes)
+		if err != nil {
+			return plumbing.ZeroHash, false, err
+		}
+		if empty {
+			if e, ok := entries[dir]; ok && e.Mode == filemode.Dir {
+				delete(entries, dir)
+			}
+			continue
+		}
+		entries[dir] = object.TreeEntry{Name: dir, Mode: filemode.Dir, Hash: ch}
+	}
+	nt := &object.Tree{Entries: make([]object.TreeEntry, 0, len(entries))}
+	for _, e := range entries {
+		nt.Entries = append(nt.Entries, e)
+	}
+	sort.Slice(nt.Entries, func(i, j int) bool {
+		return treeKey(nt.Entries[i]) < treeKey(nt.Entries[j])
+	})
+	if len(nt.Entries) == 0 {
+		return plumbing.ZeroHash, true, nil
+	}
+	obj := s.st.NewEncodedObject()
+	if err := nt.Encode(obj); err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	nh, err := s.st.SetEncodedObject(obj)
+	return nh, false, err
+}
+
+// treeKey orders tree entries as git does: a directory sorts as if its
+// name ended in "/".
+func treeKey(e object.TreeEntry) string {
+	if e.Mode == filemode.Dir {
+		return e.Name + "/"
+	}
+	return e.Name
+}
+
+// emptyTree writes (once) and returns the empty tree.
+func (s *Store) emptyTree() (plumbing.Hash, error) {
+	obj := s.st.NewEncodedObject()
+	if err := (&object.Tree{}).Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return s.st.SetEncodedObject(obj)
+}
+
+// writeCommit stores a commit and returns its id.
+func (s *Store) writeCommit(c *object.Commit) (plumbing.Hash, error) {
+	obj := s.st.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return s.st.SetEncodedObject(obj)
+}
+
+func (s *Store) commit(h plumbing.Hash) (*object.Commit, error) {
+	c, err := object.GetCommit(s.st, h)
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: commit %s: %w", h, err)
+	}
+	return c, nil
+}
+
+// trailers parses the "Key: value" lines of a commit message's last
+// paragraph.
+func trailers(msg string) map[string][]string {
+	msg = strings.TrimRight(msg, "\n")
+	i := strings.LastIndex(msg, "\n\n")
+	if i < 0 {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, line := range strings.Split(msg[i+2:], "\n") {
+		k, v, ok := strings.Cut(line, ": ")
+		if !ok || strings.ContainsAny(k, " \t") {
+			continue
+		}
+		out[k] = append(out[k], strings.TrimSpace(v))
+	}
+	return out
+}
+
+// subject is a commit message's first line.
+func subject(msg string) string {
+	line, _, _ := strings.Cut(msg, "\n")
+	return line
+}
+
+var errStop = errors.New("stop")
+
+func isBinary(b []byte) bool {
+	if len(b) > 8000 {
+		b = b[:8000]
+	}
+	return bytes.IndexByte(b, 0) >= 0
+}

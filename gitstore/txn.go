@@ -1,0 +1,449 @@
+package gitstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// A transaction, in order (crash steps in brackets, see CrashEnv):
+//
+//  1. under the lock, every touched file is checked against Change.Old;
+//  2. blobs, trees and commits are written into the object store [objects];
+//  3. the intent record graft-intent.json is written to the git dir through
+//     a temporary file, fsync and rename: ref, old and new tip, and per path
+//     the old and new blob ids and modes, all already stored [intent];
+//  4. each new content goes to a temporary file beside its target, synced
+//     [temp], then every temporary file is renamed over its target and
+//     every deleted file removed [rename];
+//  5. the ref moves from the old tip to the new commit by compare-and-swap
+//     [ref] (in branch mode the index entries of the paths follow);
+//  6. the intent record is removed [done].
+//
+// The commit point is step 5. Recovery (run by Open under the lock when an
+// intent record exists) rolls forward when the ref already holds the new
+// commit, and back otherwise: each file holding its new blob is given its
+// old blob again (or removed if it was created). Both directions are
+// idempotent, so a crash during recovery is recovered by the next one.
+
+type intent struct {
+	Version int          `json:"version"`
+	Ref     string       `json:"ref"`
+	OldTip  string       `json:"old,omitempty"`
+	NewTip  string       `json:"new"`
+	Branch  bool         `json:"branch,omitempty"` // branch mode: update the index too
+	Reflog  string       `json:"reflog,omitempty"`
+	Files   []intentFile `json:"files"`
+}
+
+type intentFile struct {
+	Path    string `json:"path"`
+	Old     string `json:"old,omitempty"` // blob id; "" when the file did not exist
+	New     string `json:"new,omitempty"` // blob id; "" when the call deletes it
+	OldPerm uint32 `json:"old_perm,omitempty"`
+	NewPerm uint32 `json:"new_perm,omitempty"`
+}
+
+func (s *Store) intentPath() string { return filepath.Join(s.gitDir, "graft-intent.json") }
+
+// tmpName is the temporary file that carries path's new content in the
+// transaction whose new commit is tip: beside the target, so the rename
+// stays on one file system, and predictable, so recovery can remove it.
+func (s *Store) tmpName(path, tip string) string {
+	name := s.abs(path)
+	return filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".graft-"+tip[:12]+".tmp")
+}
+
+// commitIntent runs steps 3 to 6 of a transaction whose objects exist.
+func (s *Store) commitIntent(ctx context.Context, in *intent) error {
+	b, err := json.MarshalIndent(in, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeFileSync(s.intentPath(), b, 0o644); err != nil {
+		return fmt.Errorf("gitstore: intent record: %w", err)
+	}
+	crashPoint("intent")
+	if err := ctx.Err(); err != nil {
+		return s.abort(in, err)
+	}
+	for _, f := range in.Files {
+		if f.New == "" {
+			continue
+		}
+		content, err := s.readBlob(plumbing.NewHash(f.New))
+		if err == nil {
+			err = writeTemp(s.tmpName(f.Path, in.NewTip), content, fs.FileMode(f.NewPerm))
+		}
+		if err != nil {
+			return s.abort(in, fmt.Errorf("gitstore: %s: %w", f.Path, err))
+		}
+		crashPoint("temp")
+	}
+	for _, f := range in.Files {
+		name := s.abs(f.Path)
+		var err error
+		if f.New == "" {
+			err = os.Remove(name)
+			if errors.Is(err, fs.ErrNotExist) {
+				err = nil
+			}
+		} else {
+			err = os.Rename(s.tmpName(f.Path, in.NewTip), name)
+		}
+		if err != nil {
+			return s.abort(in, fmt.Errorf("gitstore: %s: %w", f.Path, err))
+		}
+		crashPoint("rename")
+	}
+	syncDirs(s.root, in.Files)
+	if err := s.moveRef(in); err != nil {
+		return s.abort(in, err)
+	}
+	crashPoint("ref")
+	if in.Branch {
+		if err := s.updateIndex(in.Files); err != nil {
+			// The commit is on the branch; the intent stays so that the
+			// next graft command retries the index.
+			return fmt.Errorf("gitstore: commit %s landed but the index was not updated (the next graft command retries): %w", in.NewTip[:12], err)
+		}
+	}
+	if err := removeSync(s.intentPath()); err != nil {
+		return fmt.Errorf("gitstore: intent record: %w", err)
+	}
+	crashPoint("done")
+	return nil
+}
+
+// abort rolls an unfinished transaction back in process; when that fails
+// too, the intent record stays for the next Open.
+func (s *Store) abort(in *intent, cause error) error {
+	if err := s.rollBack(in); err != nil {
+		return fmt.Errorf("%w (rolling back: %v; the next graft command retries)", cause, err)
+	}
+	if err := removeSync(s.intentPath()); err != nil {
+		return fmt.Errorf("%w (intent record: %v)", cause, err)
+	}
+	return cause
+}
+
+// recover finishes or rolls back the transaction an intent record
+// describes. It runs under the lock.
+func (s *Store) recover() error {
+	b, err := os.ReadFile(s.intentPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("gitstore: intent record: %w", err)
+	}
+	var in intent
+	if err := json.Unmarshal(b, &in); err != nil || in.NewTip == "" {
+		// A record is renamed into place whole, so this is not ours to
+		// guess at: say so instead of touching anything.
+		return fmt.Errorf("gitstore: %s: unreadable intent record; move it away to continue", s.intentPath())
+	}
+	cur, err := s.st.Reference(plumbing.ReferenceName(in.Ref))
+	forward := err == nil && cur.Hash().String() == in.NewTip
+	if err != nil && !errors.Is(err, plumbing.ErrReferenceNotFound) {
+		// An empty or torn ref file: the crash came while the ref moved,
+		// after every file was in place. Finish it.
+		forward = true
+	}
+	if forward {
+		if err := s.rollForward(&in); err != nil {
+			return err
+		}
+	} else if err := s.rollBack(&in); err != nil {
+		return err
+	}
+	return removeSync(s.intentPath())
+}
+
+// rollForward completes a transaction whose commit point was reached.
+func (s *Store) rollForward(in *intent) error {
+	for _, f := range in.Files {
+		if err := s.restore(f.Path, f.New, f.NewPerm, f.Old, in.NewTip); err != nil {
+			return err
+		}
+	}
+	if err := s.moveRefForce(in); err != nil {
+		return err
+	}
+	if in.Branch {
+		return s.updateIndex(in.Files)
+	}
+	return nil
+}
+
+// rollBack puts every file of the transaction back to its old content.
+func (s *Store) rollBack(in *intent) error {
+	for _, f := range in.Files {
+		if err := s.restore(f.Path, f.Old, f.OldPerm, f.New, in.NewTip); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// restore makes path hold blob want (absent when "") if it currently holds
+// want or other (the two sides of the transaction); a file holding
+// something else was changed after the crash and is left alone. The
+// transaction's temporary file is removed either way.
+func (s *Store) restore(path, want string, perm uint32, other, tip string) error {
+	defer os.Remove(s.tmpName(path, tip))
+	name := s.abs(path)
+	have := ""
+	if b, err := os.ReadFile(name); err == nil {
+		have = blobHash(b).String()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("gitstore: recovering %s: %w", path, err)
+	}
+	if have == want || have != other {
+		return nil
+	}
+	var err error
+	if want == "" {
+		err = os.Remove(name)
+	} else {
+		var content []byte
+		content, err = s.readBlob(plumbing.NewHash(want))
+		if err == nil {
+			tmp := s.tmpName(path, tip)
+			if err = writeTemp(tmp, content, fs.FileMode(perm)); err == nil {
+				err = os.Rename(tmp, name)
+			}
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("gitstore: recovering %s: %w", path, err)
+	}
+	crashPoint("recover")
+	return nil
+}
+
+// moveRef moves the transaction's ref from its old tip to its new one.
+// Journal refs belong to graft and move with go-git's compare-and-swap;
+// branches move with git's own lock-file protocol, so that a concurrent
+// git command and graft cannot both win.
+func (s *Store) moveRef(in *intent) error {
+	name := plumbing.ReferenceName(in.Ref)
+	nw := plumbing.NewHashReference(name, plumbing.NewHash(in.NewTip))
+	if in.Branch {
+		return s.updateBranch(name, plumbing.NewHash(in.OldTip), plumbing.NewHash(in.NewTip), in.Reflog)
+	}
+	var old *plumbing.Reference
+	if in.OldTip != "" {
+		old = plumbing.NewHashReference(name, plumbing.NewHash(in.OldTip))
+	} else if _, err := s.st.Reference(name); err == nil {
+		return fmt.Errorf("gitstore: %s: created by someone else: %w", name, ErrConflict)
+	}
+	if err := s.st.CheckAndSetReference(nw, old); err != nil {
+		return fmt.Errorf("gitstore: %s: %w", name, err)
+	}
+	s.appendReflog(name, in.Reflog)
+	return nil
+}
+
+// moveRefForce makes the ref hold the new tip during recovery.
+func (s *Store) moveRefForce(in *intent) error {
+	name := plumbing.ReferenceName(in.Ref)
+	if r, err := s.st.Reference(name); err == nil && r.Hash().String() == in.NewTip {
+		return nil
+	}
+	if in.Branch {
+		return s.updateBranch(name, plumbing.ZeroHash, plumbing.NewHash(in.NewTip), in.Reflog)
+	}
+	return s.st.SetReference(plumbing.NewHashReference(name, plumbing.NewHash(in.NewTip)))
+}
+
+// updateBranch moves a branch as git does: take REF.lock exclusively,
+// check the current value against old (unless old is zero and the branch
+// exists, in recovery), write, fsync, rename; then append to the branch's
+// and HEAD's reflogs.
+func (s *Store) updateBranch(name plumbing.ReferenceName, old, nw plumbing.Hash, reflog string) error {
+	file := filepath.Join(s.commonDir, filepath.FromSlash(string(name)))
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	lock := file + ".lock"
+	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("gitstore: %s is being updated by another git command (%s exists): %w", name, lock, err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			f.Close()
+			os.Remove(lock)
+		}
+	}()
+	cur := plumbing.ZeroHash
+	if r, err := s.st.Reference(name); err == nil {
+		cur = r.Hash()
+	}
+	if cur != old && !(old.IsZero() && cur == nw) {
+		return fmt.Errorf("gitstore: %s moved to %s since graft read it: %w", name, cur, ErrConflict)
+	}
+	if _, err := f.WriteString(nw.String() + "\n"); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(lock, file); err != nil {
+		return err
+	}
+	committed = true
+	s.appendReflog(name, reflog)
+	if head, err := s.st.Reference(plumbing.HEAD); err == nil && head.Type() == plumbing.SymbolicReference && head.Target() == name {
+		s.appendReflog(plumbing.HEAD, reflog)
+	}
+	return nil
+}
+
+// reflogLine formats a reflog entry moving from old to nw.
+func reflogLine(old, nw plumbing.Hash, who object.Signature, msg string) string {
+	msg = strings.ReplaceAll(subject(msg), "\t", " ")
+	_, off := who.When.Zone()
+	sign := '+'
+	if off < 0 {
+		sign, off = '-', -off
+	}
+	return fmt.Sprintf("%s %s %s <%s> %d %c%02d%02d\t%s\n", old, nw, who.Name, who.Email,
+		who.When.Unix(), sign, off/3600, off%3600/60, msg)
+}
+
+// appendReflog adds a line to the ref's reflog (HEAD's lives in the
+// worktree's git dir, the others in the common dir). Reflogs are a
+// convenience: failing to write one does not fail the call.
+func (s *Store) appendReflog(name plumbing.ReferenceName, line string) {
+	if line == "" {
+		return
+	}
+	dir := s.commonDir
+	if name == plumbing.HEAD {
+		dir = s.gitDir
+	}
+	file := filepath.Join(dir, "logs", filepath.FromSlash(string(name)))
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return
+	}
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_, _ = f.WriteString(line)
+}
+
+// updateIndex points the index entries of the given paths at their new
+// blobs (or removes them) with `git update-index --index-info`, which takes
+// index.lock and keeps every extension git knows; only branch mode and
+// `graft land` use it, never the journal's edit path.
+func (s *Store) updateIndex(files []intentFile) error {
+	var b strings.Builder
+	for _, f := range files {
+		if f.New == "" {
+			fmt.Fprintf(&b, "0 %s\t%s\n", plumbing.ZeroHash, f.Path)
+			continue
+		}
+		fmt.Fprintf(&b, "%o %s\t%s\n", uint32(fileMode(f.NewPerm)), f.New, f.Path)
+	}
+	return s.git(b.String(), "update-index", "--index-info")
+}
+
+// git runs the git CLI in the worktree with stdin.
+func (s *Store) git(stdin string, args ...string) error {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = s.root
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// writeTemp writes content to name (created or truncated), sets perm and
+// fsyncs it.
+func writeTemp(name string, content []byte, perm fs.FileMode) error {
+	if perm == 0 {
+		perm = 0o644
+	}
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(content)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(name)
+	}
+	return err
+}
+
+// writeFileSync replaces name with content durably: temporary file, fsync,
+// rename, fsync of the directory.
+func writeFileSync(name string, content []byte, perm fs.FileMode) error {
+	tmp := fmt.Sprintf("%s.%d.%d.tmp", name, os.Getpid(), time.Now().UnixNano())
+	if err := writeTemp(tmp, content, perm); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	syncDir(filepath.Dir(name))
+	return nil
+}
+
+func removeSync(name string) error {
+	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	syncDir(filepath.Dir(name))
+	return nil
+}
+
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}
+
+func syncDirs(root string, files []intentFile) {
+	seen := map[string]bool{}
+	for _, f := range files {
+		d := filepath.Dir(filepath.Join(root, filepath.FromSlash(f.Path)))
+		if !seen[d] {
+			seen[d] = true
+			syncDir(d)
+		}
+	}
+}
