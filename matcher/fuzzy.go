@@ -1,13 +1,614 @@
 package matcher
 
-// fuzzyFind runs the fuzzy tiers in order (doc.go) after the exact tier
-// found nothing. Until the tiers exist it reports the block as not found.
-func fuzzyFind(content []byte, old string, opt Options) (Match, error) {
-	return Match{}, notFound(content, old, opt)
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// The fuzzy tiers, in the order they are tried (doc.go).
+const (
+	// LineEndings: the lines are equal once "\r\n" and "\n" are taken as
+	// the same line break (and a missing final line break is allowed).
+	LineEndings Tier = "line-endings"
+	// TrailingSpace: the lines are equal but for white space at their ends.
+	TrailingSpace Tier = "trailing-whitespace"
+	// Indentation: the lines are equal but for their indentation, which
+	// differs by one consistent transformation (a constant shift, tabs
+	// for spaces or the reverse).
+	Indentation Tier = "indentation"
+	// Typography: as Indentation, and typographic quotes, dashes and
+	// non-breaking spaces stand for their ASCII forms (or the reverse).
+	Typography Tier = "typography"
+
+	// BlankLines prefixes a tier when blank lines at either end of the old
+	// text were left out to find it ("blank-lines+indentation").
+	BlankLines Tier = "blank-lines"
+	// Escapes prefixes a tier when the old text was found only once one
+	// level of escaping was undone (literal \n, \t, \", doubled \\).
+	Escapes Tier = "escapes"
+)
+
+// lineTiers are the line tiers in order; their index+1 is a candidate's
+// level.
+var lineTiers = [...]Tier{LineEndings, TrailingSpace, Indentation, Typography}
+
+const (
+	levelNone = iota
+	levelLineEndings
+	levelTrailing
+	levelIndent
+	levelTypography
+)
+
+// work counts the units a search spends against its budget. Every phase
+// asks before it starts, so that spent never passes budget.
+type work struct {
+	budget, spent int
+	out           bool // a phase was refused for want of budget
 }
 
-// notFound builds the refusal for a block no tier located, with the nearest
-// candidates so that one retry can succeed.
-func notFound(content []byte, old string, opt Options) *Refusal {
-	return &Refusal{Kind: ErrNotFound}
+// spend books n units and reports whether they fit in the budget; when
+// they do not, nothing is booked and the search must give up.
+func (w *work) spend(n int) bool {
+	if w.spent+n > w.budget {
+		w.out = true
+		return false
+	}
+	w.spent += n
+	return true
 }
+
+// searcher holds what one fuzzy search computes lazily: the file's lines
+// and their loose keys.
+type searcher struct {
+	content []byte
+	opt     Options
+	w       work
+	fl      *fileLines
+	keys    []uint64
+	unit    int // file's indentation unit, -1 until computed
+}
+
+func newSearcher(content []byte, opt Options) *searcher {
+	b := opt.Budget
+	if b <= 0 {
+		b = DefaultBudget
+	}
+	return &searcher{content: content, opt: opt, w: work{budget: b}, unit: -1}
+}
+
+// index builds the line index and loose keys (one unit per line).
+func (s *searcher) index() bool {
+	if s.keys != nil {
+		return true
+	}
+	// Counting line breaks is far cheaper than a unit; it tells whether
+	// indexing fits before any of it is done.
+	if !s.w.spend(2 * (bytes.Count(s.content, []byte{'\n'}) + 1)) {
+		return false
+	}
+	s.fl = newFileLines(s.content)
+	s.keys = make([]uint64, s.fl.count())
+	for i := range s.keys {
+		s.keys[i] = looseKey(s.fl.text(i))
+	}
+	return true
+}
+
+func (s *searcher) fileUnit() int {
+	if s.unit < 0 {
+		s.unit = fileIndentUnit(s.fl, &s.w)
+	}
+	return s.unit
+}
+
+// variant is the old text as one of the tiers reads it.
+type variant struct {
+	prefix      Tier // "", BlankLines, Escapes, or Escapes+"+"+BlankLines
+	lines       []string
+	endsNL      bool
+	unescape    bool
+	lead, trail int // blank lines left out at the start and the end
+}
+
+func (v variant) text() string {
+	t := strings.Join(v.lines, "\n")
+	if v.endsNL {
+		t += "\n"
+	}
+	return t
+}
+
+func (v variant) tier(t Tier) Tier {
+	switch {
+	case v.prefix == "":
+		return t
+	case t == Exact:
+		return v.prefix
+	}
+	return v.prefix + "+" + t
+}
+
+// variants lists the readings of old in the order they are tried: as
+// given, without stray blank lines at its ends, unescaped, and both.
+func variants(old string) []variant {
+	lines, endsNL := splitOld(old)
+	plain := variant{lines: lines, endsNL: endsNL}
+	out := []variant{plain}
+	if t, ok := trimBlank(plain); ok {
+		t.prefix = BlankLines
+		out = append(out, t)
+	}
+	if u, ok := unescape(old); ok {
+		ul, uend := splitOld(u)
+		uv := variant{prefix: Escapes, lines: ul, endsNL: uend, unescape: true}
+		out = append(out, uv)
+		if t, ok := trimBlank(uv); ok {
+			t.prefix = Escapes + "+" + BlankLines
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// trimBlank leaves out blank lines at both ends; it reports false if there
+// were none or nothing else is left.
+func trimBlank(v variant) (variant, bool) {
+	a, b := 0, len(v.lines)
+	for a < b && isBlank(v.lines[a]) {
+		a++
+	}
+	for b > a && isBlank(v.lines[b-1]) {
+		b--
+	}
+	if a == b || (a == 0 && b == len(v.lines)) {
+		return v, false
+	}
+	out := v
+	out.lines = v.lines[a:b]
+	out.lead, out.trail = a, len(v.lines)-b
+	if out.trail > 0 {
+		out.endsNL = true
+	}
+	return out, true
+}
+
+// newFor reads the caller's new text the way variant v read the old text:
+// unescaped if it was, and without as many stray blank lines at its ends
+// as the old text had (those present).
+func (v variant) newFor(newText string) string {
+	if v.unescape {
+		if u, ok := unescape(newText); ok {
+			newText = u
+		}
+	}
+	if v.lead == 0 && v.trail == 0 {
+		return newText
+	}
+	lines, endsNL := splitOld(newText)
+	a := 0
+	for a < v.lead && a < len(lines)-1 && isBlank(lines[a]) {
+		a++
+	}
+	lines = lines[a:]
+	t := 0
+	for t < v.trail && len(lines) > 1 && isBlank(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+		t++
+	}
+	if t > 0 {
+		endsNL = true
+	}
+	out := strings.Join(lines, "\n")
+	if endsNL {
+		out += "\n"
+	}
+	return out
+}
+
+// unescape undoes one level of backslash escaping: \n, \t, \r, \", \',
+// \` and \\. It reports whether anything was undone.
+func unescape(s string) (string, bool) {
+	if !strings.Contains(s, `\`) {
+		return s, false
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	changed := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			var r byte
+			switch s[i+1] {
+			case 'n':
+				r = '\n'
+			case 't':
+				r = '\t'
+			case 'r':
+				r = '\r'
+			case '"', '\'', '\\', '`':
+				r = s[i+1]
+			}
+			if r != 0 {
+				b.WriteByte(r)
+				i++
+				changed = true
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), changed
+}
+
+// fuzzyFind runs the fuzzy tiers in order (doc.go) after the exact tier
+// found nothing.
+func fuzzyFind(content []byte, old string, opt Options) (Match, error) {
+	_, m, err := fuzzyFindWork(content, old, opt)
+	return m, err
+}
+
+// fuzzyFindWork is fuzzyFind that also reports the work units spent.
+func fuzzyFindWork(content []byte, old string, opt Options) (int, Match, error) {
+	s := newSearcher(content, opt)
+	m, err := s.find(old)
+	return s.w.spent, m, err
+}
+
+func (s *searcher) find(old string) (Match, error) {
+	for k, v := range variants(old) {
+		if len(v.lines) == 0 || (len(v.lines) == 1 && v.lines[0] == "") {
+			continue
+		}
+		if k > 0 {
+			// A reading of old other than as given: try it exactly first.
+			text := v.text()
+			if !s.w.spend(len(s.content)/64 + 1) {
+				return Match{}, s.outOfBudget()
+			}
+			ex := exactAll(s.content, text, true)
+			if len(ex) > 1 {
+				return Match{}, ambiguous(s.content, v.tier(Exact), ex)
+			}
+			if len(ex) == 1 {
+				m := ex[0]
+				m.Tier, m.Similarity = v.tier(Exact), similarity([]string{old}, []string{text})
+				vv := v
+				m.adapt = func(n string) string { return vv.newFor(n) }
+				if r := s.sameEdit(v, Exact, nil); r != nil {
+					return Match{}, r
+				}
+				return m, nil
+			}
+		}
+		found, m, err := s.findLines(v)
+		if found {
+			return m, err
+		}
+		if s.w.out {
+			return Match{}, s.outOfBudget()
+		}
+	}
+	return Match{}, s.notFound(old)
+}
+
+func (s *searcher) outOfBudget() *Refusal {
+	return &Refusal{Kind: ErrNotFound, Reason: fmt.Sprintf(
+		"fuzzy search stopped at its work budget (%d units) without a unique match; give the file's exact text", s.w.budget)}
+}
+
+// cand is a place where every line of a variant equals the file's lines
+// under the loosest line tier.
+type cand struct {
+	p     int // first file line
+	level int
+}
+
+// findLines runs the line tiers for one variant. found reports that a
+// tier decided (a match or a refusal); otherwise the next variant is
+// tried.
+func (s *searcher) findLines(v variant) (found bool, m Match, err error) {
+	if !s.index() {
+		return false, Match{}, nil
+	}
+	cands := s.candidates(v.lines)
+	if len(cands) == 0 {
+		return false, Match{}, nil
+	}
+	for lvl := levelLineEndings; lvl <= levelTypography; lvl++ {
+		var in []cand
+		for _, c := range cands {
+			if c.level > levelNone && c.level <= lvl {
+				in = append(in, c)
+			}
+		}
+		if len(in) == 0 {
+			continue
+		}
+		tier := v.tier(lineTiers[lvl-1])
+		if len(in) > 1 {
+			ms := make([]Match, len(in))
+			for i, c := range in {
+				ms[i] = s.spanOf(v, c.p, false)
+				ms[i].Tier = tier
+				ms[i].Similarity = s.similarityAt(v.lines, c.p)
+			}
+			return true, Match{}, ambiguous(s.content, tier, ms)
+		}
+		c := in[0]
+		a, ok, why := s.adapter(v, c.p, lvl)
+		if !ok {
+			return true, Match{}, s.refuseAt(v, c.p, tier, why)
+		}
+		if r := s.sameEdit(v, lineTiers[lvl-1], a); r != nil {
+			return true, Match{}, r
+		}
+		m := s.spanOf(v, c.p, a.partial)
+		m.Tier = tier
+		m.Similarity = s.similarityAt(v.lines, c.p)
+		vv := v
+		m.adapt = func(n string) string { return a.adapt(vv.newFor(n)) }
+		return true, m, nil
+	}
+	return false, Match{}, nil
+}
+
+// candidates lists where the variant's lines all have the file's loose
+// keys, checked line by line, each with the first tier that equates them.
+// The rarest line of the old text anchors the scan.
+func (s *searcher) candidates(old []string) []cand {
+	n, N := len(old), len(s.keys)
+	if n == 0 || n > N {
+		return nil
+	}
+	ok := make([]uint64, n)
+	for i, l := range old {
+		ok[i] = looseKey(l)
+	}
+	// Count, in one pass over the file, how often each old key occurs.
+	if !s.w.spend(N) {
+		return nil
+	}
+	count := make(map[uint64]int, n)
+	for _, k := range ok {
+		count[k] = 0
+	}
+	for _, k := range s.keys {
+		if c, in := count[k]; in {
+			count[k] = c + 1
+		}
+	}
+	anchor := -1
+	for i, k := range ok {
+		if count[k] == 0 {
+			return nil // a line that is nowhere cannot match
+		}
+		if anchor < 0 || (k != blankKey && (ok[anchor] == blankKey || count[k] < count[ok[anchor]])) {
+			anchor = i
+		}
+	}
+	var out []cand
+	ak := ok[anchor]
+	for q, k := range s.keys {
+		if k != ak {
+			continue
+		}
+		p := q - anchor
+		if p < 0 || p+n > N {
+			continue
+		}
+		if !s.w.spend(n) {
+			return nil
+		}
+		match := true
+		for i := range n {
+			if s.keys[p+i] != ok[i] {
+				match = false
+				break
+			}
+		}
+		if !match {
+			continue
+		}
+		if lvl := s.level(old, p); lvl > levelNone {
+			out = append(out, cand{p: p, level: lvl})
+		}
+	}
+	return out
+}
+
+// level is the first line tier under which old equals the file's lines
+// from p on, or levelNone (keys collided).
+func (s *searcher) level(old []string, p int) int {
+	lvl := levelLineEndings
+	for i, o := range old {
+		f := s.fl.text(p + i)
+		switch {
+		case string(f) == o:
+		case string(rtrim(f)) == rtrim(o):
+			lvl = max(lvl, levelTrailing)
+		case string(rtrim(ltrim(f))) == rtrim(ltrim(o)):
+			lvl = max(lvl, levelIndent)
+		case foldEqual(rtrim(ltrim(f)), rtrim(ltrim(o))):
+			lvl = levelTypography
+		default:
+			return levelNone
+		}
+	}
+	return lvl
+}
+
+// adapter checks the indentation at a single candidate and prepares the
+// rewriting of new text; it reports false and why when the old text's
+// relative indentation does not fit the file's.
+func (s *searcher) adapter(v variant, p, lvl int) (*lineAdapter, bool, string) {
+	n := len(v.lines)
+	last := p + n - 1
+	a := &lineAdapter{
+		old:     v.lines,
+		file:    make([]string, n),
+		endsNL:  v.endsNL,
+		lastEOL: s.fl.hasEOL(last),
+	}
+	for i := range n {
+		a.file[i] = string(s.fl.text(p + i))
+	}
+	if lvl >= levelIndent {
+		var sample [][]string
+		sample = append(sample, nonBlankIndents(v.lines))
+		if s.opt.NewText != "" {
+			nl, _ := splitOld(v.newFor(s.opt.NewText))
+			sample = append(sample, nonBlankIndents(nl))
+		}
+		pairs := indentPairs(v.lines, a.file, 0)
+		im, ok := mapIndent(pairs, sample, s.fileUnit)
+		if !ok && n > 1 && indentOf(v.lines[0]) == "" && indentOf(a.file[0]) != "" {
+			// The old text may start after the first line's indentation,
+			// as an exact match may: map the other lines alone.
+			if im2, ok2 := mapIndent(indentPairs(v.lines, a.file, 1), sample, s.fileUnit); ok2 {
+				im, ok, a.partial = im2, true, true
+				a.file[0] = a.file[0][len(indentOf(a.file[0])):]
+			}
+		}
+		if !ok {
+			return nil, false, inconsistentIndent(pairs)
+		}
+		a.indent, a.reindent = im, im.kind != sameIndent
+		if lvl >= levelTypography {
+			a.learnTypography()
+		}
+	}
+	return a, true, ""
+}
+
+func nonBlankIndents(lines []string) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if !isBlank(l) {
+			out = append(out, indentOf(l))
+		}
+	}
+	return out
+}
+
+func indentPairs(old, file []string, from int) []pair {
+	var ps []pair
+	for i := from; i < len(old); i++ {
+		if isBlank(old[i]) || isBlank(file[i]) {
+			continue
+		}
+		ps = append(ps, pair{old: indentOf(old[i]), file: indentOf(file[i])})
+	}
+	return ps
+}
+
+// inconsistentIndent names the first line whose indentation change differs
+// from the first line's.
+func inconsistentIndent(ps []pair) string {
+	for i := 1; i < len(ps); i++ {
+		if _, ok := mapIndent(ps[:i+1], nil, func() int { return 0 }); !ok {
+			return fmt.Sprintf("the old text's relative indentation differs from the file's (old %q where the file has %q)",
+				ps[i].old, ps[i].file)
+		}
+	}
+	return "the old text's indentation cannot be mapped onto the file's"
+}
+
+// sameEdit refuses an edit whose new text differs from the old text only
+// in what the tier ignored: the tier cannot tell whether that edit is
+// still to be made or already made, so it does not guess.
+func (s *searcher) sameEdit(v variant, t Tier, a *lineAdapter) *Refusal {
+	if s.opt.NewText == "" {
+		return nil
+	}
+	nl, nEnds := splitOld(v.newFor(s.opt.NewText))
+	if t == Exact {
+		if v.text() == v.newFor(s.opt.NewText) {
+			return &Refusal{Kind: ErrNotFound, Reason: fmt.Sprintf(
+				"old and new text differ only in the %s around them; give the file's exact text", v.prefix)}
+		}
+		return nil
+	}
+	if len(nl) != len(v.lines) || nEnds != v.endsNL {
+		return nil
+	}
+	for i := range nl {
+		o, n := v.lines[i], nl[i]
+		var eq bool
+		switch t {
+		case LineEndings:
+			eq = o == n
+		case TrailingSpace:
+			eq = rtrim(o) == rtrim(n)
+		case Indentation:
+			eq = rtrim(ltrim(o)) == rtrim(ltrim(n))
+		default:
+			eq = foldEqual(rtrim(ltrim(o)), rtrim(ltrim(n)))
+		}
+		if !eq {
+			return nil
+		}
+	}
+	return &Refusal{Kind: ErrNotFound, Tier: v.tier(t), Reason: fmt.Sprintf(
+		"the edit only changes what the %s tier ignores, so it cannot be located fuzzily; give the file's exact text", t)}
+}
+
+// spanOf is the byte span of the variant's lines at file line p.
+func (s *searcher) spanOf(v variant, p int, partial bool) Match {
+	last := p + len(v.lines) - 1
+	start := s.fl.start(p)
+	if partial {
+		start += len(indentOf(s.fl.text(p)))
+	}
+	end := s.fl.end(last)
+	if v.endsNL {
+		end = s.fl.next(last)
+	}
+	return Match{Start: start, End: end, Line: p + 1, EndLine: last + 1}
+}
+
+// similarityAt scores old against the file's lines from p on.
+func (s *searcher) similarityAt(old []string, p int) float64 {
+	f := make([]string, len(old))
+	for i := range old {
+		f[i] = string(s.fl.text(p + i))
+	}
+	return similarity(old, f)
+}
+
+// similarity is the mean similarity of paired lines; lines equal but for
+// a "\r" count as equal.
+func similarity(a, b []string) float64 {
+	if len(a) == 0 {
+		return 0
+	}
+	var sum float64
+	for i := range a {
+		if i >= len(b) {
+			break
+		}
+		sum += lineSimilarity(a[i], b[i])
+	}
+	return round3(sum / float64(max(len(a), len(b))))
+}
+
+// lineSimilarity is 2×(common prefix + common suffix) / (len a + len b):
+// cheap, and enough to rank near misses.
+func lineSimilarity(a, b string) float64 {
+	a, b = strings.TrimSuffix(a, "\r"), strings.TrimSuffix(b, "\r")
+	if a == b {
+		return 1
+	}
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	q := 0
+	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
+		q++
+	}
+	return 2 * float64(p+q) / float64(len(a)+len(b))
+}
+
+func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }

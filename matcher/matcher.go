@@ -20,11 +20,20 @@ type Options struct {
 	ExactOnly bool
 	// Hint is a 1-based line number where the caller expects the block to
 	// start (a patch hunk header, a stale line number), or 0 for none. A hint
-	// never makes an ambiguous match unique on its own; see doc.go.
+	// never decides which match is taken: an ambiguous block stays
+	// ambiguous and a stale hint cannot move an edit. It only orders the
+	// near misses listed in a refusal; see doc.go.
 	Hint int
 	// Budget bounds the work of the fuzzy tiers in abstract units (roughly
 	// line comparisons). 0 means DefaultBudget.
 	Budget int
+	// NewText is the caller's replacement text, if known. It lets the
+	// fuzzy tiers refuse an edit that changes only what they ignore (for
+	// example only indentation, which the indentation tier cannot tell
+	// from an edit already made), lets Adapt learn the caller's
+	// indentation unit, and lets a refusal say that the new text is
+	// already in the file. It never makes a match where there was none.
+	NewText string
 }
 
 // DefaultBudget is the fuzzy work budget used when Options.Budget is 0.

@@ -1,0 +1,224 @@
+package matcher
+
+import "strings"
+
+// indentMap is how the indentation of the caller's old text maps onto the
+// file's: the same transformation is then applied to the new text.
+type indentMap struct {
+	kind   indentKind
+	prefix string // addPrefix / stripPrefix
+
+	// levels: an indentation is a number of levels in a style (tabs, or
+	// unit spaces) plus extra spaces that are kept as they are.
+	oldTabs, fileTabs bool
+	oldUnit, fileUnit int
+	delta             int
+}
+
+type indentKind int
+
+const (
+	sameIndent  indentKind = iota // file indentation == old indentation
+	addPrefix                     // file = prefix + old
+	stripPrefix                   // old = prefix + file
+	levelShift                    // levels in another style, shifted by delta
+)
+
+// pair is one old line's indentation and the file line's it was matched to.
+type pair struct{ old, file string }
+
+// mapIndent finds one transformation that turns every old indentation into
+// the file's. sample holds the indentations of the caller's lines in order
+// (old then new text) to learn their unit; fileUnit gives the file's unit
+// when the block alone does not show it. It reports false when no single
+// transformation fits: the block's relative indentation differs.
+func mapIndent(pairs []pair, sample [][]string, fileUnit func() int) (indentMap, bool) {
+	if len(pairs) == 0 {
+		return indentMap{kind: sameIndent}, true
+	}
+	same := true
+	for _, p := range pairs {
+		if p.old != p.file {
+			same = false
+			break
+		}
+	}
+	if same {
+		return indentMap{kind: sameIndent}, true
+	}
+	p0 := pairs[0]
+	if strings.HasSuffix(p0.file, p0.old) {
+		pre := p0.file[:len(p0.file)-len(p0.old)]
+		if allPairs(pairs, func(p pair) bool { return p.file == pre+p.old }) {
+			return indentMap{kind: addPrefix, prefix: pre}, true
+		}
+	}
+	if strings.HasSuffix(p0.old, p0.file) {
+		pre := p0.old[:len(p0.old)-len(p0.file)]
+		if allPairs(pairs, func(p pair) bool { return p.old == pre+p.file }) {
+			return indentMap{kind: stripPrefix, prefix: pre}, true
+		}
+	}
+
+	m := indentMap{kind: levelShift}
+	for _, p := range pairs {
+		m.fileTabs = m.fileTabs || strings.Contains(p.file, "\t")
+	}
+	for _, lines := range sample {
+		for _, ind := range lines {
+			m.oldTabs = m.oldTabs || strings.Contains(ind, "\t")
+		}
+	}
+	if !m.fileTabs {
+		fl := make([]string, len(pairs))
+		for i, p := range pairs {
+			fl[i] = p.file
+		}
+		m.fileUnit = unitOf([][]string{fl})
+		if m.fileUnit == 0 {
+			m.fileUnit = fileUnit()
+		}
+	}
+	if !m.oldTabs {
+		m.oldUnit = unitOf(sample)
+		if m.oldUnit == 0 {
+			m.oldUnit = max(m.fileUnit, 4) // no indentation at all: any unit reads it
+		}
+	}
+	if !m.fileTabs && m.fileUnit == 0 {
+		m.fileUnit = m.oldUnit
+	}
+	first := true
+	for _, p := range pairs {
+		ol, oe, ok1 := parseIndent(p.old, m.oldTabs, m.oldUnit)
+		fl, fe, ok2 := parseIndent(p.file, m.fileTabs, m.fileUnit)
+		if !ok1 || !ok2 || oe != fe {
+			return indentMap{}, false
+		}
+		if first {
+			m.delta, first = fl-ol, false
+		} else if fl-ol != m.delta {
+			return indentMap{}, false
+		}
+	}
+	return m, true
+}
+
+func allPairs(ps []pair, f func(pair) bool) bool {
+	for _, p := range ps {
+		if !f(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// parseIndent reads an indentation as levels of tabs (then extra spaces) or
+// of unit spaces (then extra spaces below a unit).
+func parseIndent(ind string, tabs bool, unit int) (level, extra int, ok bool) {
+	if tabs {
+		i := 0
+		for i < len(ind) && ind[i] == '\t' {
+			i++
+		}
+		rest := ind[i:]
+		if strings.Trim(rest, " ") != "" {
+			return 0, 0, false
+		}
+		return i, len(rest), true
+	}
+	if strings.Contains(ind, "\t") || unit <= 0 {
+		return 0, 0, false
+	}
+	return len(ind) / unit, len(ind) % unit, true
+}
+
+// unitOf guesses the indentation unit of space-indented lines: the most
+// common increase of width from one line to the next (the smaller on a
+// tie) if it divides every width, else the greatest common divisor of the
+// widths, else 0 (no indentation at all).
+func unitOf(seqs [][]string) int {
+	var count [17]int
+	g := 0
+	for _, seq := range seqs {
+		prev := -1
+		for _, ind := range seq {
+			w := len(ind)
+			g = gcd(g, w)
+			if prev >= 0 && w > prev && w-prev < len(count) {
+				count[w-prev]++
+			}
+			prev = w
+		}
+	}
+	best := 0
+	for d := 1; d < len(count); d++ {
+		if count[d] > count[best] {
+			best = d
+		}
+	}
+	if count[best] > 0 && g%best == 0 {
+		return best
+	}
+	return g
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// apply maps one indentation of the caller's text (a new line's) the way
+// the old text's indentation maps onto the file's.
+func (m indentMap) apply(ind string) string {
+	switch m.kind {
+	case addPrefix:
+		return m.prefix + ind
+	case stripPrefix:
+		if strings.HasPrefix(ind, m.prefix) {
+			return ind[len(m.prefix):]
+		}
+		if strings.HasPrefix(m.prefix, ind) {
+			return "" // dedented past the block's base: as far as it goes
+		}
+		return ind
+	case levelShift:
+		level, extra, ok := parseIndent(ind, m.oldTabs, m.oldUnit)
+		if !ok {
+			return ind
+		}
+		level += m.delta
+		if level < 0 {
+			level = 0
+		}
+		if m.fileTabs {
+			return strings.Repeat("\t", level) + strings.Repeat(" ", extra)
+		}
+		return strings.Repeat(" ", level*m.fileUnit+extra)
+	}
+	return ind
+}
+
+// fileIndentUnit guesses the unit of the file's space indentation from its
+// first lines (bounded work), 0 if it shows none.
+func fileIndentUnit(fl *fileLines, w *work) int {
+	n := min(fl.count(), 2000)
+	if !w.spend(n) {
+		return 0
+	}
+	seq := make([]string, 0, n)
+	for i := 0; i < n; i++ {
+		t := fl.text(i)
+		if isBlank(t) {
+			continue
+		}
+		ind := indentOf(t)
+		if len(ind) > 0 && ind[0] == '\t' {
+			continue
+		}
+		seq = append(seq, string(ind))
+	}
+	return unitOf([][]string{seq})
+}

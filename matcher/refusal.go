@@ -1,0 +1,306 @@
+package matcher
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// notFound builds the refusal for a block no tier located, with the nearest
+// candidates so that one retry can succeed.
+func notFound(content []byte, old string, opt Options) *Refusal {
+	r := newSearcher(content, opt).notFound(old)
+	if opt.ExactOnly {
+		// Say when a fuzzy tier would have found it.
+		if m, err := fuzzyFind(content, old, Options{Budget: opt.Budget, NewText: opt.NewText}); err == nil {
+			r.Reason = fmt.Sprintf("%s match the old text by the %s tier (similarity %.2f), but fuzzy matching is off",
+				lineRange(m.Line, m.EndLine), m.Tier, m.Similarity)
+		}
+	}
+	return r
+}
+
+// commonLine: a line of old text found more often than this in the file
+// is too common to say where a near miss is (a lone brace, a blank line).
+const commonLine = 64
+
+// notFound explains a miss: the nearest candidates, what differs at the
+// nearest, and whether the edit looks already applied.
+func (s *searcher) notFound(old string) *Refusal {
+	r := &Refusal{Kind: ErrNotFound}
+	lines, _ := splitOld(old)
+	if v, ok := trimBlank(variant{lines: lines}); ok {
+		lines = v.lines
+	}
+	r.Candidates = s.nearest(lines)
+	switch {
+	case len(r.Candidates) > 0:
+		c := r.Candidates[0]
+		r.Reason = fmt.Sprintf("nearest is %s (similarity %.2f): %s", lineRange(c.Line, c.EndLine), c.Similarity, c.Reason)
+	case s.w.out:
+		r.Reason = fmt.Sprintf("fuzzy search stopped at its work budget (%d units)", s.w.budget)
+	case s.keys != nil:
+		r.Reason = "no line of the old text is in the file"
+	}
+	if at := s.alreadyApplied(old); at > 0 {
+		msg := fmt.Sprintf("the new text is already in the file at line %d: the edit looks already applied", at)
+		if r.Reason != "" {
+			msg += "; " + r.Reason
+		}
+		r.Reason = msg
+	}
+	return r
+}
+
+func lineRange(a, b int) string {
+	if a == b {
+		return fmt.Sprintf("line %d", a)
+	}
+	return fmt.Sprintf("lines %d-%d", a, b)
+}
+
+// alreadyApplied returns the 1-based line where the caller's new text
+// already stands, or 0.
+func (s *searcher) alreadyApplied(old string) int {
+	nt := s.opt.NewText
+	if strings.TrimSpace(nt) == "" || strings.Contains(old, nt) {
+		return 0
+	}
+	i := bytes.Index(s.content, []byte(nt))
+	if i < 0 && bytes.Contains(s.content, []byte("\r\n")) {
+		i = bytes.Index(s.content, []byte(strings.ReplaceAll(nt, "\n", "\r\n")))
+	}
+	if i < 0 {
+		return 0
+	}
+	return bytes.Count(s.content[:i], []byte{'\n'}) + 1
+}
+
+// refuseAt refuses the single candidate at file line p that a line tier
+// equated with old but could not map (its relative indentation differs).
+func (s *searcher) refuseAt(v variant, p int, tier Tier, why string) *Refusal {
+	m := s.spanOf(v, p, false)
+	return &Refusal{
+		Kind: ErrNotFound, Tier: tier,
+		Reason: fmt.Sprintf("%s match the old text only if indentation is ignored, and %s",
+			lineRange(m.Line, m.EndLine), why),
+		Candidates: []Candidate{{
+			Line: m.Line, EndLine: m.EndLine, Similarity: s.similarityAt(v.lines, p),
+			Text: linesText(s.content, m.Line, m.EndLine), Reason: why,
+		}},
+	}
+}
+
+// nearest finds up to maxCandidates places that look most like old: lines
+// of old vote for where the block would start if they are where they
+// stand in the file; the best-voted starts are then aligned line by line.
+// The hint, if any, breaks ties between equally good places.
+func (s *searcher) nearest(old []string) []Candidate {
+	n := len(old)
+	if n == 0 || !s.index() {
+		return nil
+	}
+	N := len(s.keys)
+	idx := map[uint64][]int{}
+	for i, l := range old {
+		if !isBlank(l) {
+			k := looseKey(l)
+			idx[k] = append(idx[k], i)
+		}
+	}
+	if !s.w.spend(N) {
+		return nil
+	}
+	pos := map[uint64][]int{}
+	for q, k := range s.keys {
+		if _, in := idx[k]; in {
+			if ps := pos[k]; len(ps) <= commonLine {
+				pos[k] = append(ps, q)
+			}
+		}
+	}
+	votes := map[int]int{}
+	for k, ps := range pos {
+		if len(ps) > commonLine {
+			continue
+		}
+		if !s.w.spend(len(ps) * len(idx[k])) {
+			return nil
+		}
+		for _, q := range ps {
+			for _, i := range idx[k] {
+				votes[q-i]++
+			}
+		}
+	}
+	starts := make([]int, 0, len(votes))
+	for st := range votes {
+		starts = append(starts, st)
+	}
+	hint := s.opt.Hint - 1
+	slices.SortFunc(starts, func(a, b int) int {
+		if c := cmp.Compare(votes[b], votes[a]); c != 0 {
+			return c
+		}
+		if s.opt.Hint > 0 {
+			if c := cmp.Compare(abs(a-hint), abs(b-hint)); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(a, b)
+	})
+	var out []Candidate
+	var taken [][2]int
+	for _, st := range starts {
+		if len(out) == maxCandidates {
+			break
+		}
+		c, ok := s.describe(old, st)
+		if !ok {
+			break
+		}
+		overlaps := false
+		for _, t := range taken {
+			if c.Line <= t[1] && t[0] <= c.EndLine {
+				overlaps = true
+			}
+		}
+		if overlaps {
+			continue
+		}
+		taken = append(taken, [2]int{c.Line, c.EndLine})
+		out = append(out, c)
+	}
+	slices.SortStableFunc(out, func(a, b Candidate) int { return cmp.Compare(b.Similarity, a.Similarity) })
+	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// describe aligns old with the file around start st and reports the
+// candidate: its lines, similarity, text, and the first difference.
+func (s *searcher) describe(old []string, st int) (Candidate, bool) {
+	n, N := len(old), len(s.keys)
+	lo, hi := max(0, st-2), min(N, st+n+2)
+	if lo >= hi {
+		return Candidate{}, false
+	}
+	win := s.keys[lo:hi]
+	ok := make([]uint64, n)
+	for i, l := range old {
+		ok[i] = looseKey(l)
+	}
+	var pairs [][2]int // (old line, file line)
+	if n*len(win) <= maxAlignCells && s.w.spend(n*len(win)) {
+		pairs = alignKeys(ok, win)
+		for i := range pairs {
+			pairs[i][1] += lo
+		}
+	} else if s.w.out {
+		return Candidate{}, false
+	}
+	// The candidate spans from the first to the last aligned line, grown
+	// by the old lines before and after them that found no partner.
+	first, last := max(0, st), min(N, st+n)-1
+	if len(pairs) > 0 {
+		a, b := pairs[0], pairs[len(pairs)-1]
+		first = max(lo, a[1]-a[0])
+		last = min(hi-1, b[1]+(n-1-b[0]))
+	}
+	if first > last {
+		return Candidate{}, false
+	}
+	// Walk the alignment: score every pair, name the first difference.
+	var score float64
+	reason := ""
+	note := func(msg string) {
+		if reason == "" {
+			reason = msg
+		}
+	}
+	gap := func(oi, oj, fi, fj int) { // old [oi,oj) against file [fi,fj)
+		k := 0
+		for ; oi+k < oj && fi+k < fj; k++ {
+			score += lineSimilarity(old[oi+k], string(s.fl.text(fi+k)))
+			note(fmt.Sprintf("line %d of old text differs: the file has %q at line %d (old text has %q)",
+				oi+k+1, clip(s.fl.text(fi+k)), fi+k+1, clip(old[oi+k])))
+		}
+		if oi+k < oj {
+			note(fmt.Sprintf("line %d of old text is not in the file there: %q", oi+k+1, clip(old[oi+k])))
+		}
+		if fi+k < fj {
+			note(fmt.Sprintf("the file has a line there that the old text lacks, before line %d of old text: %q at line %d",
+				oi+k+1, clip(s.fl.text(fi+k)), fi+k+1))
+		}
+	}
+	oi, fi := 0, first
+	for _, p := range pairs {
+		if p[1] < first || p[1] > last {
+			continue
+		}
+		gap(oi, p[0], fi, p[1])
+		f := string(s.fl.text(p[1]))
+		score += lineSimilarity(old[p[0]], f)
+		if old[p[0]] != f && reason == "" && strings.TrimSpace(old[p[0]]) == strings.TrimSpace(f) {
+			note(fmt.Sprintf("line %d of old text differs in white space only: the file has %q at line %d",
+				p[0]+1, clip(f), p[1]+1))
+		}
+		oi, fi = p[0]+1, p[1]+1
+	}
+	gap(oi, n, fi, last+1)
+	if reason == "" {
+		reason = "the lines match only when white space and typography are ignored"
+	}
+	sim := round3(2 * score / float64(n+last-first+1))
+	return Candidate{
+		Line: first + 1, EndLine: last + 1, Similarity: sim,
+		Text: linesText(s.content, first+1, last+1), Reason: reason,
+	}, true
+}
+
+// clip shortens a line for a message.
+func clip[S ~string | ~[]byte](s S) string {
+	const max = 120
+	t := string(s)
+	if len(t) > max {
+		return t[:max] + "…"
+	}
+	return t
+}
+
+// alignKeys aligns two key sequences by a longest common subsequence and
+// returns the aligned index pairs in order.
+func alignKeys(a, b []uint64) [][2]int {
+	w := len(b) + 1
+	t := make([]int32, (len(a)+1)*w)
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				t[i*w+j] = t[(i+1)*w+j+1] + 1
+			} else {
+				t[i*w+j] = max(t[(i+1)*w+j], t[i*w+j+1])
+			}
+		}
+	}
+	var out [][2]int
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			out = append(out, [2]int{i, j})
+			i++
+			j++
+		case t[(i+1)*w+j] >= t[i*w+j+1]:
+			i++
+		default:
+			j++
+		}
+	}
+	return out
+}
