@@ -1,0 +1,410 @@
+package patch
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+
+	"github.com/bluekeyes/go-gitdiff/gitdiff"
+)
+
+// Source reads the files a patch applies to.
+type Source interface {
+	// ReadFile returns the content of the file at the slash-separated
+	// path, or an error matching fs.ErrNotExist when there is none.
+	ReadFile(path string) ([]byte, error)
+}
+
+// Options tune Apply. The zero value locates with every fuzzy tier and the
+// matcher's default budget.
+type Options struct {
+	// ExactOnly turns the fuzzy tiers off: a hunk lands only where its
+	// lines are, byte for byte (line endings aside).
+	ExactOnly bool
+	// Budget is the matcher's work budget per hunk (0 = its default).
+	Budget int
+	// MaxBinaryBytes bounds the size of a binary fragment's data (0 = 64 MiB).
+	MaxBinaryBytes int64
+}
+
+// Change is the final state of one path after the whole patch.
+type Change struct {
+	Path string
+	// Old is the content before the patch (nil: the file did not exist);
+	// New the content after it (nil: the file is deleted).
+	Old, New []byte
+	// Mode is the git mode the patch gives the file (0o100644, 0o100755),
+	// or 0 to keep the file's own.
+	Mode fs.FileMode
+	// Binary is set when a binary patch produced New.
+	Binary bool
+}
+
+// FileReport says what the patch did for one of its file sections.
+type FileReport struct {
+	// OldPath and NewPath are the paths actually used ("" for a created or
+	// deleted file; different for a rename or copy).
+	OldPath, NewPath string
+	Hunks            []Placement
+}
+
+// Result is what applying a patch produces: the changes to write and
+// where each hunk landed. Nothing has been written.
+type Result struct {
+	Changes []Change
+	Files   []FileReport
+}
+
+type fileState struct {
+	path       string
+	orig, cur  []byte
+	origExists bool
+	exists     bool
+	mode       fs.FileMode
+	binary     bool
+}
+
+type applier struct {
+	src    Source
+	opt    Options
+	format Format
+	files  map[string]*fileState
+	order  []*fileState
+}
+
+// Apply works out the content every file of p has after the patch,
+// reading them through src; it writes nothing. All files' sections are
+// applied before anything is returned, so that either every change is in
+// the Result or none is.
+//
+// The error is Failures listing every section and hunk that failed: each an
+// *Error matching ErrNoFile, ErrExists, ErrConflict, ErrAmbiguous or
+// ErrMalformed, naming the file and hunk. An I/O error of src other than
+// fs.ErrNotExist is returned as it is.
+func Apply(p *Patch, src Source, opt Options) (*Result, error) {
+	a := &applier{src: src, opt: opt, format: p.Format, files: map[string]*fileState{}}
+	res := &Result{}
+	var fails Failures
+	for _, fp := range p.Files {
+		rep, errs, err := a.file(fp)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range errs {
+			if e.Path == "" {
+				e.Path = fp.Name()
+			}
+		}
+		fails = append(fails, errs...)
+		if rep != nil {
+			res.Files = append(res.Files, *rep)
+		}
+	}
+	if len(fails) > 0 {
+		return nil, fails
+	}
+	for _, s := range a.order {
+		if s.origExists == s.exists && bytes.Equal(s.orig, s.cur) && s.mode == 0 {
+			continue
+		}
+		c := Change{Path: s.path, Mode: s.mode, Binary: s.binary}
+		if s.origExists {
+			c.Old = s.orig
+		}
+		if s.exists {
+			c.New = s.cur
+			if c.New == nil {
+				c.New = []byte{}
+			}
+		}
+		res.Changes = append(res.Changes, c)
+	}
+	if len(res.Changes) == 0 {
+		return nil, Failures{{Kind: ErrMalformed, Reason: "the patch changes nothing: every file already has the content it leaves"}}
+	}
+	return res, nil
+}
+
+// state returns the tracked state of path, reading it on first use.
+func (a *applier) state(path string) (*fileState, error) {
+	if s, ok := a.files[path]; ok {
+		return s, nil
+	}
+	s := &fileState{path: path}
+	content, err := a.src.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, err
+	default:
+		s.orig, s.cur, s.origExists, s.exists = content, content, true, true
+	}
+	a.files[path] = s
+	a.order = append(a.order, s)
+	return s, nil
+}
+
+// resolve finds the existing file a section changes: OldPath, else the
+// only existing one of its AltPaths.
+func (a *applier) resolve(fp *FilePatch) (*fileState, *Error, error) {
+	s, err := a.state(fp.OldPath)
+	if err != nil || s.exists {
+		return s, nil, err
+	}
+	var found []*fileState
+	for _, alt := range fp.AltPaths {
+		t, err := a.state(alt)
+		if err != nil {
+			return nil, nil, err
+		}
+		if t.exists {
+			found = append(found, t)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], nil, nil
+	}
+	e := &Error{Kind: ErrNoFile, Path: fp.OldPath, PatchLine: fp.Line}
+	if len(found) > 1 {
+		e.Reason = fmt.Sprintf("but %s and %s both exist: give the path without ambiguity", found[0].path, found[1].path)
+	}
+	return nil, e, nil
+}
+
+// file applies one section. Failures come back as errs; err is an I/O
+// error of the source.
+func (a *applier) file(fp *FilePatch) (*FileReport, []*Error, error) {
+	var s *fileState
+	if fp.IsNew {
+		t, err := a.state(fp.NewPath)
+		if err != nil {
+			return nil, nil, err
+		}
+		if t.exists {
+			return nil, []*Error{{Kind: ErrExists, Path: fp.NewPath, PatchLine: fp.Line, Reason: "the patch creates it"}}, nil
+		}
+		s = &fileState{path: fp.NewPath}
+	} else {
+		var e *Error
+		var err error
+		if s, e, err = a.resolve(fp); err != nil || e != nil {
+			return nil, errsOf(e), err
+		}
+	}
+	rep := &FileReport{OldPath: s.path, NewPath: s.path}
+	var out []byte
+	var errs []*Error
+	if fp.Binary != nil {
+		var e *Error
+		out, e = a.binary(fp, s)
+		errs = errsOf(e)
+	} else {
+		out, rep.Hunks, errs = applyHunks(s.cur, fp, a.opt)
+	}
+	if len(errs) > 0 {
+		for _, e := range errs {
+			e.Path = s.path
+		}
+		return nil, errs, nil
+	}
+	mode := fp.NewMode
+	if fp.OldMode != 0 && fp.OldMode == fp.NewMode {
+		mode = 0
+	}
+	switch {
+	case fp.IsNew:
+		t := a.files[fp.NewPath]
+		t.cur, t.exists, t.binary = out, true, fp.Binary != nil
+		t.mode = mode
+		rep.OldPath = ""
+	case fp.IsDelete:
+		if len(out) > 0 && (len(fp.Hunks) > 0 || (a.format == Unified && fp.Binary == nil)) {
+			return nil, []*Error{{Kind: ErrConflict, Path: s.path, PatchLine: fp.Line,
+				Reason: fmt.Sprintf("the patch deletes the file, but %d bytes would remain that the patch does not list", len(out))}}, nil
+		}
+		s.cur, s.exists, s.mode = nil, false, 0
+		rep.NewPath = ""
+	case fp.IsRename || fp.IsCopy:
+		t, err := a.state(fp.NewPath)
+		if err != nil {
+			return nil, nil, err
+		}
+		if t != s && t.exists {
+			return nil, []*Error{{Kind: ErrExists, Path: fp.NewPath, PatchLine: fp.Line,
+				Reason: fmt.Sprintf("the patch renames or copies %s to it", s.path)}}, nil
+		}
+		if fp.IsRename && t != s {
+			s.cur, s.exists = nil, false
+		}
+		t.cur, t.exists, t.binary = out, true, fp.Binary != nil
+		t.mode = mode
+		if mode == 0 && fp.OldMode == 0 {
+			t.mode = s.mode
+		}
+		rep.NewPath = t.path
+	default:
+		s.cur, s.binary = out, s.binary || fp.Binary != nil
+		if mode != 0 {
+			s.mode = mode
+		}
+	}
+	return rep, nil, nil
+}
+
+func errsOf(e *Error) []*Error {
+	if e == nil {
+		return nil
+	}
+	return []*Error{e}
+}
+
+// binary applies a git binary patch with go-gitdiff: a literal fragment
+// replaces the content, a delta fragment is checked against it.
+func (a *applier) binary(fp *FilePatch, s *fileState) ([]byte, *Error) {
+	limit := a.opt.MaxBinaryBytes
+	if limit <= 0 {
+		limit = 64 << 20
+	}
+	var out bytes.Buffer
+	err := gitdiff.Apply(&out, bytes.NewReader(s.cur), fp.Binary, gitdiff.WithMaxBinaryFragmentBytes(limit))
+	if err != nil {
+		kind := ErrMalformed
+		if errors.Is(err, &gitdiff.Conflict{}) {
+			kind = ErrConflict
+		}
+		return nil, &Error{Kind: kind, Path: s.path, PatchLine: fp.Line, Reason: "binary patch: " + err.Error(), Err: err}
+	}
+	return out.Bytes(), nil
+}
+
+// applyHunks locates and applies the hunks of one section to content.
+func applyHunks(content []byte, fp *FilePatch, opt Options) ([]byte, []Placement, []*Error) {
+	if len(fp.Hunks) == 0 {
+		return content, nil, nil
+	}
+	if fp.Sequential {
+		var places []Placement
+		for i, h := range fp.Hunks {
+			f := indexLines(content)
+			l, err := locate(f, h, i+1, 0, opt)
+			if err != nil {
+				return nil, nil, []*Error{err}
+			}
+			content = assemble(f, []*located{l})
+			places = append(places, l.place)
+		}
+		return content, places, nil
+	}
+	f := indexLines(content)
+	order := make([]int, len(fp.Hunks))
+	for i := range order {
+		order[i] = i
+	}
+	if allPositioned(fp.Hunks) {
+		slices.SortStableFunc(order, func(x, y int) int { return fp.Hunks[x].OldStart - fp.Hunks[y].OldStart })
+	}
+	var (
+		ls   []*located
+		errs []*Error
+	)
+	lo := 0
+	for _, i := range order {
+		l, err := locate(f, fp.Hunks[i], i+1, lo, opt)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		ls = append(ls, l)
+		lo = max(l.end, l.start)
+	}
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	places := make([]Placement, len(ls))
+	for _, l := range ls {
+		places[l.index-1] = l.place
+	}
+	return assemble(f, ls), places, nil
+}
+
+func allPositioned(hs []*Hunk) bool {
+	for _, h := range hs {
+		if !h.HasPos {
+			return false
+		}
+	}
+	return true
+}
+
+// assemble writes the file with the located hunks (in file order, not
+// overlapping) replacing their lines. Context lines are copied from the
+// file; added lines take the patch's line endings when the hunk's old lines
+// matched the file's endings exactly, else the endings of the file around
+// them (doc.go, "Bytes").
+func assemble(f *fileLines, ls []*located) []byte {
+	w := &writer{eol: f.dominantEOL(), buf: make([]byte, 0, len(f.content)+256)}
+	cur := 0
+	for _, l := range ls {
+		w.raw(f.content[f.offset(cur):f.offset(l.start)])
+		keep := l.adapted == nil && l.end > l.start
+		oi, ni := l.start, 0
+		if keep {
+			for _, ol := range l.h.OldLines() {
+				if ol.EOL != f.eol(oi) && !(ol.EOL == "\n" && oi == f.n()-1 && f.eol(oi) == "") {
+					keep = false
+					break
+				}
+				oi++
+			}
+			oi = l.start
+		}
+		near := neighbourEOL(f, l.start, l.end)
+		for _, hl := range l.h.Lines {
+			switch hl.Op {
+			case Context:
+				w.raw(f.content[f.start[oi]:f.next[oi]])
+				if f.eol(oi) != "" {
+					near = f.eol(oi)
+				}
+				oi++
+				ni++
+			case Delete:
+				if f.eol(oi) != "" {
+					near = f.eol(oi)
+				}
+				oi++
+			case Add:
+				text := hl.Text
+				if l.adapted != nil {
+					text = l.adapted[ni]
+				}
+				eol := hl.EOL
+				if eol != "" && !keep && near != "" {
+					eol = near
+				}
+				w.line(text, eol)
+				ni++
+			}
+		}
+		cur = l.end
+	}
+	w.raw(f.content[f.offset(cur):])
+	return w.buf
+}
+
+// neighbourEOL is the line ending of the file line nearest the span
+// [start, end): the first line of the span, the line before it, the line
+// after it; "" when the file has no line ending at all.
+func neighbourEOL(f *fileLines, start, end int) string {
+	for _, i := range []int{start, start - 1, end} {
+		if i >= 0 && i < f.n() && f.eol(i) != "" {
+			return f.eol(i)
+		}
+	}
+	if f.n() > 0 {
+		return f.dominantEOL()
+	}
+	return ""
+}

@@ -1,0 +1,94 @@
+// Package patch reads patches as agents and people write them and works out
+// what they do to files, locating every hunk by its context. It is pure: it
+// reads files through a Source and returns the new contents; writing them,
+// all at once, is the caller's business (package apply's apply_patch tool,
+// `graft patch`).
+//
+// # Formats
+//
+// Parse detects the format; it is never declared:
+//
+//   - git and plain unified diffs: several files, created, deleted, renamed
+//     and copied files, mode changes, and binary patches from
+//     `git diff --binary` (literal and delta);
+//   - the envelope Codex's apply_patch writes: *** Begin Patch,
+//     *** Add File / *** Delete File / *** Update File (+ *** Move to),
+//     "@@ anchor" lines, *** End of File, *** End Patch;
+//   - Aider's SEARCH/REPLACE blocks, each after a line naming the file,
+//     with or without a markdown fence around it.
+//
+// Markdown fences, prose and commit messages around a patch are ignored.
+//
+// # Normalisation
+//
+// go-gitdiff's parser silently drops lines when a hunk header undercounts
+// and reads "@@ @@" as no change, so hunks are read here, and go-gitdiff
+// only reads git's extended headers and binary data:
+//
+//   - A hunk's body is every following line that can belong to a hunk
+//     (" ", "-", "+", "\ No newline", or an empty line, which is an empty
+//     context line whose space was stripped). The header's counts decide
+//     where the hunk ends only when the lines past them are blank or an
+//     e-mail signature ("-- "); otherwise the body decides and the header
+//     is recounted. Trailing blank lines of a recounted hunk are dropped.
+//   - A header without numbers ("@@ @@", "@@ func f()") gives a hunk with
+//     no stated position; numbers beyond 2^30 are malformed.
+//   - a/ and b/ prefixes are removed when both names carry them (or one
+//     side is /dev/null); a git header written without them is read as
+//     such. The name as written is kept as an alternative: when the chosen
+//     path does not exist and exactly one alternative does, that is used.
+//   - Hunk lines keep their own line endings (a patch may be CRLF).
+//
+// A patch that names no change (no hunks, a hunk without + or - lines,
+// identical SEARCH and REPLACE) is malformed, never a silent no-op.
+//
+// # Location
+//
+// Each hunk's old side (context and removed lines) is looked for in turn:
+//
+//  1. exactly at the stated line (line endings aside);
+//  2. exactly elsewhere: if it occurs once, it lands there ("offset N");
+//     if it occurs several times, it is refused as ambiguous, listing the
+//     places (the stated line being one of them is case 1, which is not a
+//     guess);
+//  3. through matcher.Find's fuzzy tiers (trailing whitespace, indentation,
+//     tabs, typography...), with the stated line as the matcher's hint,
+//     under the matcher's own refusal rules: a unique candidate only,
+//     never a line that differs in substance. The match must be whole
+//     lines, as many as the hunk's old side.
+//
+// Hunks of one unified diff or Codex section refer to the file before the
+// patch. They are taken in the order of their stated lines (patch order
+// when any has none), and each is searched only after the lines the
+// previous one took: that is how a diff reads, so a hunk never lands on or
+// before an earlier one and hunks cannot overlap. A Codex "@@ anchor"
+// moves the search past the first line equal to the anchor (exactly, else
+// with surrounding blanks ignored); "*** End of File" requires the hunk to
+// end the file. SEARCH/REPLACE blocks instead apply one after the other,
+// each to the result of the ones before, searching the whole file, as
+// Aider applies them.
+//
+// A hunk that only adds lines, with no context, is placed only in an empty
+// file or by "*** End of File": elsewhere nothing confirms its place, so
+// it is refused (as git apply does without --unidiff-zero).
+//
+// # Bytes
+//
+// Everything outside the hunks is copied byte for byte, and so are the
+// context lines inside them: the file's text is kept, not the patch's
+// (which may differ by trailing blanks or indentation in a fuzzy tier).
+// Added lines keep the patch's line endings when every old line of the
+// hunk matched the file's ending exactly (a patch may convert endings on
+// purpose); otherwise they take the ending of the file lines around them,
+// so an LF patch lands in a CRLF file as CRLF. "\ No newline at end of
+// file" is honoured for added lines; a line left without an ending gets
+// one when anything follows it. A fuzzy tier's re-indentation is applied
+// to added lines through Match.Adapt.
+//
+// # What it does not do
+//
+// It does not write files, take locks, check paths against a worktree,
+// or keep a journal; it does not read context diffs (diff -c), ed scripts
+// or combined merge diffs; it never applies a hunk at a place its lines do
+// not confirm, and it has no fuzzy matcher of its own.
+package patch

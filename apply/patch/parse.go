@@ -1,0 +1,86 @@
+package patch
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Parse detects the format of text and parses it: a *** Begin Patch
+// envelope, SEARCH/REPLACE blocks, or a git or plain unified diff (in that
+// order of precedence; each is recognised by markers at the start of a
+// line, which the others cannot contain there). Markdown fences and prose
+// around the patch are ignored.
+//
+// The error is an *Error with ErrMalformed when the text is none of these,
+// is cut short, or names no change.
+func Parse(text string) (*Patch, error) {
+	lines := splitLines(text)
+	var (
+		p   *Patch
+		err error
+	)
+	switch {
+	case hasLine(lines, isCodexBegin):
+		p, err = parseCodex(lines)
+	case hasLine(lines, isSearchMarker):
+		p, err = parseSearchReplace(lines)
+	case hasLine(lines, isUnifiedMarker):
+		p, err = parseUnified(lines)
+	default:
+		return nil, malformed(0, "no patch found: expected a unified diff (--- / +++ / @@), a *** Begin Patch envelope, or SEARCH/REPLACE blocks")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Files) == 0 {
+		return nil, malformed(0, "the patch names no file")
+	}
+	return p, nil
+}
+
+// rawLine is one line of the patch text: its content without the line
+// ending, the ending, and its 1-based number.
+type rawLine struct {
+	text string
+	eol  string
+	num  int
+}
+
+func splitLines(text string) []rawLine {
+	var out []rawLine
+	for n := 1; text != ""; n++ {
+		i := strings.IndexByte(text, '\n')
+		var l rawLine
+		if i < 0 {
+			l = rawLine{text: text, num: n}
+			text = ""
+		} else {
+			l = rawLine{text: text[:i], eol: "\n", num: n}
+			text = text[i+1:]
+		}
+		if strings.HasSuffix(l.text, "\r") && l.eol != "" {
+			l.text, l.eol = l.text[:len(l.text)-1], "\r\n"
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func hasLine(lines []rawLine, f func(string) bool) bool {
+	for _, l := range lines {
+		if f(l.text) {
+			return true
+		}
+	}
+	return false
+}
+
+var fenceRE = regexp.MustCompile("^\\s*(```|~~~)[\\w.+-]*\\s*$")
+
+// isFence reports whether s is a markdown code fence line.
+func isFence(s string) bool { return fenceRE.MatchString(s) }
+
+func isUnifiedMarker(s string) bool {
+	return strings.HasPrefix(s, "diff --git ") || strings.HasPrefix(s, "--- ") ||
+		strings.HasPrefix(s, "+++ ") || strings.HasPrefix(s, "@@")
+}

@@ -1,0 +1,124 @@
+package patch
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	searchRE  = regexp.MustCompile(`^<{5,9} ?SEARCH\s*$`)
+	dividerRE = regexp.MustCompile(`^={5,9}\s*$`)
+	replaceRE = regexp.MustCompile(`^>{5,9} ?REPLACE\s*$`)
+)
+
+func isSearchMarker(s string) bool { return searchRE.MatchString(s) }
+
+// parseSearchReplace reads Aider-style blocks:
+//
+//	path/to/file.go
+//	```go
+//	<<<<<<< SEARCH
+//	old lines
+//	=======
+//	new lines
+//	>>>>>>> REPLACE
+//	```
+//
+// The path is the nearest non-blank, non-fence line within three lines
+// before the SEARCH marker; a block without one reuses the previous block's
+// path. Each block becomes a hunk whose context and changed lines come from
+// a line diff of its two sides; the blocks of one file apply in order, each
+// to the result of the one before. An empty SEARCH side creates the file.
+func parseSearchReplace(lines []rawLine) (*Patch, error) {
+	p := &Patch{Format: SearchReplace}
+	byPath := map[string]*FilePatch{}
+	path := ""
+	for i := 0; i < len(lines); i++ {
+		if !isSearchMarker(lines[i].text) {
+			if dividerRE.MatchString(lines[i].text) || replaceRE.MatchString(lines[i].text) {
+				return nil, malformed(lines[i].num, "%q without a <<<<<<< SEARCH line before it", strings.TrimSpace(lines[i].text))
+			}
+			continue
+		}
+		start := lines[i].num
+		if name := blockPath(lines, i); name != "" {
+			path = name
+		}
+		if path == "" {
+			return nil, malformed(start, "SEARCH block without a file path: put the path on the line before it")
+		}
+		div, end := -1, -1
+		for j := i + 1; j < len(lines); j++ {
+			t := lines[j].text
+			if div < 0 && dividerRE.MatchString(t) {
+				div = j
+			} else if div >= 0 && replaceRE.MatchString(t) {
+				end = j
+				break
+			} else if isSearchMarker(t) {
+				break
+			}
+		}
+		if div < 0 {
+			return nil, &Error{Kind: ErrMalformed, Path: path, PatchLine: start, Reason: "SEARCH block without a ======= line"}
+		}
+		if end < 0 {
+			return nil, &Error{Kind: ErrMalformed, Path: path, PatchLine: start, Reason: "SEARCH block without a >>>>>>> REPLACE line"}
+		}
+		fp := byPath[path]
+		if fp == nil {
+			fp = &FilePatch{OldPath: path, NewPath: path, Sequential: true, Line: start}
+			byPath[path] = fp
+			p.Files = append(p.Files, fp)
+		}
+		search, replace := blockLines(lines[i+1:div]), blockLines(lines[div+1:end])
+		h := &Hunk{Line: start, HeaderOld: -1, HeaderNew: -1, Lines: diffLines(search, replace)}
+		if len(search) == 0 {
+			if len(fp.Hunks) > 0 || fp.IsNew {
+				return nil, &Error{Kind: ErrMalformed, Path: path, Hunk: len(fp.Hunks) + 1, PatchLine: start,
+					Reason: "an empty SEARCH section creates a file, so it must be the file's first block"}
+			}
+			fp.IsNew, fp.OldPath = true, ""
+		}
+		if !h.changes() {
+			return nil, &Error{Kind: ErrMalformed, Path: path, Hunk: len(fp.Hunks) + 1, PatchLine: start,
+				Reason: "SEARCH and REPLACE are identical: the block changes nothing"}
+		}
+		fp.Hunks = append(fp.Hunks, h)
+		i = end
+	}
+	return p, nil
+}
+
+// blockPath finds the file path written before the SEARCH marker at i.
+func blockPath(lines []rawLine, i int) string {
+	for j, seen := i-1, 0; j >= 0 && seen < 3; j-- {
+		t := strings.TrimSpace(lines[j].text)
+		if t == "" || isFence(t) {
+			if isFence(t) {
+				seen++
+			}
+			continue
+		}
+		if replaceRE.MatchString(t) {
+			return ""
+		}
+		seen++
+		if c := cleanPath(t); c != "" && !strings.ContainsAny(c, " \t") {
+			return c
+		}
+		return ""
+	}
+	return ""
+}
+
+func blockLines(ls []rawLine) []Line {
+	out := make([]Line, len(ls))
+	for i, l := range ls {
+		out[i] = Line{Text: l.text, EOL: l.eol}
+	}
+	if n := len(out); n > 0 && out[n-1].EOL == "" {
+		out[n-1].EOL = "\n" // the block ended the message: the line still ends
+	}
+	return out
+}
