@@ -114,12 +114,3 @@ func (c *gitConfig) outerAll(section, key string) []string {
 	}
 	return vs
 }
-
-// boolValue interprets a git boolean; unset or unknown is false.
-func boolValue(v string) bool {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "true", "yes", "on", "1":
-		return true
-	}
-	return false
-}

@@ -2,7 +2,6 @@ package gitstore
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -257,8 +256,6 @@ func subject(msg string) string {
 	line, _, _ := strings.Cut(msg, "\n")
 	return line
 }
-
-var errStop = errors.New("stop")
 
 func isBinary(b []byte) bool {
 	if len(b) > 8000 {

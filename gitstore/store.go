@@ -116,6 +116,7 @@ type Store struct {
 	cfg       *gitConfig
 	st        *filesystem.Storage
 	lockOwned bool
+	recovered *Recovery
 }
 
 // Open finds the worktree that contains dir, as git does: the nearest

@@ -42,6 +42,13 @@ type intent struct {
 	OldTip  string       `json:"old,omitempty"`
 	NewTip  string       `json:"new"`
 	Branch  bool         `json:"branch,omitempty"` // branch mode: update the index too
+	// IndexOnly marks a landing of the journal (graft land): the worktree
+	// is not touched, the index entries of Files follow the branch, and
+	// Journal is reset to the new commit.
+	IndexOnly bool   `json:"index_only,omitempty"`
+	Journal   string `json:"journal,omitempty"`
+	// JournalLog is the journal ref's reflog line for that reset.
+	JournalLog string `json:"journal_log,omitempty"`
 	Reflog  string       `json:"reflog,omitempty"`
 	Files   []intentFile `json:"files"`
 }
@@ -66,12 +73,8 @@ func (s *Store) tmpName(path, tip string) string {
 
 // commitIntent runs steps 3 to 6 of a transaction whose objects exist.
 func (s *Store) commitIntent(ctx context.Context, in *intent) error {
-	b, err := json.MarshalIndent(in, "", "  ")
-	if err != nil {
+	if err := s.writeIntent(in); err != nil {
 		return err
-	}
-	if err := writeFileSync(s.intentPath(), b, 0o644); err != nil {
-		return fmt.Errorf("gitstore: intent record: %w", err)
 	}
 	crashPoint("intent")
 	if err := ctx.Err(); err != nil {
@@ -160,15 +163,42 @@ func (s *Store) recover() error {
 		// after every file was in place. Finish it.
 		forward = true
 	}
-	if forward {
-		if err := s.rollForward(&in); err != nil {
-			return err
-		}
-	} else if err := s.rollBack(&in); err != nil {
+	rec := &Recovery{Ref: in.Ref, Commit: in.NewTip, Forward: forward}
+	for _, f := range in.Files {
+		rec.Files = append(rec.Files, f.Path)
+	}
+	switch {
+	case in.IndexOnly && forward:
+		err = s.finishLanding(&in)
+	case in.IndexOnly:
+	case forward:
+		err = s.rollForward(&in)
+	default:
+		err = s.rollBack(&in)
+	}
+	if err != nil {
 		return err
 	}
+	s.recovered = rec
 	return removeSync(s.intentPath())
 }
+
+// Recovery describes what Open did with an interrupted transaction.
+type Recovery struct {
+	// Ref and Commit are the ref the transaction was moving and the commit
+	// it was moving it to.
+	Ref    string `json:"ref"`
+	Commit string `json:"commit"`
+	// Forward is true when the transaction was finished, false when it was
+	// rolled back.
+	Forward bool `json:"forward"`
+	// Files are the paths of the transaction.
+	Files []string `json:"files"`
+}
+
+// Recovered reports the interrupted transaction that Open finished or
+// rolled back, or nil.
+func (s *Store) Recovered() *Recovery { return s.recovered }
 
 // rollForward completes a transaction whose commit point was reached.
 func (s *Store) rollForward(in *intent) error {
@@ -447,3 +477,5 @@ func syncDirs(root string, files []intentFile) {
 		}
 	}
 }
+
+func jsonIndent(v any) ([]byte, error) { return json.MarshalIndent(v, "", "  ") }

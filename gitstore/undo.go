@@ -1,0 +1,340 @@
+package gitstore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/utils/diff"
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// Undo and redo are git-style: undoing an edit reverse-applies its diff to
+// the files as they are now, so changes made after it (by later calls or
+// by hand) survive; the undo is itself a journal commit carrying a
+// Graft-Undo trailer per undone edit. Redo re-applies an undone edit's
+// diff the same way (Graft-Redo). A new edit clears what can be redone.
+//
+// The merge is three-way at line level: for each file, the lines the edit
+// changed must be untouched by whatever happened since (changes that
+// overlap or touch them are a conflict). A conflict in any file fails the
+// whole undo with ErrConflict naming the file, and nothing is written.
+
+// Reverted reports an undo or redo.
+type Reverted struct {
+	Landed
+	// Entries are the journal edits undone or redone, in the order applied.
+	Entries []string
+	// Files are the paths written.
+	Files []string
+}
+
+// stacks replays the journal (oldest first) into the edits that can be
+// undone (top last) and those that can be redone (top last).
+func stacks(commits []*object.Commit) (done, undone []string) {
+	remove := func(stack []string, id string) []string {
+		for i := len(stack) - 1; i >= 0; i-- {
+			if stack[i] == id {
+				return append(stack[:i:i], stack[i+1:]...)
+			}
+		}
+		return stack
+	}
+	for i := len(commits) - 1; i >= 0; i-- {
+		c := commits[i]
+		tr := trailers(c.Message)
+		switch {
+		case len(tr[TrailerUndo]) > 0:
+			for _, id := range tr[TrailerUndo] {
+				done = remove(done, id)
+				undone = append(undone, id)
+			}
+		case len(tr[TrailerRedo]) > 0:
+			for _, id := range tr[TrailerRedo] {
+				undone = remove(undone, id)
+				done = append(done, id)
+			}
+		case len(tr[TrailerTool]) > 0 && tr[TrailerTool][0] == "snapshot":
+		default:
+			done = append(done, c.Hash.String())
+			undone = nil
+		}
+	}
+	return done, undone
+}
+
+// Undo reverse-applies the last steps edits of the journal (0 means 1) to
+// the current files and records that as one journal commit. It fails with
+// ErrNothingToUndo when fewer than steps edits can be undone, and with
+// ErrConflict when a file no longer fits; then nothing is written.
+func (s *Store) Undo(ctx context.Context, steps int) (Reverted, error) {
+	return s.revert(ctx, steps, true)
+}
+
+// Redo re-applies the last steps undone edits (0 means 1) to the current
+// files and records that as one journal commit. It fails with
+// ErrNothingToRedo or ErrConflict as Undo does.
+func (s *Store) Redo(ctx context.Context, steps int) (Reverted, error) {
+	return s.revert(ctx, steps, false)
+}
+
+func (s *Store) revert(ctx context.Context, steps int, undo bool) (Reverted, error) {
+	if steps <= 0 {
+		steps = 1
+	}
+	if s.mode == ModeCommit {
+		return Reverted{}, errors.New("gitstore: undo and redo work on the journal; in branch mode use git revert")
+	}
+	var out Reverted
+	err := s.withLock(func() error {
+		commits, _, err := s.journal()
+		if err != nil {
+			return err
+		}
+		done, undone := stacks(commits)
+		stack, empty, verb, key := done, ErrNothingToUndo, "undo", TrailerUndo
+		if !undo {
+			stack, empty, verb, key = undone, ErrNothingToRedo, "redo", TrailerRedo
+		}
+		if len(stack) < steps {
+			if len(stack) == 0 {
+				return empty
+			}
+			return fmt.Errorf("gitstore: %d steps asked, %d can be %s: %w", steps, len(stack), map[bool]string{true: "undone", false: "redone"}[undo], empty)
+		}
+		// Current contents, then each step merged in turn.
+		type file struct {
+			old, cur []byte
+			perm     uint32
+			oldPerm  uint32
+		}
+		files := map[string]*file{}
+		var order []string
+		var trailerLines []string
+		for i := 0; i < steps; i++ {
+			id := stack[len(stack)-1-i]
+			c, err := s.commit(plumbingHash(id))
+			if err != nil {
+				return err
+			}
+			changes, err := s.commitChanges(c)
+			if err != nil {
+				return err
+			}
+			for _, ch := range changes {
+				f := files[ch.path]
+				if f == nil {
+					f = &file{}
+					b, perm, err := readWorktree(s.abs(ch.path))
+					if err != nil {
+						return fmt.Errorf("gitstore: %s: %w", ch.path, err)
+					}
+					f.old, f.cur, f.perm, f.oldPerm = b, b, perm, perm
+					files[ch.path] = f
+					order = append(order, ch.path)
+				}
+				before, after, err := s.changeContents(ch)
+				if err != nil {
+					return err
+				}
+				from, to := ch.after, ch.before // undo: from the edit's result back
+				base, target := after, before
+				if !undo {
+					from, to, base, target = ch.before, ch.after, before, after
+				}
+				merged, err := merge3(base, target, f.cur)
+				if err != nil {
+					return fmt.Errorf("%s: cannot %s %s: %v: %w", ch.path, verb, id[:12], err, ErrConflict)
+				}
+				f.cur = merged
+				if merged != nil && !to.absent() && (from.absent() || fileMode(f.perm) == from.Mode) {
+					f.perm = permOf(to.Mode, f.perm)
+				}
+			}
+			trailerLines = append(trailerLines, key+": "+id)
+			out.Entries = append(out.Entries, id)
+		}
+		var changes []Change
+		for _, p := range order {
+			f := files[p]
+			if bytes.Equal(f.old, f.cur) && (f.old == nil) == (f.cur == nil) && f.perm == f.oldPerm {
+				continue
+			}
+			changes = append(changes, Change{Path: p, Old: f.old, New: f.cur, Mode: fs.FileMode(f.perm)})
+			out.Files = append(out.Files, p)
+		}
+		msg := fmt.Sprintf("%s %s", verb, subjectOf(s, out.Entries))
+		landed, err := s.landLocked(ctx, Call{Tool: verb, Message: msg}, changes, trailerLines)
+		out.Landed = landed
+		return err
+	})
+	return out, err
+}
+
+func plumbingHash(id string) plumbing.Hash { return plumbing.NewHash(id) }
+
+func subjectOf(s *Store, ids []string) string {
+	var parts []string
+	for _, id := range ids {
+		c, err := s.commit(plumbingHash(id))
+		if err != nil {
+			parts = append(parts, id[:12])
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%q", subject(c.Message)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// readWorktree reads a worktree file; a missing file is nil content.
+func readWorktree(name string) ([]byte, uint32, error) {
+	fi, err := os.Lstat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("not a regular file")
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	return b, uint32(fi.Mode().Perm()), nil
+}
+
+func permOf(m filemode.FileMode, cur uint32) uint32 {
+	if m == filemode.Executable {
+		return cur | (cur&0o444)>>2 | 0o100
+	}
+	return cur &^ 0o111
+}
+
+// merge3 applies the change base→target to cur, where cur is base changed
+// by someone else. nil means the file does not exist.
+func merge3(base, target, cur []byte) ([]byte, error) {
+	switch {
+	case bytes.Equal(cur, base) && (cur == nil) == (base == nil):
+		return target, nil
+	case target == nil:
+		if cur == nil {
+			return nil, nil
+		}
+		return nil, errors.New("the file changed since, so it cannot be deleted")
+	case base == nil:
+		if cur == nil {
+			return nil, errors.New("the file was deleted since")
+		}
+		if bytes.Equal(cur, target) {
+			return target, nil
+		}
+		return nil, errors.New("the file was created again since")
+	case cur == nil:
+		return nil, errors.New("the file was deleted since")
+	}
+	ours := lineEdits(base, target)
+	theirs := lineEdits(base, cur)
+	for _, o := range ours {
+		for _, t := range theirs {
+			if o.a0 <= t.a1 && t.a0 <= o.a1 {
+				return nil, fmt.Errorf("lines %d-%d were changed since", o.a0+1, max(o.a1, o.a0+1))
+			}
+		}
+	}
+	lines := splitLines(base)
+	var out bytes.Buffer
+	pos := 0
+	i, j := 0, 0
+	for i < len(ours) || j < len(theirs) {
+		var e ledit
+		if j >= len(theirs) || i < len(ours) && ours[i].a0 < theirs[j].a0 {
+			e, i = ours[i], i+1
+		} else {
+			e, j = theirs[j], j+1
+		}
+		for ; pos < e.a0; pos++ {
+			out.WriteString(lines[pos])
+		}
+		out.WriteString(e.repl)
+		pos = e.a1
+	}
+	for ; pos < len(lines); pos++ {
+		out.WriteString(lines[pos])
+	}
+	return out.Bytes(), nil
+}
+
+// ledit replaces lines [a0, a1) of the old text with repl.
+type ledit struct {
+	a0, a1 int
+	repl   string
+}
+
+// lineEdits lists the line changes from a to b (Myers, through go-git's
+// line diff), each a run of deleted lines and the lines inserted there.
+func lineEdits(a, b []byte) []ledit {
+	var out []ledit
+	pos := 0
+	var cur *ledit
+	flush := func() {
+		if cur != nil {
+			out = append(out, *cur)
+			cur = nil
+		}
+	}
+	for _, d := range diff.Do(string(a), string(b)) {
+		n := len(splitLines([]byte(d.Text)))
+		switch d.Type {
+		case diffmatchpatch.DiffEqual:
+			flush()
+			pos += n
+		case diffmatchpatch.DiffDelete:
+			if cur == nil {
+				cur = &ledit{a0: pos, a1: pos}
+			}
+			cur.a1 += n
+			pos += n
+		case diffmatchpatch.DiffInsert:
+			if cur == nil {
+				cur = &ledit{a0: pos, a1: pos}
+			}
+			cur.repl += d.Text
+		}
+	}
+	flush()
+	return out
+}
+
+// splitLines splits after each "\n", keeping line endings; a last line
+// without one is kept too.
+func splitLines(b []byte) []string {
+	if len(b) == 0 {
+		return nil
+	}
+	parts := strings.SplitAfter(string(b), "\n")
+	if parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	return parts
+}
+
+// lineCounts returns how many lines b adds and removes compared with a.
+func lineCounts(a, b []byte) (add, del int) {
+	for _, e := range lineEdits(a, b) {
+		del += e.a1 - e.a0
+		add += len(splitLines([]byte(e.repl)))
+	}
+	return add, del
+}
