@@ -37,20 +37,20 @@ import (
 // idempotent, so a crash during recovery is recovered by the next one.
 
 type intent struct {
-	Version int          `json:"version"`
-	Ref     string       `json:"ref"`
-	OldTip  string       `json:"old,omitempty"`
-	NewTip  string       `json:"new"`
-	Branch  bool         `json:"branch,omitempty"` // branch mode: update the index too
+	Version int    `json:"version"`
+	Ref     string `json:"ref"`
+	OldTip  string `json:"old,omitempty"`
+	NewTip  string `json:"new"`
+	Branch  bool   `json:"branch,omitempty"` // branch mode: update the index too
 	// IndexOnly marks a landing of the journal (graft land): the worktree
 	// is not touched, the index entries of Files follow the branch, and
 	// Journal is reset to the new commit.
 	IndexOnly bool   `json:"index_only,omitempty"`
 	Journal   string `json:"journal,omitempty"`
 	// JournalLog is the journal ref's reflog line for that reset.
-	JournalLog string `json:"journal_log,omitempty"`
-	Reflog  string       `json:"reflog,omitempty"`
-	Files   []intentFile `json:"files"`
+	JournalLog string       `json:"journal_log,omitempty"`
+	Reflog     string       `json:"reflog,omitempty"`
+	Files      []intentFile `json:"files"`
 }
 
 type intentFile struct {
