@@ -92,19 +92,12 @@ func parseSearchReplace(lines []rawLine) (*Patch, error) {
 
 // blockPath finds the file path written before the SEARCH marker at i.
 func blockPath(lines []rawLine, i int) string {
-	for j, seen := i-1, 0; j >= 0 && seen < 3; j-- {
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
 		t := strings.TrimSpace(lines[j].text)
 		if t == "" || isFence(t) {
-			if isFence(t) {
-				seen++
-			}
 			continue
 		}
-		if replaceRE.MatchString(t) {
-			return ""
-		}
-		seen++
-		if c := cleanPath(t); c != "" && !strings.ContainsAny(c, " \t") {
+		if c := cleanPath(t); c != "" && !replaceRE.MatchString(t) && !strings.ContainsAny(c, " \t") {
 			return c
 		}
 		return ""
