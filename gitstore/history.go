@@ -201,7 +201,7 @@ func (s *Store) Diff(id string) (string, error) {
 	}
 	if len(commits) == 0 {
 		if id != "" {
-			return "", fmt.Errorf("gitstore: %s: not in the journal (the journal is empty)", id)
+			return "", fmt.Errorf("gitstore: %s: the journal is empty: %w", id, ErrUnknownEntry)
 		}
 		return "", nil
 	}
@@ -230,19 +230,19 @@ func (s *Store) Diff(id string) (string, error) {
 func findCommit(commits []*object.Commit, id string) (*object.Commit, error) {
 	id = strings.ToLower(strings.TrimSpace(id))
 	if len(id) < 4 {
-		return nil, fmt.Errorf("gitstore: %q: give at least 4 hex digits of a journal commit", id)
+		return nil, fmt.Errorf("gitstore: %q: give at least 4 hex digits of a journal commit: %w", id, ErrUnknownEntry)
 	}
 	var found *object.Commit
 	for _, c := range commits {
 		if strings.HasPrefix(c.Hash.String(), id) {
 			if found != nil {
-				return nil, fmt.Errorf("gitstore: %s: ambiguous journal commit id", id)
+				return nil, fmt.Errorf("gitstore: %s: ambiguous id: %w", id, ErrUnknownEntry)
 			}
 			found = c
 		}
 	}
 	if found == nil {
-		return nil, fmt.Errorf("gitstore: %s: not a commit of the current journal", id)
+		return nil, fmt.Errorf("gitstore: %s: not a commit of the current journal: %w", id, ErrUnknownEntry)
 	}
 	return found, nil
 }
@@ -269,3 +269,6 @@ func (s *Store) patch(from, to plumbing.Hash) (string, error) {
 
 // ErrNoJournal: a journal operation found no journal to work on.
 var ErrNoJournal = errors.New("the journal is empty")
+
+// ErrUnknownEntry: an id that names no entry of the current journal.
+var ErrUnknownEntry = errors.New("no such journal entry")
