@@ -160,6 +160,8 @@ func locateFuzzy(f *fileLines, h *Hunk, index, lo, stated int, opt Options) (*lo
 		return &Error{Kind: ErrConflict, Hunk: index, PatchLine: h.Line, Line: s + 1, Reason: reason}
 	}
 	switch {
+	case s >= f.n() || e >= f.n():
+		return nil, fail(fmt.Sprintf("the nearest match (%s) lies past the end of the file", m.Tier))
 	case base+m.Start != f.start[s] || (end != f.next[e] && end != f.end[e]):
 		return nil, fail(fmt.Sprintf("the nearest match (%s, line %d) is not whole lines", m.Tier, s+1))
 	case e-s+1 != len(old):
