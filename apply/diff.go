@@ -183,8 +183,8 @@ func editsFromHunks(ai, bi *lineIndex, sorted []Hunk) []lineEdit {
 		if i+1 < len(regions) {
 			endShift = regions[i+1].shift
 		}
-		a0, a1 := ai.lineAt(r.ls), lineAtBoundary(ai, r.le)
-		b0, b1 := bi.lineAt(r.ls+r.shift), lineAtBoundary(bi, r.le+endShift)
+		a0, a1 := lineAtBoundary(ai, r.ls), lineAtBoundary(ai, r.le)
+		b0, b1 := lineAtBoundary(bi, r.ls+r.shift), lineAtBoundary(bi, r.le+endShift)
 		edits = append(edits, diffLines(ai, a0, a1, bi, b0, b1)...)
 	}
 	return edits

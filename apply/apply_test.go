@@ -1,0 +1,157 @@
+package apply
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestApplyOverlapNamesBoth(t *testing.T) {
+	_, err := Apply([]byte("abcdef"), []Hunk{
+		{Start: 1, End: 3, New: "x", Edit: "ops[0]"},
+		{Start: 2, End: 4, New: "y", Edit: "ops[1]"},
+	})
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeInvalid || !strings.Contains(e.Msg, "ops[0] overlaps ops[1]") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestApplyInsertionsKeepOrderAndTouchRanges(t *testing.T) {
+	got, err := Apply([]byte("abc"), []Hunk{
+		{Start: 1, End: 2, New: "B"},
+		{Start: 1, End: 1, New: "1"},
+		{Start: 2, End: 2, New: "2"},
+		{Start: 1, End: 1, New: "one"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != "a1oneB2c" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestApplyBounds(t *testing.T) {
+	if _, err := Apply([]byte("abc"), []Hunk{{Start: 2, End: 5}}); CodeOf(err) != CodeInvalid {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestDiffRoundTrip(t *testing.T) {
+	cases := [][2]string{
+		{"", ""},
+		{"", "a\n"},
+		{"a\n", ""},
+		{"a\nb\nc\n", "a\nB\nc\n"},
+		{"a\nb", "a\nb\n"},
+		{"a\r\nb\r\n", "a\nb\n"},
+		{"1\n2\n3\n4\n5\n6\n7\n8\n9\n", "0\n1\n2\n4\n5\n6\nx\n8\n9\n10\n"},
+	}
+	for _, c := range cases {
+		a, b := []byte(c[0]), []byte(c[1])
+		got, err := Apply(a, Diff(a, b))
+		if err != nil || !bytes.Equal(got, b) {
+			t.Errorf("Apply(%q, Diff) = %q, %v; want %q", a, got, err, b)
+		}
+	}
+}
+
+func TestUnifiedNoNewline(t *testing.T) {
+	a, b := []byte("x\ny"), []byte("x\nz")
+	ai, bi := newLineIndex(a), newLineIndex(b)
+	got := unified("a/f", "b/f", ai, bi, diffLines(ai, 1, 3, bi, 1, 3))
+	want := "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n x\n-y\n\\ No newline at end of file\n+z\n\\ No newline at end of file\n"
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// FuzzApplyDiff checks Apply(a, Diff(a, b)) == b, and that the diff
+// computed from hunks region by region describes the same change as the
+// whole-file diff.
+func FuzzApplyDiff(f *testing.F) {
+	f.Add([]byte("a\nb\nc\n"), []byte("a\nc\nd\n"))
+	f.Add([]byte("x\r\ny"), []byte("x\ny\n"))
+	f.Add([]byte(""), []byte("\n\n"))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		hunks := Diff(a, b)
+		got, err := Apply(a, hunks)
+		if err != nil {
+			t.Fatalf("Apply: %v", err)
+		}
+		if !bytes.Equal(got, b) {
+			t.Fatalf("Apply(a, Diff(a, b)) = %q, want %q", got, b)
+		}
+		ai, bi := newLineIndex(a), newLineIndex(b)
+		regional := editsFromHunks(ai, bi, hunks)
+		if got, _ := Apply(a, hunksOf(ai, bi, regional)); !bytes.Equal(got, b) {
+			t.Fatalf("regional edits give %q, want %q", got, b)
+		}
+	})
+}
+
+// FuzzHunkRegions applies arbitrary byte-level hunks and checks that the
+// line edits computed region by region reproduce the result exactly.
+func FuzzHunkRegions(f *testing.F) {
+	f.Add([]byte("one\ntwo\nthree\n"), uint16(4), uint16(3), "TWO\nX")
+	f.Add([]byte("a\r\nb"), uint16(1), uint16(0), "\n")
+	f.Fuzz(func(t *testing.T, a []byte, at, n uint16, text string) {
+		start := int(at) % (len(a) + 1)
+		end := min(len(a), start+int(n)%8)
+		hunks := []Hunk{{Start: start, End: end, New: text}}
+		b, err := Apply(a, hunks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ai, bi := newLineIndex(a), newLineIndex(b)
+		edits := editsFromHunks(ai, bi, hunks)
+		if got, _ := Apply(a, hunksOf(ai, bi, edits)); !bytes.Equal(got, b) {
+			t.Fatalf("line edits give %q, want %q", got, b)
+		}
+	})
+}
+
+// FuzzDecode feeds arbitrary JSON to every tool's decoder: it must never
+// panic, and a rejection is always a CodeInvalid error.
+func FuzzDecode(f *testing.F) {
+	f.Add("edit", `{"filePath":"a","oldString":"x","newString":"y"}`)
+	f.Add("replace_in_file", `{"filePath":"a","replacements":[{"type":"lines","startLine":1}]}`)
+	f.Add("edit_lines", `{"command":"insert","path":"a","insert_line":null}`)
+	f.Add("multi_edit", `{"description":"d","edits":[{}],"atomic":"yes"}`)
+	f.Add("file_read", `[1,2]`)
+	f.Fuzz(func(t *testing.T, tool, args string) {
+		tl := Lookup(tool)
+		if tl == nil {
+			return
+		}
+		var req map[string]any
+		err := decodeStrict(json.RawMessage(args), tl.InputSchema, &req)
+		if err != nil && CodeOf(err) != CodeInvalid {
+			t.Fatalf("decode error with code %d: %v", CodeOf(err), err)
+		}
+	})
+}
+
+func TestExpandTemplate(t *testing.T) {
+	cases := []struct{ pattern, src, tmpl, want string }{
+		{`(a)(b)`, "ab", "$2$1", "ba"},
+		{`(a)`, "a", "$1x", "ax"},
+		{`(a)`, "a", "$2", "$2"},
+		{`(a)`, "a", "$$1", "$1"},
+		{`a`, "a", "[$&]", "[a]"},
+		{`(?P<n>a)`, "a", "$<n>$<m>", "a$<m>"},
+		{`(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)(k)`, "abcdefghijk", "$11$10", "kj"},
+		{`(a)`, "a", "$10", "a0"},
+		{`a`, "a", "$", "$"},
+	}
+	for _, c := range cases {
+		re := mustCompile(t, c.pattern)
+		m := re.FindSubmatchIndex([]byte(c.src))
+		if got := expandTemplate(re, c.tmpl, []byte(c.src), m); got != c.want {
+			t.Errorf("expand(%q, %q) = %q, want %q", c.pattern, c.tmpl, got, c.want)
+		}
+	}
+}
