@@ -81,8 +81,8 @@ type Landed struct {
 type Mode int
 
 const (
-	// ModeDefault reads the mode from git config graft.mode ("commit" or
-	// "journal"), falling back to ModeJournal.
+	// ModeDefault reads the mode from $GRAFT_MODE, else git config
+	// graft.mode ("commit" or "journal"), falling back to ModeJournal.
 	ModeDefault Mode = iota
 	// ModeJournal records each call as a commit on refs/graft/<branch>,
 	// leaving HEAD, the index and the branches alone.
@@ -91,6 +91,11 @@ const (
 	// updates the index entries of the touched paths.
 	ModeCommit
 )
+
+// ModeEnv names the environment variable that chooses the mode when
+// OpenOptions.Mode is ModeDefault: "commit" or "journal". It overrides git
+// config graft.mode (the CLI's --commit flag sets it).
+const ModeEnv = "GRAFT_MODE"
 
 // OpenOptions tunes Open. The zero value is what Open uses.
 type OpenOptions struct {
@@ -170,7 +175,11 @@ func OpenWith(dir string, o OpenOptions) (*Store, error) {
 	s.mode = o.Mode
 	if s.mode == ModeDefault {
 		s.mode = ModeJournal
-		if strings.EqualFold(s.cfg.get("graft", "mode"), "commit") {
+		setting := os.Getenv(ModeEnv)
+		if setting == "" {
+			setting = s.cfg.get("graft", "mode")
+		}
+		if strings.EqualFold(setting, "commit") {
 			s.mode = ModeCommit
 		}
 	}

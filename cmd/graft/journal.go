@@ -1,0 +1,245 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/graftdev/graft/apply"
+	"github.com/graftdev/graft/gitstore"
+	"github.com/spf13/pflag"
+)
+
+// The journal's commands: undo, redo, log, diff, land, status, and the
+// global --commit flag (branch mode). undo, redo, log and diff run the
+// tools of the same names, so they behave exactly as over MCP.
+
+func init() {
+	register(&command{Name: "undo", Args: "[N]",
+		Summary: "undo the last N graft edits (default 1), keeping later changes",
+		Run:     func(c *Context, _ *pflag.FlagSet, args []string) error { return runRevert(c, "undo", args) }})
+	register(&command{Name: "redo", Args: "[N]",
+		Summary: "redo the last N undone edits (default 1)",
+		Run:     func(c *Context, _ *pflag.FlagSet, args []string) error { return runRevert(c, "redo", args) }})
+	register(&command{Name: "log", Args: "[-n N] [--json]",
+		Summary: "list the journal's edits, newest first",
+		Flags: func(fs *pflag.FlagSet) {
+			fs.IntP("max-count", "n", 20, "show at most `N` entries")
+			fs.Bool("json", false, "print the history tool's JSON result")
+		},
+		Run: runLog})
+	register(&command{Name: "diff", Args: "[ID]",
+		Summary: "show one journal entry's diff, or everything since the branch's last commit",
+		Run:     runJournalDiff})
+	register(&command{Name: "land", Args: "-m MSG",
+		Summary: "squash the journal into one commit on the current branch",
+		Flags: func(fs *pflag.FlagSet) {
+			fs.StringP("message", "m", "", "the commit `MSG`")
+		},
+		Run: runLand})
+	register(&command{Name: "status", Args: "[--json]",
+		Summary: "show the journal, the lock and any interrupted call",
+		Flags: func(fs *pflag.FlagSet) {
+			fs.Bool("json", false, "print JSON")
+		},
+		Run: runStatus})
+
+	globalFlags = append(globalFlags, func(fs *pflag.FlagSet, c *Context) {
+		commit := new(bool)
+		fs.BoolVar(commit, "commit", false, "branch mode: record each call as a commit on the current branch")
+		c.Extra["commit"] = commit
+	})
+	engineOptions = append(engineOptions, func(c *Context, _ *apply.Options) error {
+		if p, ok := c.Extra["commit"].(*bool); ok && *p {
+			// The store reads its mode from the environment (see
+			// gitstore.ModeEnv); this process is the only reader.
+			return os.Setenv(gitstore.ModeEnv, "commit")
+		}
+		return nil
+	})
+}
+
+func runRevert(c *Context, tool string, args []string) error {
+	steps := 1
+	switch len(args) {
+	case 0:
+	case 1:
+		n, err := strconv.Atoi(args[0])
+		if err != nil || n < 1 {
+			return usagef("%s: N must be a positive number, not %q", tool, args[0])
+		}
+		steps = n
+	default:
+		return usagef("%s: want [N]", tool)
+	}
+	e, err := c.Engine()
+	if err != nil {
+		return err
+	}
+	b, _ := json.Marshal(apply.UndoRequest{Steps: steps})
+	res, err := e.Call(context.Background(), tool, b)
+	if err != nil {
+		return err
+	}
+	r := res.(*apply.UndoResult)
+	fmt.Fprint(c.Stdout, r.Diff)
+	verb := map[string]string{"undo": "undid", "redo": "redid"}[tool]
+	for _, id := range r.Entries {
+		fmt.Fprintf(c.Stderr, "%s %s\n", verb, short(id))
+	}
+	if r.Snapshot != "" {
+		fmt.Fprintf(c.Stderr, "snapshot of outside changes %s\n", short(r.Snapshot))
+	}
+	fmt.Fprintf(c.Stderr, "journal commit %s\n", short(r.Commit))
+	return nil
+}
+
+func runLog(c *Context, fs *pflag.FlagSet, args []string) error {
+	if len(args) != 0 {
+		return usagef("log takes no arguments")
+	}
+	n, _ := fs.GetInt("max-count")
+	asJSON, _ := fs.GetBool("json")
+	e, err := c.Engine()
+	if err != nil {
+		return err
+	}
+	b, _ := json.Marshal(apply.HistoryRequest{Limit: n})
+	res, err := e.Call(context.Background(), "history", b)
+	if err != nil {
+		return err
+	}
+	h := res.(*apply.HistoryResult)
+	if asJSON {
+		return writeJSON(c.Stdout, h)
+	}
+	if len(h.Entries) == 0 {
+		fmt.Fprintf(c.Stderr, "the journal (%s) is empty\n", h.Journal)
+		return nil
+	}
+	for _, en := range h.Entries {
+		var files []string
+		for _, f := range en.Files {
+			files = append(files, f.Path)
+		}
+		fmt.Fprintf(c.Stdout, "%s %s %-8s +%-3d -%-3d %s [%s]\n", short(en.ID), en.Time.Local().Format("2006-01-02 15:04"),
+			en.Tool, en.Additions, en.Deletions, en.Message, strings.Join(files, " "))
+	}
+	return nil
+}
+
+func runJournalDiff(c *Context, _ *pflag.FlagSet, args []string) error {
+	if len(args) > 1 {
+		return usagef("diff: want [ID]")
+	}
+	req := apply.DiffRequest{}
+	if len(args) == 1 {
+		req.ID = args[0]
+	}
+	e, err := c.Engine()
+	if err != nil {
+		return err
+	}
+	b, _ := json.Marshal(req)
+	res, err := e.Call(context.Background(), "diff", b)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(c.Stdout, res.(*apply.DiffResult).Diff)
+	return err
+}
+
+func runLand(c *Context, fs *pflag.FlagSet, args []string) error {
+	msg, _ := fs.GetString("message")
+	if len(args) != 0 {
+		return usagef("land: want -m MSG")
+	}
+	if strings.TrimSpace(msg) == "" {
+		return usagef("land: -m MSG is required")
+	}
+	e, err := c.Engine()
+	if err != nil {
+		return err
+	}
+	sq, err := e.Store().Squash(context.Background(), msg)
+	if err != nil {
+		return landError(err)
+	}
+	fmt.Fprintf(c.Stdout, "%s %s\n", short(sq.Commit), strings.TrimPrefix(sq.Branch, "refs/heads/"))
+	fmt.Fprintf(c.Stderr, "landed %d journal entries as %s on %s: %s\n", sq.Entries, short(sq.Commit),
+		strings.TrimPrefix(sq.Branch, "refs/heads/"), strings.Join(sq.Files, " "))
+	return nil
+}
+
+// landError classifies a land failure: nothing to land and refused paths
+// are refusals (exit 1), the rest internal.
+func landError(err error) error {
+	switch {
+	case errors.Is(err, gitstore.ErrNoJournal):
+		return &apply.Error{Code: apply.CodeInvalid, Msg: err.Error(), Err: err}
+	case errors.Is(err, gitstore.ErrFiltered):
+		return &apply.Error{Code: apply.CodePermission, Msg: err.Error(), Err: err}
+	case errors.Is(err, gitstore.ErrConflict):
+		return &apply.Error{Code: apply.CodeConflict, Msg: err.Error(), Err: err}
+	}
+	return err
+}
+
+func runStatus(c *Context, fs *pflag.FlagSet, args []string) error {
+	if len(args) != 0 {
+		return usagef("status takes no arguments")
+	}
+	asJSON, _ := fs.GetBool("json")
+	e, err := c.Engine()
+	if err != nil {
+		return err
+	}
+	st, err := e.Store().Status()
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(c.Stdout, st)
+	}
+	w := c.Stdout
+	fmt.Fprintf(w, "worktree  %s\n", st.Root)
+	if st.Private {
+		fmt.Fprintf(w, "journal   kept in %s (outside any repository)\n", st.GitDir)
+	}
+	branch := strings.TrimPrefix(st.Branch, "refs/heads/")
+	if branch == "" {
+		branch = "(detached HEAD)"
+	}
+	fmt.Fprintf(w, "mode      %s\n", map[string]string{"journal": "journal (HEAD, index and branches untouched)", "commit": "commit (each call a commit on the branch)"}[st.Mode])
+	fmt.Fprintf(w, "branch    %s\n", branch)
+	fmt.Fprintf(w, "journal   %s: %d entries, %d to undo, %d to redo", st.Journal, st.Entries, st.Undoable, st.Redoable)
+	if st.Base != "" {
+		fmt.Fprintf(w, ", based on %s", short(st.Base))
+	}
+	fmt.Fprintln(w)
+	if st.Stale {
+		fmt.Fprintln(w, "          (HEAD moved since the journal started: the next call starts a new one)")
+	}
+	if st.Lock != nil {
+		fmt.Fprintf(w, "lock      held by pid %d on %s\n", st.Lock.PID, st.Lock.Host)
+	} else {
+		fmt.Fprintln(w, "lock      free")
+	}
+	if st.InProgress {
+		fmt.Fprintln(w, "call      a call is landing right now")
+	}
+	if r := st.Recovered; r != nil {
+		how := "rolled back"
+		if r.Forward {
+			how = "finished"
+		}
+		fmt.Fprintf(w, "recovered an interrupted call (%s, %s): %s\n", how, short(r.Commit), strings.Join(r.Files, " "))
+	}
+	return nil
+}
+
+func short(id string) string { return id[:min(12, len(id))] }
