@@ -1,0 +1,477 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/graftdev/graft/apply"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/pflag"
+)
+
+// The MCP server: `graft mcp` serves every tool of the registry over stdio
+// with the official Go SDK. There is one registry: the tools, their
+// descriptions and their JSON schemas are apply.Tools(), exactly what
+// `graft tools` lists and `graft call` runs, and a call's structured
+// result is the JSON `graft call` prints.
+//
+// The server opens the engine once and keeps the repository open for the
+// session; calls are served one at a time (the engine is not for
+// concurrent use). stdout carries protocol messages only (see mcpConn);
+// logs go to stderr, debug logs only with -v.
+
+func init() {
+	register(&command{Name: "mcp", Args: "[--read-only] [--tools NAME,...]",
+		Summary: "serve the tools to an agent over MCP (stdio)",
+		Flags: func(fs *pflag.FlagSet) {
+			fs.StringP("directory", "C", "", "serve the worktree of `DIR` (as the global -C)")
+			fs.String("match", "", "`exact` or fuzzy matching of old text (as the global --match)")
+			fs.Bool("read-only", false, "serve only the tools that change nothing (file_read, history, diff)")
+			fs.StringSlice("tools", nil, "serve only these tools (comma-separated `NAMES`)")
+		},
+		Run: runMCP})
+	engineOptions = append(engineOptions, func(c *Context, o *apply.Options) error {
+		if s, ok := c.Extra[mcpServerKey].(*mcpServer); ok {
+			o.Progress = s.progress // never draw a progress bar on the server's stderr
+		}
+		return nil
+	})
+}
+
+// mcpServerKey marks, in Context.Extra, that the engine is opened for the
+// MCP server.
+const mcpServerKey = "mcp.server"
+
+// maxMessageBytes bounds one inbound JSON-RPC message: a file may hold
+// 64 MiB (SPEC §4.12), and a bigger message is answered with an error.
+const maxMessageBytes = apply.DefaultMaxFileBytes
+
+func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
+	if len(args) != 0 {
+		return usagef("mcp takes no arguments (got %q)", args[0])
+	}
+	if fs.Changed("directory") {
+		c.Dir, _ = fs.GetString("directory")
+	}
+	if fs.Changed("match") {
+		c.Match, _ = fs.GetString("match")
+		if c.Match != "exact" && c.Match != "fuzzy" {
+			return usagef("mcp: --match must be exact or fuzzy, not %q", c.Match)
+		}
+	}
+	readOnly, _ := fs.GetBool("read-only")
+	names, _ := fs.GetStringSlice("tools")
+	tools, err := selectTools(apply.Tools(), names, readOnly)
+	if err != nil {
+		return err
+	}
+
+	s := &mcpServer{log: c.logger}
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	c.Extra[mcpServerKey] = s
+	e, err := c.Engine()
+	if err != nil {
+		return err
+	}
+	s.engine = e
+
+	var sdkLog *slog.Logger
+	if c.Verbose {
+		sdkLog = c.logger
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "graft", Title: "graft: edits that land exactly, journaled in git", Version: graftVersion()},
+		&mcp.ServerOptions{
+			Instructions: instructions(tools),
+			Logger:       sdkLog,
+			// No logging capability: logs stay on stderr (SPEC §4.11).
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		})
+	for _, t := range tools {
+		srv.AddTool(mcpTool(t), s.handler(t))
+	}
+	s.log.Debug("mcp: serving", "tools", len(tools), "dir", c.Dir)
+
+	conn := newMCPConn(c.Stdin, c.Stdout, maxMessageBytes, s.log)
+	err = srv.Run(context.Background(), conn)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("mcp: %w", err)
+	}
+	s.log.Debug("mcp: stdin closed, shutting down")
+	return nil
+}
+
+// selectTools applies --tools and --read-only to the registry. Unknown
+// names, and tools that change files under --read-only, are usage errors
+// naming what is available.
+func selectTools(all []*apply.Tool, names []string, readOnly bool) ([]*apply.Tool, error) {
+	var avail []string
+	for _, t := range all {
+		avail = append(avail, t.Name)
+	}
+	if len(names) == 0 {
+		var out []*apply.Tool
+		for _, t := range all {
+			if !readOnly || t.ReadOnly {
+				out = append(out, t)
+			}
+		}
+		return out, nil
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if !slices.Contains(avail, n) {
+			return nil, usagef("mcp: --tools: unknown tool %q (tools: %s)", n, strings.Join(avail, ", "))
+		}
+		want[n] = true
+	}
+	var out []*apply.Tool
+	for _, t := range all {
+		if !want[t.Name] {
+			continue
+		}
+		if readOnly && !t.ReadOnly {
+			return nil, usagef("mcp: --tools: %s changes files, which --read-only excludes", t.Name)
+		}
+		out = append(out, t)
+	}
+	if len(out) == 0 {
+		return nil, usagef("mcp: --tools names no tool (tools: %s)", strings.Join(avail, ", "))
+	}
+	return out, nil
+}
+
+// mcpTool describes a registry tool to MCP: its own description and
+// schemas, no second copy.
+func mcpTool(t *apply.Tool) *mcp.Tool {
+	mt := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema,
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: t.ReadOnly, OpenWorldHint: new(bool)}}
+	if t.OutputSchema != nil {
+		mt.OutputSchema = t.OutputSchema
+	}
+	if t.ReadOnly {
+		mt.Annotations.IdempotentHint = true
+	}
+	return mt
+}
+
+// instructions teaches a model how the served tools fit together.
+func instructions(tools []*apply.Tool) string {
+	has := func(n string) bool {
+		return slices.ContainsFunc(tools, func(t *apply.Tool) bool { return t.Name == n })
+	}
+	var b strings.Builder
+	b.WriteString("graft edits files in a git repository. Every call lands whole or not at all and is recorded as a commit on the journal ref refs/graft/<branch>, so people review it with git and nothing is lost.\n")
+	if has("file_read") {
+		b.WriteString("- file_read shows lines as \"N: text\" and returns version: the line numbers are what line edits take, and passing version to an edit makes graft refuse it if the file changed since.\n")
+	}
+	if has("edit_lines") || has("replace_in_file") {
+		b.WriteString("- Prefer line edits (edit_lines, replace_in_file) for changes you located by line number; line numbers always refer to the file as it was when the call began.\n")
+	}
+	if has("edit") || has("edit_text_file") || has("multi_edit") {
+		b.WriteString("- String edits match exactly first, then forgive whitespace, indentation, line-ending and quote slips, but never guess between several places.\n")
+	}
+	b.WriteString("- A refusal carries a code (-32010 not found, -32011 several matches, -32012 conflict, -32013 syntax error, ...) and the nearest candidates with their line numbers and actual text: retry once with that text or with line numbers.\n")
+	if has("undo") {
+		b.WriteString("- undo reverses the last call without losing later changes made outside graft.\n")
+	}
+	return b.String()
+}
+
+func graftVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// mcpServer holds the session's engine and serialises calls to it.
+type mcpServer struct {
+	engine *apply.Engine
+	log    *slog.Logger
+
+	mu   sync.Mutex    // one call at a time; guards sink
+	sink *progressSink // the running call's, nil without a progress token
+}
+
+// progress receives the engine's progress for the running call (the
+// engine calls it synchronously, under s.mu).
+func (s *mcpServer) progress(p apply.Progress) {
+	if s.sink != nil {
+		s.sink.update(p)
+	}
+}
+
+// handler runs one tool for MCP: arguments that are not a JSON object are
+// a protocol error (invalid params); everything else is decided by the
+// engine, whose refusals become tool errors.
+func (s *mcpServer) handler(t *apply.Tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		args := req.Params.Arguments
+		if err := checkArguments(args); err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s: %v", t.Name, err)}
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if tok := req.Params.GetProgressToken(); tok != nil {
+			s.sink = &progressSink{ctx: ctx, session: req.Session, token: tok, last: -1}
+		}
+		start := time.Now()
+		defer func() {
+			s.sink = nil
+			if r := recover(); r != nil {
+				s.log.Error("mcp: tool panicked", "tool", t.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				res, err = toolError(t.Name, &apply.Error{Code: apply.CodeInternal, Msg: fmt.Sprintf("internal error (a bug in graft): %v", r)}), nil
+			}
+			s.log.Debug("mcp: call", "tool", t.Name, "args_bytes", len(args), "ms", float64(time.Since(start).Microseconds())/1000, "error", res != nil && res.IsError)
+		}()
+		out, cerr := s.engine.Call(ctx, t.Name, args)
+		if cerr != nil {
+			return toolError(t.Name, cerr), nil
+		}
+		return toolResult(t.Name, out)
+	}
+}
+
+// checkArguments accepts absent arguments, null, or a JSON object.
+func checkArguments(args json.RawMessage) error {
+	trimmed := strings.TrimSpace(string(args))
+	if trimmed == "" || trimmed == "null" || strings.HasPrefix(trimmed, "{") {
+		return nil
+	}
+	return errors.New("arguments must be a JSON object")
+}
+
+// toolResult is a successful call: the structured result is the JSON
+// `graft call` prints, the text a short summary and the diff. A result
+// that says not every part succeeded (a non-atomic multi_edit with
+// failures) is flagged IsError, as `graft call` exits 1 for it.
+func toolResult(tool string, out any) (*mcp.CallToolResult, error) {
+	raw, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: encoding the result: %w", tool, err)
+	}
+	res := &mcp.CallToolResult{
+		StructuredContent: json.RawMessage(raw),
+		Content:           []mcp.Content{&mcp.TextContent{Text: summarize(raw)}},
+	}
+	if s, ok := out.(interface{ Succeeded() bool }); ok && !s.Succeeded() {
+		res.IsError = true
+	}
+	return res, nil
+}
+
+// toolError is a refused or failed call. It carries no structured content
+// (clients check structured content against the output schema, which
+// describes success); instead the text holds a one-line summary and then,
+// as a second block, the JSON `graft call` prints for the error: code,
+// message, path, edit, count and candidates.
+func toolError(tool string, err error) *mcp.CallToolResult {
+	j := apply.ToJSON(err)
+	raw, _ := json.MarshalIndent(map[string]any{"error": j}, "", "  ")
+	return &mcp.CallToolResult{
+		IsError: true,
+		Content: []mcp.Content{
+			&mcp.TextContent{Text: errorSummary(tool, j)},
+			&mcp.TextContent{Text: string(raw)},
+		},
+	}
+}
+
+// codeNames words the codes of SPEC §4.10 for the summary line.
+var codeNames = map[apply.Code]string{
+	apply.CodeFileNotFound: "file not found",
+	apply.CodePermission:   "permission denied",
+	apply.CodeBinary:       "binary file",
+	apply.CodeTextNotFound: "text not found",
+	apply.CodeAmbiguous:    "several matches",
+	apply.CodeConflict:     "conflict",
+	apply.CodeSyntax:       "syntax check failed",
+	apply.CodeTooLarge:     "too large",
+	apply.CodeInvalid:      "invalid request",
+	apply.CodeInternal:     "internal error",
+}
+
+// errorSummary is the first line a model reads of a refusal, with what to
+// do next.
+func errorSummary(tool string, j apply.ErrorJSON) string {
+	name := codeNames[j.Code]
+	if name == "" {
+		name = "error"
+	}
+	s := fmt.Sprintf("%s refused (%d %s): %s", tool, j.Code, name, j.Message)
+	switch {
+	case len(j.Candidates) > 0:
+		s += fmt.Sprintf("\nNearest candidates (%d) are listed below with their line numbers and the file's actual text: retry with that text, or edit by line numbers.", len(j.Candidates))
+	case j.Code == apply.CodeTextNotFound || j.Code == apply.CodeAmbiguous:
+		s += "\nRead the file (file_read) and retry with text copied from it, or edit by line numbers."
+	case j.Code == apply.CodeConflict:
+		s += "\nThe file changed since it was read: read it again and redo the edit on the current text."
+	}
+	return s
+}
+
+// summarize renders a result's JSON for people and models: what changed
+// where and the diff for editing tools, the numbered lines for reads, the
+// diff for diff-like results, and the JSON itself for anything else. It
+// reads the JSON rather than Go types so that tools added to the registry
+// later get a useful summary without a change here.
+func summarize(raw []byte) string {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return string(raw)
+	}
+	var b strings.Builder
+	switch files, ok := m["files"].([]any); {
+	case ok:
+		summarizeFiles(&b, m, files)
+	case isString(m["content"]):
+		summarizeRead(&b, m)
+	case isString(m["diff"]):
+		b.WriteString(m["diff"].(string))
+	default:
+		ind, _ := json.MarshalIndent(m, "", "  ")
+		b.Write(ind)
+	}
+	return b.String()
+}
+
+func isString(v any) bool { _, ok := v.(string); return ok }
+
+func num(v any) int {
+	f, _ := v.(float64)
+	return int(f)
+}
+
+func summarizeFiles(b *strings.Builder, m map[string]any, files []any) {
+	verb := "edited"
+	if m["dry_run"] == true {
+		verb = "would edit (dry run)"
+	}
+	var diffs strings.Builder
+	for _, fv := range files {
+		f, _ := fv.(map[string]any)
+		if f == nil {
+			continue
+		}
+		v := verb
+		switch {
+		case f["created"] == true:
+			v = strings.Replace(verb, "edit", "create", 1)
+		case f["deleted"] == true:
+			v = strings.Replace(verb, "edit", "delete", 1)
+		}
+		fmt.Fprintf(b, "%s %v: +%d -%d", v, f["path"], num(f["additions"]), num(f["deletions"]))
+		if lr, ok := f["line_range"].(map[string]any); ok && num(lr["start"]) > 0 {
+			fmt.Fprintf(b, ", lines %d-%d", num(lr["start"]), num(lr["end"]))
+		}
+		if n := num(f["replacements"]); n > 1 {
+			fmt.Fprintf(b, ", %d replacements", n)
+		}
+		for _, hv := range asSlice(f["hunks"]) {
+			h, _ := hv.(map[string]any)
+			how, _ := h["located"].(string)
+			if how == "" || how == "exact" || how == "lines" || how == "create" {
+				continue
+			}
+			fmt.Fprintf(b, " [%slocated by %s at line %d, similarity %.2f]", editPrefix(h["edit"]), how, num(h["line"]), h["similarity"])
+		}
+		b.WriteByte('\n')
+		if d, _ := f["diff"].(string); d != "" {
+			diffs.WriteString(d)
+			if !strings.HasSuffix(d, "\n") {
+				diffs.WriteByte('\n')
+			}
+		}
+	}
+	if len(files) == 0 {
+		b.WriteString("no file changed\n")
+	}
+	for _, rv := range asSlice(m["results"]) {
+		r, _ := rv.(map[string]any)
+		if r != nil && r["success"] == false {
+			fmt.Fprintf(b, "failed %v: %v\n", r["file_path"], r["error"])
+		}
+	}
+	if e, _ := m["error"].(string); e != "" {
+		fmt.Fprintf(b, "error: %s\n", e)
+	}
+	if c, _ := m["commit"].(string); c != "" {
+		fmt.Fprintf(b, "journal commit %s\n", c)
+	}
+	if diffs.Len() > 0 {
+		b.WriteByte('\n')
+		b.WriteString(diffs.String())
+	}
+}
+
+func editPrefix(v any) string {
+	if s, _ := v.(string); s != "" {
+		return s + " "
+	}
+	return ""
+}
+
+func asSlice(v any) []any {
+	s, _ := v.([]any)
+	return s
+}
+
+func summarizeRead(b *strings.Builder, m map[string]any) {
+	fmt.Fprintf(b, "%v: lines %d-%d of %d, version %v", m["path"], num(m["start_line"]), num(m["end_line"]), num(m["total_lines"]), m["version"])
+	if le, _ := m["line_endings"].(string); le != "" && le != "lf" && le != "none" {
+		fmt.Fprintf(b, ", %s line endings", le)
+	}
+	if m["final_newline"] == false && num(m["total_lines"]) > 0 {
+		b.WriteString(", no final newline")
+	}
+	b.WriteString("\n")
+	b.WriteString(m["content"].(string))
+}
+
+// progressSink turns the engine's progress reports for one call into
+// notifications/progress for the call's progress token. The engine reports
+// phases (Done of Total within each); MCP wants a value that increases
+// with every notification, so each phase continues where the previous
+// one ended, and a report that would not increase the value is dropped.
+type progressSink struct {
+	ctx     context.Context
+	session *mcp.ServerSession
+	token   any
+
+	base, done, total int     // the current phase starts at base
+	last              float64 // the last value sent; -1 before the first
+}
+
+func (p *progressSink) update(pr apply.Progress) {
+	if pr.Done < p.done { // a new phase
+		p.base += max(p.total, p.done)
+	}
+	p.done, p.total = pr.Done, pr.Total
+	v := float64(p.base + pr.Done)
+	if v <= p.last {
+		return
+	}
+	p.last = v
+	params := &mcp.ProgressNotificationParams{ProgressToken: p.token, Progress: v, Message: pr.Message}
+	if pr.Total > 0 {
+		params.Total = float64(p.base + max(pr.Total, pr.Done))
+	}
+	// A failed notification (client gone) must not fail the edit.
+	_ = p.session.NotifyProgress(p.ctx, params)
+}

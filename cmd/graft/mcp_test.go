@@ -1,0 +1,512 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/graftdev/graft/apply"
+)
+
+// These tests drive `graft mcp` (Main, in process) over pipes with raw
+// JSON-RPC lines, as a client would, and read every line it writes.
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+type mcpSession struct {
+	t      *testing.T
+	in     *io.PipeWriter
+	lines  chan []byte
+	exit   chan int
+	stderr *lockedBuffer
+	nextID int
+}
+
+// gitRepo makes a repository with files committed on main.
+func gitRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	gitRun(t, dir, "init", "-q", "-b", "main")
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitRun(t, dir, "add", "-A")
+	gitRun(t, dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "init")
+	return dir
+}
+
+func gitRun(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// startMCP runs `graft -C dir mcp ARGS` in process and initializes the
+// session.
+func startMCP(t *testing.T, dir string, args ...string) *mcpSession {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	s := &mcpSession{t: t, in: inW, lines: make(chan []byte, 1024), exit: make(chan int, 1), stderr: &lockedBuffer{}, nextID: 100}
+	go func() {
+		code := Main(append([]string{"-C", dir, "mcp"}, args...), inR, outW, s.stderr)
+		outW.Close()
+		s.exit <- code
+	}()
+	go func() {
+		br := bufio.NewReader(outR)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 {
+				s.lines <- line
+			}
+			if err != nil {
+				close(s.lines)
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() { s.in.Close() })
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
+	if r := s.response(1, nil); r["result"] == nil {
+		t.Fatalf("initialize failed: %v", r)
+	}
+	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return s
+}
+
+func (s *mcpSession) send(line string) {
+	s.t.Helper()
+	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
+		s.t.Fatalf("writing to the server: %v", err)
+	}
+}
+
+// next returns the next message the server wrote; every line of stdout
+// must be one JSON-RPC message.
+func (s *mcpSession) next() map[string]any {
+	s.t.Helper()
+	select {
+	case line, ok := <-s.lines:
+		if !ok {
+			s.t.Fatalf("server closed stdout; stderr:\n%s", s.stderr)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(line, &m); err != nil || m["jsonrpc"] != "2.0" {
+			s.t.Fatalf("stdout line is not a JSON-RPC message: %q", line)
+		}
+		return m
+	case <-time.After(20 * time.Second):
+		s.t.Fatalf("no message from the server in 20s; stderr:\n%s", s.stderr)
+	}
+	return nil
+}
+
+// response reads messages until the response with id (nil for a null id),
+// collecting notifications into notes.
+func (s *mcpSession) response(id any, notes *[]map[string]any) map[string]any {
+	s.t.Helper()
+	for {
+		m := s.next()
+		if _, isResp := m["method"]; isResp {
+			if notes != nil {
+				*notes = append(*notes, m)
+			}
+			continue
+		}
+		got, _ := m["id"].(float64)
+		if (id == nil && m["id"] == nil) || (id != nil && got == float64(id.(int))) {
+			return m
+		}
+		s.t.Fatalf("unexpected message while waiting for id %v: %v", id, m)
+	}
+}
+
+// call sends tools/call and returns the result (failing on a protocol
+// error) and the notifications that came before it.
+func (s *mcpSession) call(tool string, args any, meta map[string]any) (map[string]any, []map[string]any) {
+	s.t.Helper()
+	s.nextID++
+	params := map[string]any{"name": tool, "arguments": args}
+	if meta != nil {
+		params["_meta"] = meta
+	}
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": s.nextID, "method": "tools/call", "params": params})
+	s.send(string(b))
+	var notes []map[string]any
+	r := s.response(s.nextID, &notes)
+	res, ok := r["result"].(map[string]any)
+	if !ok {
+		s.t.Fatalf("tools/call %s: protocol error %v", tool, r["error"])
+	}
+	return res, notes
+}
+
+// closeWait closes stdin and returns the exit code.
+func (s *mcpSession) closeWait() int {
+	s.t.Helper()
+	s.in.Close()
+	for range s.lines { // drain
+	}
+	select {
+	case code := <-s.exit:
+		return code
+	case <-time.After(20 * time.Second):
+		s.t.Fatal("server did not exit after stdin closed")
+	}
+	return -1
+}
+
+func errorOf(t *testing.T, res map[string]any) apply.ErrorJSON {
+	t.Helper()
+	if res["isError"] != true {
+		t.Fatalf("want a tool error, got %v", res)
+	}
+	content := res["content"].([]any)
+	if len(content) != 2 {
+		t.Fatalf("want 2 content blocks (summary, JSON), got %d", len(content))
+	}
+	var j struct {
+		Error apply.ErrorJSON `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(content[1].(map[string]any)["text"].(string)), &j); err != nil {
+		t.Fatalf("error JSON: %v", err)
+	}
+	return j.Error
+}
+
+func text(res map[string]any) string {
+	var b strings.Builder
+	for _, c := range res["content"].([]any) {
+		b.WriteString(c.(map[string]any)["text"].(string))
+	}
+	return b.String()
+}
+
+func TestMCPBadInputKeepsServing(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"a.txt": "one\ntwo\n"})
+	s := startMCP(t, dir)
+
+	cases := []struct {
+		name, line string
+		id         any
+		code       float64
+	}{
+		{"malformed JSON", `{"jsonrpc":"2.0","id":2,"method":`, nil, -32700},
+		{"not JSON at all", `hello`, nil, -32700},
+		{"batch", `[{"jsonrpc":"2.0","id":3,"method":"ping"}]`, nil, -32600},
+		{"no version tag", `{"id":4,"method":"ping"}`, 4, -32600},
+		{"object id", `{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}`, nil, -32600},
+		{"unknown method", `{"jsonrpc":"2.0","id":5,"method":"no/such"}`, 5, -32601},
+		{"unknown tool", `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"no_such","arguments":{}}}`, 6, -32602},
+		{"arguments not an object", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"edit","arguments":"filePath=a.txt"}}`, 7, -32602},
+		{"params not an object", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":[1,2]}`, 8, -32602},
+	}
+	for _, c := range cases {
+		s.send(c.line)
+		r := s.response(c.id, nil)
+		e, ok := r["error"].(map[string]any)
+		if !ok || e["code"] != c.code {
+			t.Errorf("%s: want error code %v, got %v", c.name, c.code, r)
+		}
+	}
+
+	// Wrong argument types, missing and unknown fields: tool errors a
+	// model can read and retry from, with graft's invalid-request code.
+	for _, args := range []string{
+		`{"filePath":5,"oldString":"one","newString":"1"}`,
+		`{"filePath":"a.txt","oldString":"one"}`,
+		`{"filePath":"a.txt","oldString":"one","newString":"1","bogus":true}`,
+		`{"filePath":"a.txt","oldString":"one","newString":"1","replaceAll":"yes"}`,
+	} {
+		res, _ := s.call("edit", json.RawMessage(args), nil)
+		if e := errorOf(t, res); e.Code != apply.CodeInvalid || e.Message == "" {
+			t.Errorf("args %s: want code %d, got %+v", args, apply.CodeInvalid, e)
+		}
+	}
+
+	// A message over the limit is answered by its id, and nothing of it
+	// reaches the engine.
+	s.nextID++
+	huge := fmt.Sprintf(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"edit","arguments":{"filePath":"a.txt","oldString":"one","newString":"%s"}},"id":%d}`,
+		strings.Repeat("x", maxMessageBytes), s.nextID)
+	s.send(huge)
+	r := s.response(s.nextID, nil)
+	if e, ok := r["error"].(map[string]any); !ok || e["code"] != float64(-32600) || !strings.Contains(e["message"].(string), "over the limit") {
+		t.Errorf("huge message: got %v", r)
+	}
+
+	// Still serving, and the file was never touched.
+	res, _ := s.call("edit", map[string]any{"filePath": "a.txt", "oldString": "two", "newString": "2"}, nil)
+	if res["isError"] == true {
+		t.Fatalf("edit after bad input: %s", text(res))
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "one\n2\n" {
+		t.Errorf("a.txt = %q", b)
+	}
+	if code := s.closeWait(); code != 0 {
+		t.Errorf("exit code %d; stderr:\n%s", code, s.stderr)
+	}
+}
+
+func TestMCPResultsAndErrors(t *testing.T) {
+	dir := gitRepo(t, map[string]string{
+		"main.go": "package main\n\nfunc main() {\n\tprintln(\"hi\")\n\tprintln(\"hi\")\n}\n",
+	})
+	s := startMCP(t, dir)
+
+	// Structured content is exactly what `graft call` prints.
+	args := map[string]any{"path": "main.go", "start_line": 3, "end_line": 4}
+	res, _ := s.call("file_read", args, nil)
+	want := callJSON(t, dir, "file_read", args)
+	if got, _ := json.Marshal(res["structuredContent"]); !jsonEqual(got, want) {
+		t.Errorf("file_read structured content\n got %s\nwant %s", got, want)
+	}
+	if txt := text(res); !strings.Contains(txt, "3: func main() {\n4: \tprintln(\"hi\")\n") || !strings.Contains(txt, "version ") {
+		t.Errorf("file_read text: %q", txt)
+	}
+
+	// A refusal: several matches, with the count and candidates.
+	res, _ = s.call("edit", map[string]any{"filePath": "main.go", "oldString": "\tprintln(\"hi\")\n", "newString": "\tprintln(\"bye\")\n"}, nil)
+	e := errorOf(t, res)
+	if e.Code != apply.CodeAmbiguous || e.Count != 2 || e.Path != "main.go" {
+		t.Errorf("ambiguous edit: %+v", e)
+	}
+	if !strings.Contains(text(res), "-32011") {
+		t.Errorf("summary line lacks the code: %q", text(res))
+	}
+
+	// A landed edit: summary, diff and journal commit in the text.
+	res, _ = s.call("edit", map[string]any{"filePath": "main.go", "oldString": "\tprintln(\"hi\")\n}", "newString": "\tprintln(\"bye\")\n}"}, nil)
+	if res["isError"] == true {
+		t.Fatalf("edit: %s", text(res))
+	}
+	sc := res["structuredContent"].(map[string]any)
+	commit, _ := sc["commit"].(string)
+	txt := text(res)
+	for _, w := range []string{"edited main.go: +1 -1", "-\tprintln(\"hi\")\n+\tprintln(\"bye\")", "journal commit " + commit} {
+		if !strings.Contains(txt, w) {
+			t.Errorf("edit text lacks %q:\n%s", w, txt)
+		}
+	}
+	if commit == "" {
+		t.Fatalf("no journal commit in %v", sc)
+	}
+	if got := strings.TrimSpace(gitRun(t, dir, "rev-parse", "refs/graft/main")); got != commit {
+		t.Errorf("refs/graft/main = %s, result says %s", got, commit)
+	}
+	s.closeWait()
+}
+
+// callJSON runs `graft call` and returns its stdout.
+func callJSON(t *testing.T, dir, tool string, args any) []byte {
+	t.Helper()
+	b, _ := json.Marshal(args)
+	var out, errb bytes.Buffer
+	if code := Main([]string{"-C", dir, "call", tool, string(b)}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("graft call %s: exit %d: %s", tool, code, errb.String())
+	}
+	return out.Bytes()
+}
+
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return bytes.Equal(xa, ya)
+}
+
+func TestMCPProgress(t *testing.T) {
+	files := map[string]string{}
+	var edits []map[string]any
+	for i := range 5 {
+		name := fmt.Sprintf("f%d.txt", i)
+		files[name] = "old\n"
+		edits = append(edits, map[string]any{"file_path": name, "old_string": "old", "new_string": "new"})
+	}
+	dir := gitRepo(t, files)
+	s := startMCP(t, dir)
+	res, notes := s.call("multi_edit", map[string]any{"description": "rename", "edits": edits}, map[string]any{"progressToken": "tok-1"})
+	if res["isError"] == true {
+		t.Fatalf("multi_edit: %s", text(res))
+	}
+	if len(notes) < 2 {
+		t.Fatalf("want progress notifications before the response, got %d", len(notes))
+	}
+	last := -1.0
+	for _, n := range notes {
+		p := n["params"].(map[string]any)
+		if n["method"] != "notifications/progress" || p["progressToken"] != "tok-1" {
+			t.Fatalf("unexpected notification %v", n)
+		}
+		v := p["progress"].(float64)
+		if v <= last {
+			t.Errorf("progress does not increase: %v after %v", v, last)
+		}
+		if total, ok := p["total"].(float64); ok && total < v {
+			t.Errorf("progress %v over total %v", v, total)
+		}
+		last = v
+	}
+	// Without a token, no notification.
+	_, notes = s.call("edit", map[string]any{"filePath": "f0.txt", "oldString": "new", "newString": "newer"}, nil)
+	if len(notes) != 0 {
+		t.Errorf("notifications without a progress token: %v", notes)
+	}
+	s.closeWait()
+}
+
+func TestMCPToolSelection(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"a.txt": "a\n"})
+	list := func(args ...string) []string {
+		s := startMCP(t, dir, args...)
+		s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+		r := s.response(2, nil)
+		var names []string
+		for _, tv := range r["result"].(map[string]any)["tools"].([]any) {
+			tool := tv.(map[string]any)
+			names = append(names, tool["name"].(string))
+			if tool["inputSchema"].(map[string]any)["type"] != "object" {
+				t.Errorf("%s: input schema is not an object schema", tool["name"])
+			}
+		}
+		s.closeWait()
+		slices.Sort(names) // the SDK lists tools by name
+		return names
+	}
+	var all, readOnly []string
+	for _, tool := range apply.Tools() {
+		all = append(all, tool.Name)
+		if tool.ReadOnly {
+			readOnly = append(readOnly, tool.Name)
+		}
+	}
+	slices.Sort(all)
+	slices.Sort(readOnly)
+	if got := list(); !slices.Equal(got, all) {
+		t.Errorf("tools = %v, want the registry %v", got, all)
+	}
+	if got := list("--read-only"); !slices.Equal(got, readOnly) || !slices.Contains(got, "file_read") {
+		t.Errorf("--read-only tools = %v, want %v", got, readOnly)
+	}
+	if got := list("--tools", "edit_lines,file_read"); !slices.Equal(got, []string{"edit_lines", "file_read"}) {
+		t.Errorf("--tools subset = %v", got)
+	}
+
+	for _, args := range [][]string{{"--tools", "nope"}, {"--read-only", "--tools", "edit"}, {"extra"}} {
+		var out, errb bytes.Buffer
+		code := Main(append([]string{"-C", dir, "mcp"}, args...), strings.NewReader(""), &out, &errb)
+		if code != exitError || out.Len() != 0 || errb.Len() == 0 {
+			t.Errorf("mcp %v: exit %d, stdout %q, stderr %q", args, code, out.String(), errb.String())
+		}
+	}
+}
+
+// A client may write its requests and close stdin at once: every request
+// is still answered before the server exits 0, and nothing but protocol
+// reaches stdout.
+func TestMCPStdinClosedAnswersPending(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"a.txt": "a\n"})
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"edit","arguments":{"filePath":"a.txt","oldString":"a","newString":"b"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"file_read","arguments":{"path":"a.txt"}}}`,
+	}, "\n") + "\n"
+	var out bytes.Buffer
+	errb := &lockedBuffer{}
+	done := make(chan int, 1)
+	go func() { done <- Main([]string{"-v", "-C", dir, "mcp"}, strings.NewReader(in), &out, errb) }()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errb)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("server did not exit at the end of stdin")
+	}
+	ids := map[float64]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil || m["jsonrpc"] != "2.0" {
+			t.Fatalf("stdout line is not JSON-RPC: %q", line)
+		}
+		if id, ok := m["id"].(float64); ok {
+			ids[id] = true
+		}
+	}
+	for _, id := range []float64{1, 2, 3} {
+		if !ids[id] {
+			t.Errorf("no response to request %v; stdout:\n%s", id, out.String())
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "b\n" {
+		t.Errorf("a.txt = %q", b)
+	}
+	if !strings.Contains(errb.String(), "mcp: call") {
+		t.Errorf("-v logs no calls on stderr: %q", errb)
+	}
+	if strings.Contains(errb.String(), "a\n") {
+		t.Errorf("logs hold file contents: %q", errb)
+	}
+}
+
+func TestIDScanner(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"jsonrpc":"2.0","id":42,"method":"x"}`, "42"},
+		{`{"method":"x","params":{"id":1,"s":"\"id\":9"},"id":"abc"}`, `"abc"`},
+		{`{"params":{"arguments":{"id":5}},"id": 7 }`, "7"},
+		{`{"a":"}{,","id":-3}`, "-3"},
+		{`{"ids":1,"id":{"x":1}}`, ""},
+		{`{"params":{"id":1}}`, ""},
+		{`[{"id":1}]`, ""},
+	} {
+		// Feed in small chunks, as a stream arrives.
+		s := &idScanner{}
+		for i := 0; i < len(c.in); i += 3 {
+			s.feed([]byte(c.in[i:min(i+3, len(c.in))]))
+		}
+		if got := string(s.id()); got != c.want {
+			t.Errorf("%s: id %q, want %q", c.in, got, c.want)
+		}
+	}
+}
