@@ -203,6 +203,19 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// Detail is the message without the path and hunk: the kind, the
+// patch line, and the reason.
+func (e *Error) Detail() string {
+	s := e.Kind.Error()
+	if e.PatchLine > 0 {
+		s += fmt.Sprintf(" (patch line %d)", e.PatchLine)
+	}
+	if e.Reason != "" {
+		s += ": " + e.Reason
+	}
+	return s
+}
+
 // Is reports whether target is the error's kind.
 func (e *Error) Is(target error) bool { return target == e.Kind }
 

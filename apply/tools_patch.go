@@ -1,0 +1,200 @@
+package apply
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/graftdev/graft/apply/patch"
+)
+
+func init() {
+	Register(NewTool("apply_patch", applyPatchDescription, runApplyPatch))
+}
+
+const applyPatchDescription = `Apply a patch to one or more files, all files or none.
+
+The format is detected: a git or plain unified diff (several files; new, deleted, renamed and
+copied files; mode changes; binary patches from git diff --binary), a Codex envelope
+(*** Begin Patch / *** Update File: / *** Add File: / *** Delete File: / *** Move to: /
+@@ anchor / *** End of File / *** End Patch), or SEARCH/REPLACE blocks each after a line naming
+the file (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE). Markdown fences around it are fine.
+
+Hunk headers may be stale or miscounted, or just "@@ @@": every hunk is located by its context
+and removed lines — at the stated line, else the one place they occur, else by fuzzy tiers
+(indentation, whitespace, line endings, quotes) when a single place fits. A hunk that fits
+several places or nowhere is refused with the nearest candidates and the file's actual text;
+nothing is written. Results say per file and per hunk how each hunk was located ("exact",
+"offset N", or the fuzzy tier with its similarity). reverse undoes the patch.`
+
+// ApplyPatchRequest is the input of the apply_patch tool.
+type ApplyPatchRequest struct {
+	Patch   string `json:"patch" jsonschema:"the patch: a unified diff, a *** Begin Patch envelope, or SEARCH/REPLACE blocks"`
+	Reverse bool   `json:"reverse,omitempty" jsonschema:"apply the patch in reverse (undo it)"`
+	Common
+}
+
+// ApplyPatchResult is the output of apply_patch: the common landing plus
+// the format the patch was read as.
+type ApplyPatchResult struct {
+	Landing
+	Format string `json:"format"`
+}
+
+func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*ApplyPatchResult, error) {
+	if strings.TrimSpace(req.Patch) == "" {
+		return nil, invalidf("", "", "patch is empty")
+	}
+	p, err := patch.Parse(req.Patch)
+	if err != nil {
+		return nil, patchError(err)
+	}
+	if req.Reverse {
+		if p, err = patch.Reverse(p); err != nil {
+			return nil, patchError(err)
+		}
+	}
+	tx := e.Begin("apply_patch", req.DryRun)
+	src := &txSource{tx: tx, files: map[string]*TxFile{}, binary: binaryPaths(p)}
+	res, err := patch.Apply(p, src, patch.Options{ExactOnly: e.opts.ExactMatch})
+	if err != nil {
+		return nil, patchError(err)
+	}
+	if req.Version != "" {
+		if len(res.Changes) != 1 || res.Changes[0].Old == nil {
+			return nil, invalidf("", "", "version can only be checked for a patch that changes one existing file")
+		}
+		if err := src.files[res.Changes[0].Path].checkVersion(req.Version, ""); err != nil {
+			return nil, err
+		}
+	}
+	located := map[string][]Located{}
+	for _, f := range res.Files {
+		name := f.NewPath
+		if name == "" {
+			name = f.OldPath
+		}
+		for _, h := range f.Hunks {
+			located[name] = append(located[name], Located{Edit: fmt.Sprintf("hunk %d", h.Hunk),
+				Line: h.Line, EndLine: h.EndLine, Method: h.String(), Similarity: h.Similarity})
+		}
+	}
+	for _, c := range res.Changes {
+		f := src.files[c.Path]
+		if f == nil {
+			return nil, &Error{Code: CodeInternal, Path: c.Path, Msg: "patch changed a file it did not read"}
+		}
+		if c.New == nil {
+			f.Delete()
+			continue
+		}
+		if c.Mode != 0 {
+			f.Mode = c.Mode.Perm()
+		}
+		f.Replace(c.New, located[c.Path], len(located[c.Path]))
+	}
+	l, err := tx.Land(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	return &ApplyPatchResult{Landing: *l, Format: string(p.Format)}, nil
+}
+
+// txSource lets the patch read files through the transaction, so that
+// every path is checked (inside the worktree, not in the git directory)
+// before a byte is read. Files a binary patch changes may be binary.
+type txSource struct {
+	tx     *Tx
+	files  map[string]*TxFile
+	binary map[string]bool
+}
+
+func (s *txSource) ReadFile(path string) ([]byte, error) {
+	f, err := s.tx.Open(path, "", true)
+	if CodeOf(err) == CodeBinary && s.binary[path] {
+		f, err = s.tx.openBinary(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.files[path] = f
+	if !f.Exists && f.Cur == nil {
+		return nil, fs.ErrNotExist
+	}
+	return f.Cur, nil
+}
+
+// openBinary opens a file that a binary patch changes: like Open, without
+// the refusal of binary content.
+func (tx *Tx) openBinary(path string) (*TxFile, error) {
+	rel, abs, err := tx.e.resolve(path, "")
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, errFromFS(err, rel, "")
+	}
+	if fi.Size() > tx.e.opts.MaxFileBytes {
+		return nil, errorf(CodeTooLarge, rel, "", "file too large: %d bytes (limit %d)", fi.Size(), tx.e.opts.MaxFileBytes)
+	}
+	content, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, errFromFS(err, rel, "")
+	}
+	f := &TxFile{Rel: rel, Abs: abs, Exists: true, Old: content, Cur: content, Mode: fi.Mode().Perm(), singlePass: true}
+	tx.byRel[rel] = f
+	tx.files = append(tx.files, f)
+	return f, nil
+}
+
+func binaryPaths(p *patch.Patch) map[string]bool {
+	m := map[string]bool{}
+	for _, f := range p.Files {
+		if f.Binary != nil {
+			m[f.OldPath], m[f.NewPath] = true, true
+			for _, a := range f.AltPaths {
+				m[a] = true
+			}
+		}
+	}
+	return m
+}
+
+// patchError maps the patch package's errors to the engine's codes:
+// malformed → CodeInvalid, missing file → CodeFileNotFound, does not fit
+// or already exists → CodeConflict, several places → CodeAmbiguous. Every
+// failure of the patch is in the message; the first names path and hunk.
+func patchError(err error) error {
+	var pe *patch.Error
+	if !errors.As(err, &pe) {
+		return err // already an *Error of the engine (path checks, I/O)
+	}
+	e := &Error{Path: pe.Path, Candidates: pe.Candidates, Count: pe.Count, Err: err}
+	if pe.Hunk > 0 {
+		e.Edit = fmt.Sprintf("hunk %d", pe.Hunk)
+	}
+	switch {
+	case errors.Is(pe, patch.ErrMalformed):
+		e.Code = CodeInvalid
+	case errors.Is(pe, patch.ErrNoFile):
+		e.Code = CodeFileNotFound
+	case errors.Is(pe, patch.ErrAmbiguous):
+		e.Code = CodeAmbiguous
+	default:
+		e.Code = CodeConflict
+	}
+	e.Msg = pe.Detail()
+	var all patch.Failures
+	if errors.As(err, &all) && len(all) > 1 {
+		var more []string
+		for _, o := range all[1:] {
+			more = append(more, strings.TrimPrefix(o.Error(), "patch: "))
+		}
+		e.Msg += fmt.Sprintf(" (and %d more: %s)", len(more), strings.Join(more, "; "))
+	}
+	return e
+}
