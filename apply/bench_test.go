@@ -22,6 +22,16 @@ func bigFile() []byte {
 // before landing).
 func BenchmarkEngine(b *testing.B) {
 	content := bigFile()
+	b.Run("baseline/bytes.Replace/10MB", func(b *testing.B) {
+		old := []byte("\tvalue123456 := compute(123456, \"some text here\") // c\n")
+		b.SetBytes(int64(len(content)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if out := bytes.Replace(content, old, []byte("\tchanged := 1\n"), 1); len(out) == len(content) {
+				b.Fatal("no change")
+			}
+		}
+	})
 	b.Run("edit/10MB", func(b *testing.B) {
 		old := "\tvalue123456 := compute(123456, \"some text here\") // c\n"
 		b.SetBytes(int64(len(content)))

@@ -89,6 +89,18 @@ func (ix *lineIndex) eolNear(n int) string {
 	return "\n"
 }
 
+// eolAround is the line ending of the line holding off, else of the
+// nearest line before it, else "\n": lineIndex.eolNear without an index.
+func eolAround(content []byte, off int) string {
+	if i := bytes.IndexByte(content[off:], '\n'); i >= 0 {
+		return eolOf(content[:off+i+1])
+	}
+	if i := bytes.LastIndexByte(content[:off], '\n'); i >= 0 {
+		return eolOf(content[:i+1])
+	}
+	return "\n"
+}
+
 func eolOf(line []byte) string {
 	switch {
 	case bytes.HasSuffix(line, []byte("\r\n")):

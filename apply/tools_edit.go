@@ -161,13 +161,12 @@ func locate(content []byte, oldText string, all bool, opt matcher.Options, edit 
 // adapted to the match (re-indented by the matcher) and given the line
 // endings of the place it lands.
 func stringHunks(content []byte, matches []matcher.Match, newText, edit string) ([]Hunk, []Located) {
-	ix := newLineIndex(content)
 	hunks := make([]Hunk, 0, len(matches))
 	located := make([]Located, 0, len(matches))
 	for _, m := range matches {
 		eol := eolOf(spanFirstLine(content[m.Start:m.End]))
 		if eol == "" {
-			eol = ix.eolNear(m.Line)
+			eol = eolAround(content, m.Start)
 		}
 		hunks = append(hunks, Hunk{Start: m.Start, End: m.End, New: withEOL(m.Adapt(newText), eol),
 			Edit: edit, Desc: fmt.Sprintf("text at line %d", m.Line)})

@@ -120,7 +120,7 @@ func (c *Context) Engine() (*apply.Engine, error) {
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &Context{Stdin: stdin, Stdout: stdout, Stderr: stderr, Extra: map[string]any{}}
 	err := run(c, args)
-	if err != nil && !errors.Is(err, errRefused) && !errors.Is(err, errPrinted) {
+	if err != nil && !errors.Is(err, errRefused) {
 		fmt.Fprintf(stderr, "graft: %s\n", oneLine(err.Error()))
 		var u *usageError
 		if errors.As(err, &u) {
@@ -129,15 +129,6 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return exitCode(err)
 }
-
-// errPrinted wraps an error whose message a command already printed.
-var errPrinted = errors.New("printed")
-
-type printedError struct{ err error }
-
-func (e *printedError) Error() string        { return e.err.Error() }
-func (e *printedError) Unwrap() []error      { return []error{e.err, errPrinted} }
-func alreadyPrinted(err error) *printedError { return &printedError{err} }
 
 func oneLine(s string) string {
 	return strings.ReplaceAll(strings.TrimSpace(s), "\n", " ")
