@@ -1,0 +1,2 @@
+// Package syntax checks that an edit adds no syntax error.
+package syntax

@@ -1,0 +1,264 @@
+package syntax
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// MaxSize is the largest content, in bytes, that Check parses. Larger files
+// are reported unchecked (Checked false, with a reason) rather than parsed.
+const MaxSize = 16 << 20
+
+// MaxReported bounds Report.Added; Report.AddedCount still counts them all.
+const MaxReported = 20
+
+// Report is the outcome of one Check.
+type Report struct {
+	// Path is the path that was checked, as given to Check.
+	Path string `json:"path"`
+	// Language is the language detected for Path ("" when graft knows none).
+	Language string `json:"language,omitempty"`
+	// Checker names the parser used: "tree-sitter", "go/parser",
+	// "encoding/json", "yaml", "toml", "mvdan.cc/sh". Empty when unchecked.
+	Checker string `json:"checker,omitempty"`
+	// Checked is true when the file was parsed. When false, Skipped says why
+	// (no known language, no checker for it in this build, too large).
+	Checked bool   `json:"checked"`
+	Skipped string `json:"skipped,omitempty"`
+	// Added holds the syntax errors that after has and before did not have,
+	// in file order, at most MaxReported of them.
+	Added []Diagnostic `json:"added,omitempty"`
+	// AddedCount is the number of added errors, including those left out of
+	// Added.
+	AddedCount int `json:"added_count,omitempty"`
+}
+
+// OK reports whether the edit added no syntax error (true also when the file
+// was not checked: consult Checked to tell the two apart).
+func (r Report) OK() bool { return r.AddedCount == 0 }
+
+// String renders the report for a person or a model: one line per added
+// error, each followed by its snippet. An OK report renders as a one-line
+// summary.
+func (r Report) String() string {
+	var b strings.Builder
+	switch {
+	case !r.Checked:
+		fmt.Fprintf(&b, "%s: not syntax-checked: %s", r.Path, r.Skipped)
+		return b.String()
+	case r.AddedCount == 0:
+		fmt.Fprintf(&b, "%s: no syntax error added (%s, %s)", r.Path, r.Language, r.Checker)
+		return b.String()
+	}
+	noun := "error"
+	if r.AddedCount > 1 {
+		noun = "errors"
+	}
+	fmt.Fprintf(&b, "%s: the edit adds %d syntax %s (%s, %s):", r.Path, r.AddedCount, noun, r.Language, r.Checker)
+	for _, d := range r.Added {
+		fmt.Fprintf(&b, "\n%s:%d:%d: %s\n%s", r.Path, d.Line, d.Column, d.Message, d.Snippet)
+	}
+	if more := r.AddedCount - len(r.Added); more > 0 {
+		fmt.Fprintf(&b, "\n(and %d more)", more)
+	}
+	return b.String()
+}
+
+// Diagnostic is one syntax error in the content after the edit.
+type Diagnostic struct {
+	// Line and Column locate the start of the error, both from 1. Column
+	// counts characters (Unicode code points; a tab is one), not bytes.
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	// EndLine and EndColumn locate its end (exclusive), same units.
+	EndLine   int `json:"end_line"`
+	EndColumn int `json:"end_column"`
+	// Message is short: `missing "}"`, `unexpected "else" in block`, or the
+	// pure-Go parser's own words.
+	Message string `json:"message"`
+	// Snippet shows the offending line with a caret under Column, the line
+	// before it for context, and up to two more lines when the error spans
+	// several. Each line is prefixed with its number.
+	Snippet string `json:"snippet"`
+}
+
+// String returns "line:column: message".
+func (d Diagnostic) String() string {
+	return fmt.Sprintf("%d:%d: %s", d.Line, d.Column, d.Message)
+}
+
+// Check parses before and after as the language of path and reports the
+// syntax errors that after has and before did not have. before is nil for a
+// file the edit creates: then every error in after counts as added.
+//
+// Check is pure and safe for concurrent use. It returns an error only when a
+// parser fails outright (not for syntax errors, which go in the Report); an
+// unknown language, a language without a checker in this build, or content
+// over MaxSize give a Report with Checked false and the reason in Skipped.
+//
+// How errors of before are matched to errors of after is described in the
+// package documentation.
+func Check(path string, before, after []byte) (Report, error) {
+	return check(path, before, after, defaultOptions)
+}
+
+// options tune the strategy; tests turn the window off to compare.
+type options struct {
+	// windowScan bounds how far (bytes) the search for window boundaries
+	// goes on each side of the change; 0 turns windows off.
+	windowScan int
+}
+
+var defaultOptions = options{windowScan: 256 << 10}
+
+// compare returns the errors after has and before had not. See the package
+// documentation for the strategy: a window around the change first, whole
+// files when the window cannot decide.
+func compare(c *checker, unit func([]byte) bool, before, after []byte, opt options) ([]diag, error) {
+	ch := changeOf(before, after)
+	// local holds the window's errors when the window was clean before the
+	// edit and is not after: they locate the damage better than a whole-file
+	// comparison, whose error recovery may wander.
+	var local []diag
+	if w, ok := findWindow(c, unit, before, ch, opt); ok {
+		aw, err := c.diagnose(after[w.start:w.afterEnd])
+		if err != nil {
+			return nil, err
+		}
+		bclean, err := c.isClean(before[w.start:w.beforeEnd])
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case bclean && len(aw) == 0:
+			return nil, nil
+		case bclean:
+			for _, d := range aw {
+				d.start += w.start
+				d.end += w.start
+				local = append(local, d)
+			}
+		}
+	}
+	bd, ad, err := c.pair(before, after, ch)
+	if err != nil {
+		return nil, err
+	}
+	added := addedDiags(bd, ad, ch)
+	if len(local) > 0 {
+		// The window was clean and is not. Whole files confirm it when they
+		// show an added error, or when an error of after covers the edit
+		// (recovery swallowed it into an old error, which whole-file
+		// matching cannot see), or when the parser stopped at an old error
+		// before the edit and so never saw it. Otherwise the window misled: it was cut
+		// inside a string or a nested block, and the edit is fine there.
+		blind := c.firstOnly && len(ad) > 0 && ad[0].start < ch.start
+		if len(added) > 0 || covers(ad, ch) || blind {
+			added = local
+		}
+	}
+	return reanchor(added, after, ch), nil
+}
+
+// covers reports whether one of ds overlaps or touches the changed span of
+// after.
+func covers(ds []diag, ch change) bool {
+	for _, d := range ds {
+		if d.start <= ch.afterEnd && d.end >= ch.start {
+			return true
+		}
+	}
+	return false
+}
+
+// reanchor moves a tree-sitter ERROR that spans several lines to the edit.
+// Error recovery often wraps a whole block, or everything since the last
+// point the parser could resume from, and starts the ERROR there, lines away
+// from the text the edit broke; the edit is the better place to look, and
+// the message keeps the span.
+func reanchor(ds []diag, after []byte, ch change) []diag {
+	nl := []byte{'\n'}
+	out := ds[:0]
+	seen := map[int]bool{}
+	for _, d := range ds {
+		if d.key == "error" && bytes.Count(after[d.start:d.end], nl) >= 3 {
+			first := bytes.Count(after[:d.start], nl) + 1
+			last := first + bytes.Count(after[d.start:d.end], nl)
+			d.msg = fmt.Sprintf("lines %d-%d no longer parse (%s at line %d)", first, last, d.msg, first)
+			d.start, d.end = ch.start, ch.afterEnd
+		}
+		if !seen[d.start] {
+			seen[d.start] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func check(path string, before, after []byte, opt options) (Report, error) {
+	r := Report{Path: path}
+	lang := detect(path, after)
+	if lang == nil && before != nil {
+		lang = detect(path, before)
+	}
+	if lang == nil {
+		r.Skipped = "no syntax checker for this kind of file"
+		return r, nil
+	}
+	r.Language = lang.name
+	c := lang.checker()
+	if c == nil {
+		r.Skipped = fmt.Sprintf("no %s parser in this build (built without cgo)", lang.name)
+		return r, nil
+	}
+	r.Checker = c.name
+	if len(after) > MaxSize || len(before) > MaxSize {
+		r.Skipped = fmt.Sprintf("larger than %d MiB", MaxSize>>20)
+		return r, nil
+	}
+	r.Checked = true
+	if before != nil && bytes.Equal(before, after) {
+		return r, nil
+	}
+	after = blankBOM(after)
+	var added []diag
+	if before == nil {
+		ds, err := c.diagnose(after)
+		if err != nil {
+			return r, fmt.Errorf("syntax: %s: %w", path, err)
+		}
+		added = ds
+	} else {
+		before = blankBOM(before)
+		var err error
+		added, err = compare(c, lang.unit, before, after, opt)
+		if err != nil {
+			return r, fmt.Errorf("syntax: %s: %w", path, err)
+		}
+	}
+	r.AddedCount = len(added)
+	if len(added) > MaxReported {
+		added = added[:MaxReported]
+	}
+	if len(added) > 0 {
+		idx := newLineIndex(after)
+		for _, d := range added {
+			r.Added = append(r.Added, idx.diagnostic(d))
+		}
+	}
+	return r, nil
+}
+
+// blankBOM returns src with a leading UTF-8 byte order mark replaced by three
+// spaces (in a copy), so that parsers which reject a BOM do not, while every
+// byte offset stays the same.
+func blankBOM(src []byte) []byte {
+	if !bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+		return src
+	}
+	out := make([]byte, len(src))
+	copy(out, "   ")
+	copy(out[3:], src[3:])
+	return out
+}

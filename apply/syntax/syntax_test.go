@@ -1,0 +1,394 @@
+package syntax
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+// langCase is one testdata/<language>.txtar: a valid file, a real broken
+// variant of it, and two one-line edits described in the archive's comment:
+//
+//	want broken: 19-20        lines where broken's error may be reported
+//	harmless: OLD => NEW      an edit that keeps the code valid
+//	mistake: OLD => NEW       an edit that breaks it (elsewhere)
+//	want mistake: 49-50, 60   lines where the mistake may be reported
+//	whole misses: REASON      comparing whole files cannot see the mistake
+//	                          in broken (the window can)
+//	misses: REASON            the mistake in broken cannot be seen at all
+//
+// A directive followed by a checker's name in parentheses, as in
+// "want broken (go/parser): 60", overrides the plain one for that checker.
+// OLD must occur exactly once in both files.
+type langCase struct {
+	file              string
+	lang              string
+	path              string // valid file's name, for detection
+	valid, broken     []byte
+	harmless, mistake [2]string
+	dirs              map[string]string
+}
+
+// dir returns directive key for checker, or "".
+func (c langCase) dir(key, checker string) string {
+	if v, ok := c.dirs[key+" ("+checker+")"]; ok {
+		return v
+	}
+	return c.dirs[key]
+}
+
+func loadCases(t *testing.T) []langCase {
+	t.Helper()
+	names, err := filepath.Glob("testdata/*.txtar")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no testdata: %v", err)
+	}
+	var cases []langCase
+	for _, name := range names {
+		ar, err := txtar.ParseFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := langCase{file: name, lang: strings.TrimSuffix(filepath.Base(name), ".txtar"), dirs: map[string]string{}}
+		for _, f := range ar.Files {
+			switch {
+			case strings.HasPrefix(f.Name, "valid."):
+				c.path, c.valid = f.Name, f.Data
+			case strings.HasPrefix(f.Name, "broken."):
+				c.broken = f.Data
+			}
+		}
+		for _, line := range strings.Split(string(ar.Comment), "\n") {
+			if key, val, ok := strings.Cut(line, ": "); ok {
+				c.dirs[key] = val
+			}
+		}
+		for _, key := range []string{"harmless", "mistake"} {
+			old, new, ok := strings.Cut(c.dirs[key], " => ")
+			if !ok {
+				t.Fatalf("%s: %s: want OLD => NEW", name, key)
+			}
+			if key == "harmless" {
+				c.harmless = [2]string{old, new}
+			} else {
+				c.mistake = [2]string{old, new}
+			}
+		}
+		if c.valid == nil || c.broken == nil || c.dirs["want broken"] == "" || c.dirs["want mistake"] == "" {
+			t.Fatalf("%s: incomplete case", name)
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// lineRanges is a list of inclusive line ranges: "19-20, 38".
+type lineRanges [][2]int
+
+func (rs lineRanges) has(line int) bool {
+	for _, r := range rs {
+		if line >= r[0] && line <= r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+func (rs lineRanges) overlaps(other lineRanges) bool {
+	for _, r := range rs {
+		for line := r[0]; line <= r[1]; line++ {
+			if other.has(line) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (rs lineRanges) String() string {
+	var parts []string
+	for _, r := range rs {
+		parts = append(parts, fmt.Sprintf("%d-%d", r[0], r[1]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func lineRange(t *testing.T, name, s string) lineRanges {
+	var out lineRanges
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, _ := strings.Cut(part, "-")
+		a, err1 := strconv.Atoi(strings.TrimSpace(lo))
+		b, err2 := a, error(nil)
+		if hi != "" {
+			b, err2 = strconv.Atoi(strings.TrimSpace(hi))
+		}
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s: bad line range %q", name, s)
+		}
+		out = append(out, [2]int{a, b})
+	}
+	return out
+}
+
+// edit replaces the one occurrence of e[0] in src by e[1].
+func edit(t *testing.T, src []byte, e [2]string) []byte {
+	t.Helper()
+	if n := bytes.Count(src, []byte(e[0])); n != 1 {
+		t.Fatalf("edit %q occurs %d times, want once", e[0], n)
+	}
+	return bytes.Replace(src, []byte(e[0]), []byte(e[1]), 1)
+}
+
+// forcedWindow lets the window reach anywhere in the test files.
+var forcedWindow = options{windowScan: 1 << 20}
+
+// noWindow makes every check parse whole files.
+var noWindow = options{windowScan: 0}
+
+func TestLanguages(t *testing.T) {
+	for _, c := range loadCases(t) {
+		t.Run(c.lang, func(t *testing.T) {
+			if got := Detect(c.path, c.valid); got != c.lang {
+				t.Fatalf("Detect(%q) = %q, want %q", c.path, got, c.lang)
+			}
+			l := detect(c.path, nil)
+			if l.checker() == nil {
+				t.Skipf("%s is unchecked in this build (cgo off)", c.lang)
+			}
+			for _, opt := range []struct {
+				name string
+				o    options
+			}{{"whole", noWindow}, {"window", forcedWindow}} {
+				t.Run(opt.name, func(t *testing.T) {
+					testCase(t, c, opt.o)
+				})
+			}
+		})
+	}
+}
+
+func testCase(t *testing.T, c langCase, opt options) {
+	checker := detect(c.path, nil).checker().name
+	brokenLines := lineRange(t, c.file, c.dir("want broken", checker))
+	mistakeLines := lineRange(t, c.file, c.dir("want mistake", checker))
+	run := func(what string, before, after []byte) Report {
+		t.Helper()
+		r, err := check(c.path, before, after, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if !r.Checked || r.Language != c.lang {
+			t.Fatalf("%s: checked=%v language=%q (%s)", what, r.Checked, r.Language, r.Skipped)
+		}
+		return r
+	}
+	wantNone := func(what string, r Report) {
+		t.Helper()
+		if r.AddedCount != 0 {
+			t.Errorf("%s: want no added error, got:\n%s", what, r)
+		}
+	}
+	wantAt := func(what string, r Report, lines lineRanges) {
+		t.Helper()
+		if r.AddedCount == 0 {
+			t.Errorf("%s: want an added error on lines %s, got none", what, lines)
+			return
+		}
+		for _, d := range r.Added {
+			if lines.has(d.Line) {
+				if d.Snippet == "" || !strings.Contains(d.Snippet, "^") || d.Message == "" {
+					t.Errorf("%s: diagnostic without message or snippet: %+v", what, d)
+				}
+				return
+			}
+		}
+		t.Errorf("%s: want an added error on lines %s, got:\n%s", what, lines, r)
+	}
+	wantNotAt := func(what string, r Report, lines lineRanges) {
+		t.Helper()
+		for _, d := range r.Added {
+			if lines.has(d.Line) {
+				t.Errorf("%s: the old error on lines %s is reported as added:\n%s", what, lines, r)
+			}
+		}
+	}
+
+	validHarmless := edit(t, c.valid, c.harmless)
+	validMistake := edit(t, c.valid, c.mistake)
+	brokenHarmless := edit(t, c.broken, c.harmless)
+	brokenMistake := edit(t, c.broken, c.mistake)
+
+	wantNone("new valid file", run("new valid file", nil, c.valid))
+	wantAt("new broken file", run("new broken file", nil, c.broken), brokenLines)
+	wantNone("valid, harmless edit", run("valid, harmless edit", c.valid, validHarmless))
+	wantAt("valid, mistake", run("valid, mistake", c.valid, validMistake), mistakeLines)
+	wantAt("valid to broken", run("valid to broken", c.valid, c.broken), brokenLines)
+	wantNone("broken to valid", run("broken to valid", c.broken, c.valid))
+	// The issue's two cases: an already-broken file edited without adding
+	// an error is accepted; an edit that adds one is reported (and the old
+	// error is not).
+	wantNone("broken, harmless edit", run("broken, harmless edit", c.broken, brokenHarmless))
+	r := run("broken, mistake", c.broken, brokenMistake)
+	if why := c.dir("misses", checker); why != "" {
+		t.Logf("broken, mistake: known miss: %s", why)
+		return
+	}
+	if why := c.dir("whole misses", checker); why != "" && opt.windowScan == 0 {
+		t.Logf("broken, mistake: known miss without a window: %s", why)
+		return
+	}
+	wantAt("broken, mistake", r, mistakeLines)
+	if !brokenLines.overlaps(mistakeLines) {
+		wantNotAt("broken, mistake", r, brokenLines)
+	}
+}
+
+// TestWindowAgrees checks the windowed fast path against whole-file parsing
+// on every one-line deletion and duplication of every valid file: when the
+// window says "no error added", whole-file parsing must say so too.
+func TestWindowAgrees(t *testing.T) {
+	for _, c := range loadCases(t) {
+		t.Run(c.lang, func(t *testing.T) {
+			if detect(c.path, nil).checker() == nil {
+				t.Skipf("%s is unchecked in this build (cgo off)", c.lang)
+			}
+			lines := bytes.SplitAfter(c.valid, []byte("\n"))
+			for i := range lines {
+				del := bytes.Join(append(append([][]byte{}, lines[:i]...), lines[i+1:]...), nil)
+				dup := bytes.Join(append(append([][]byte{}, lines[:i+1]...), lines[i:]...), nil)
+				for _, after := range [][]byte{del, dup} {
+					w, err := check(c.path, c.valid, after, forcedWindow)
+					if err != nil {
+						t.Fatal(err)
+					}
+					f, err := check(c.path, c.valid, after, noWindow)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if (w.AddedCount == 0) != (f.AddedCount == 0) {
+						t.Errorf("line %d: window says %d added, whole file %d:\n%s\n%s", i+1, w.AddedCount, f.AddedCount, w, f)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestUnknownAndUnchecked(t *testing.T) {
+	r, err := Check("notes.txt", []byte("a"), []byte("b("))
+	if err != nil || r.Checked || r.Language != "" || r.Skipped == "" || !r.OK() {
+		t.Errorf("txt: %+v, %v", r, err)
+	}
+	big := bytes.Repeat([]byte("x = 1\n"), MaxSize/6+1)
+	r, err = Check("big.toml", nil, big)
+	if err != nil || r.Checked || r.Language != "toml" || !strings.Contains(r.Skipped, "larger") {
+		t.Errorf("big: %+v, %v", r, err)
+	}
+	for _, l := range Languages() {
+		if l.Checker == "" {
+			r, err := Check("x"+l.Extensions[0], nil, []byte("}{"))
+			if err != nil || r.Checked || r.Language != l.Name || !strings.Contains(r.Skipped, "cgo") {
+				t.Errorf("%s: %+v, %v", l.Name, r, err)
+			}
+		}
+	}
+}
+
+func TestIdenticalIsNotParsed(t *testing.T) {
+	src := []byte("func (")
+	r, err := Check("x.go", src, src)
+	if err != nil || !r.Checked || !r.OK() {
+		t.Errorf("%+v, %v", r, err)
+	}
+}
+
+func TestBOM(t *testing.T) {
+	r, err := Check("a.json", nil, []byte("\xef\xbb\xbf{\"a\": 1}\n"))
+	if err != nil || !r.Checked || !r.OK() {
+		t.Errorf("BOM: %s, %v", r, err)
+	}
+	r, err = Check("a.json", nil, []byte("\xef\xbb\xbf{\"a\": }\n"))
+	if err != nil || r.OK() || r.Added[0].Line != 1 {
+		t.Errorf("BOM broken: %s, %v", r, err)
+	}
+}
+
+func TestDetect(t *testing.T) {
+	for _, tc := range []struct{ path, content, want string }{
+		{"a/b/main.go", "", "go"},
+		{"x.PY", "", "python"},
+		{"Gemfile", "", "ruby"},
+		{"dir/Cargo.lock", "", "toml"},
+		{"lib.h", "", "cpp"},
+		{"comp.tsx", "", "tsx"},
+		{"types.d.ts", "", "typescript"},
+		{".github/workflows/ci.yml", "", "yaml"},
+		{"bin/tool", "#!/usr/bin/env python3.12\nprint()\n", "python"},
+		{"bin/run", "#!/bin/sh\necho\n", "bash"},
+		{"bin/run", "#!/usr/bin/env -S node --experimental\n", "javascript"},
+		{"bin/run", "#!/usr/bin/perl\n", ""},
+		{"script.pl", "#!/bin/bash\n", ""},
+		{"README", "hello\n", ""},
+		{".zshrc", "", "zsh"},
+	} {
+		if got := Detect(tc.path, []byte(tc.content)); got != tc.want {
+			t.Errorf("Detect(%q, %q) = %q, want %q", tc.path, tc.content, got, tc.want)
+		}
+	}
+}
+
+func TestLanguagesTable(t *testing.T) {
+	seen := map[string]bool{}
+	want := []string{"go", "python", "javascript", "typescript", "tsx", "rust", "java", "c", "cpp", "ruby", "bash", "json", "yaml", "toml"}
+	for _, l := range Languages() {
+		seen[l.Name] = true
+		for _, e := range l.Extensions {
+			if Detect("f"+e, nil) != l.Name {
+				t.Errorf("%s: extension %s detects %q", l.Name, e, Detect("f"+e, nil))
+			}
+		}
+		pure := map[string]bool{"go": true, "json": true, "yaml": true, "toml": true, "bash": true, "zsh": true}
+		if pure[l.Name] && l.Checker == "" {
+			t.Errorf("%s has a pure-Go checker but reports none", l.Name)
+		}
+	}
+	for _, n := range want {
+		if !seen[n] {
+			t.Errorf("language %s missing", n)
+		}
+	}
+}
+
+func TestConcurrent(t *testing.T) {
+	cases := loadCases(t)
+	done := make(chan error)
+	for i := 0; i < 8; i++ {
+		go func(i int) {
+			var err error
+			for j := 0; j < 10 && err == nil; j++ {
+				c := cases[(i+j)%len(cases)]
+				var r Report
+				r, err = Check(c.path, c.valid, c.broken)
+				if err == nil && r.Checked && r.OK() {
+					err = fmt.Errorf("%s: broken not reported", c.lang)
+				}
+			}
+			done <- err
+		}(i)
+	}
+	for i := 0; i < 8; i++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestMain(m *testing.M) {
+	os.Exit(m.Run())
+}
