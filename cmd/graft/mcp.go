@@ -268,7 +268,7 @@ func toolResult(tool string, out any) (*mcp.CallToolResult, error) {
 	}
 	res := &mcp.CallToolResult{
 		StructuredContent: json.RawMessage(raw),
-		Content:           []mcp.Content{&mcp.TextContent{Text: summarize(raw)}},
+		Content:           []mcp.Content{&mcp.TextContent{Text: summarize(tool, raw)}},
 	}
 	if s, ok := out.(interface{ Succeeded() bool }); ok && !s.Succeeded() {
 		res.IsError = true
@@ -327,29 +327,33 @@ func errorSummary(tool string, j apply.ErrorJSON) string {
 }
 
 // summarize renders a result's JSON for people and models: what changed
-// where and the diff for editing tools, the numbered lines for reads, the
-// diff for diff-like results, and the JSON itself for anything else. It
-// reads the JSON rather than Go types so that tools added to the registry
-// later get a useful summary without a change here.
-func summarize(raw []byte) string {
+// where and the diff for editing tools, the numbered lines for reads,
+// journal entries, and the diff of diff-like results; the JSON itself for
+// anything else. It reads the JSON rather than Go types so that tools
+// added to the registry later get a useful summary without a change here.
+func summarize(tool string, raw []byte) string {
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return string(raw)
 	}
 	var b strings.Builder
-	switch files, ok := m["files"].([]any); {
-	case ok:
+	files := asSlice(m["files"])
+	switch {
+	case len(files) > 0 && isObject(files[0]):
 		summarizeFiles(&b, m, files)
 	case isString(m["content"]):
 		summarizeRead(&b, m)
-	case isString(m["diff"]):
-		b.WriteString(m["diff"].(string))
 	default:
+		summarizeOther(&b, tool, m)
+	}
+	if b.Len() == 0 {
 		ind, _ := json.MarshalIndent(m, "", "  ")
 		b.Write(ind)
 	}
 	return b.String()
 }
+
+func isObject(v any) bool { _, ok := v.(map[string]any); return ok }
 
 func isString(v any) bool { _, ok := v.(string); return ok }
 
@@ -431,6 +435,51 @@ func asSlice(v any) []any {
 	s, _ := v.([]any)
 	return s
 }
+
+// summarizeOther renders journal results: entries (history), entries and
+// files by name (undo, redo), a commit and a diff.
+func summarizeOther(b *strings.Builder, tool string, m map[string]any) {
+	var names []string
+	for _, ev := range asSlice(m["entries"]) {
+		switch e := ev.(type) {
+		case string:
+			names = append(names, shortID(e))
+		case map[string]any:
+			fmt.Fprintf(b, "%s %v %v: %v (+%d -%d)\n", shortID(fmt.Sprint(e["id"])), e["time"], e["tool"], e["message"], num(e["additions"]), num(e["deletions"]))
+		}
+	}
+	if j, _ := m["journal"].(string); j != "" && m["entries"] != nil {
+		if len(asSlice(m["entries"])) == 0 {
+			fmt.Fprintf(b, "%s: no entries\n", j)
+		} else {
+			fmt.Fprintf(b, "(journal %s)\n", j)
+		}
+	}
+	if len(names) > 0 {
+		fmt.Fprintf(b, "%s: %s", tool, strings.Join(names, ", "))
+		var paths []string
+		for _, f := range asSlice(m["files"]) {
+			paths = append(paths, fmt.Sprint(f))
+		}
+		if len(paths) > 0 {
+			fmt.Fprintf(b, " (%s)", strings.Join(paths, ", "))
+		}
+		b.WriteByte('\n')
+	}
+	if c, _ := m["commit"].(string); c != "" {
+		fmt.Fprintf(b, "journal commit %s\n", c)
+	}
+	if d, _ := m["diff"].(string); d != "" {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(d)
+	} else if isString(m["diff"]) && b.Len() == 0 {
+		b.WriteString("no changes\n")
+	}
+}
+
+func shortID(id string) string { return id[:min(12, len(id))] }
 
 func summarizeRead(b *strings.Builder, m map[string]any) {
 	fmt.Fprintf(b, "%v: lines %d-%d of %d, version %v", m["path"], num(m["start_line"]), num(m["end_line"]), num(m["total_lines"]), m["version"])

@@ -28,6 +28,12 @@ import (
 // once every request read has been answered: a client may write its
 // requests and close stdin, and still get every response.
 //
+// Tool calls run in the order they arrive. The SDK runs requests
+// concurrently, so two calls sent back to back (a model's parallel tool
+// calls) could otherwise land in either order; the connection holds each
+// tools/call back until the one before it has been answered, while every
+// other message (cancellations, pings) passes at once.
+//
 // A line over the size limit is never held in memory whole: its first
 // bytes up to the limit are dropped and the rest is streamed through a
 // scanner that finds the top-level "id", so that the client's pending
@@ -42,10 +48,15 @@ type mcpConn struct {
 	closed chan struct{}
 	once   sync.Once
 
-	pmu     sync.Mutex
-	pending map[jsonrpc.ID]bool // requests read and not yet answered
-	drained chan struct{}       // closed when pending empties after EOF
-	eof     bool
+	pmu      sync.Mutex
+	pending  map[jsonrpc.ID]bool // requests read and not yet answered
+	drained  chan struct{}       // closed when pending empties after EOF
+	eof      bool
+	held     []*jsonrpc.Request // tool calls waiting for their turn
+	inFlight *jsonrpc.ID        // the tool call handed to the SDK, unanswered
+	answered chan struct{}      // signalled when inFlight is answered
+
+	msgsDone bool // Read has seen the end of msgs (used by Read only)
 }
 
 var _ mcp.Connection = (*mcpConn)(nil)
@@ -55,7 +66,7 @@ var _ mcp.Transport = (*mcpConn)(nil)
 func newMCPConn(in io.Reader, out io.Writer, maxMessage int, log *slog.Logger) *mcpConn {
 	c := &mcpConn{out: out, log: log, max: maxMessage,
 		msgs: make(chan jsonrpc.Message), closed: make(chan struct{}),
-		pending: map[jsonrpc.ID]bool{}, drained: make(chan struct{})}
+		pending: map[jsonrpc.ID]bool{}, drained: make(chan struct{}), answered: make(chan struct{}, 1)}
 	go c.readLoop(bufio.NewReaderSize(in, 64<<10))
 	return c
 }
@@ -178,33 +189,53 @@ func (c *mcpConn) reject(id json.RawMessage, code int64, msg string) {
 }
 
 // Read returns the next message; io.EOF once stdin has ended and every
-// request has been answered, or the connection is closed.
+// request has been answered, or the connection is closed. Tool calls are
+// handed out one at a time, in arrival order (see mcpConn).
 func (c *mcpConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-c.closed:
-		return nil, io.EOF
-	case msg, ok := <-c.msgs:
-		if ok {
+	for {
+		c.pmu.Lock()
+		if c.inFlight == nil && len(c.held) > 0 {
+			r := c.held[0]
+			c.held = c.held[1:]
+			c.inFlight = &r.ID
+			c.pmu.Unlock()
+			return r, nil
+		}
+		c.pmu.Unlock()
+		msgs, drained := c.msgs, c.drained
+		if c.msgsDone {
+			msgs = nil
+		} else {
+			drained = nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-c.closed:
+			return nil, io.EOF
+		case <-c.answered:
+		case <-drained:
+			return nil, io.EOF
+		case msg, ok := <-msgs:
+			if !ok {
+				c.msgsDone = true
+				c.pmu.Lock()
+				c.eof = true
+				if len(c.pending) == 0 {
+					close(c.drained)
+				}
+				c.pmu.Unlock()
+				continue
+			}
+			if r, ok := msg.(*jsonrpc.Request); ok && r.IsCall() && r.Method == "tools/call" {
+				c.pmu.Lock()
+				c.held = append(c.held, r)
+				c.pmu.Unlock()
+				continue
+			}
 			return msg, nil
 		}
 	}
-	c.pmu.Lock()
-	if !c.eof {
-		c.eof = true
-		if len(c.pending) == 0 {
-			close(c.drained)
-		}
-	}
-	c.pmu.Unlock()
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-c.closed:
-	case <-c.drained:
-	}
-	return nil, io.EOF
 }
 
 // Write sends one message as one line.
@@ -220,6 +251,13 @@ func (c *mcpConn) Write(_ context.Context, msg jsonrpc.Message) error {
 			delete(c.pending, r.ID)
 			if c.eof && len(c.pending) == 0 {
 				close(c.drained)
+			}
+		}
+		if c.inFlight != nil && *c.inFlight == r.ID {
+			c.inFlight = nil
+			select {
+			case c.answered <- struct{}{}:
+			default:
 			}
 		}
 		c.pmu.Unlock()

@@ -510,3 +510,27 @@ func TestIDScanner(t *testing.T) {
 		}
 	}
 }
+
+// Tool calls sent back to back, without waiting, run in the order they
+// were sent: each edit here only fits after the one before it.
+func TestMCPCallsRunInArrivalOrder(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"count.txt": "count: 0\n"})
+	s := startMCP(t, dir)
+	const n = 30
+	for i := range n {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1000 + i, "method": "tools/call", "params": map[string]any{
+			"name": "edit", "arguments": map[string]any{"filePath": "count.txt", "oldString": fmt.Sprintf("count: %d\n", i), "newString": fmt.Sprintf("count: %d\n", i+1)}}})
+		s.send(string(b))
+	}
+	for range n {
+		m := s.next()
+		res, _ := m["result"].(map[string]any)
+		if res == nil || res["isError"] == true {
+			t.Errorf("call %v failed: %v", m["id"], m)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "count.txt")); string(b) != fmt.Sprintf("count: %d\n", n) {
+		t.Errorf("count.txt = %q", b)
+	}
+	s.closeWait()
+}
