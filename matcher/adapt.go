@@ -20,6 +20,7 @@ type lineAdapter struct {
 	typo     map[rune]rune // ASCII/typographic substitutions old→file
 	dquote   [2]rune       // opening/closing double quote if '"' maps to both
 	squote   [2]rune       // same for '\''
+	plain    bool          // the caller wrote typography where the file has ASCII
 }
 
 // maxAlignCells bounds the old×new table used to align lines in Adapt.
@@ -143,6 +144,9 @@ func (a *lineAdapter) learnTypography() {
 	}
 	a.typo = map[rune]rune{}
 	for r, to := range seen {
+		if r >= utf8.RuneSelf && to[foldRune(r)] {
+			a.plain = true
+		}
 		if len(to) == 1 {
 			for t := range to {
 				a.typo[r] = t
@@ -168,6 +172,10 @@ func (a *lineAdapter) retype(line string) string {
 		out := r
 		if t, ok := a.typo[r]; ok {
 			out = t
+		} else if f := foldRune(r); a.plain && f != r && f < utf8.RuneSelf {
+			// The caller typed typographic punctuation the file does not
+			// use: the rest of it is the same artifact.
+			out = f
 		} else if r == '"' && a.dquote[0] != 0 {
 			out = a.dquote[pick(prev)]
 		} else if r == '\'' && a.squote[0] != 0 {

@@ -2,7 +2,9 @@ package matcher
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -131,47 +133,70 @@ func (v variant) tier(t Tier) Tier {
 }
 
 // variants lists the readings of old in the order they are tried: as
-// given, without stray blank lines at its ends, unescaped, and both.
+// given; without some of the blank lines at its ends, fewest left out
+// first; unescaped; and unescaped without blank lines at its ends.
 func variants(old string) []variant {
 	lines, endsNL := splitOld(old)
 	plain := variant{lines: lines, endsNL: endsNL}
-	out := []variant{plain}
-	if t, ok := trimBlank(plain); ok {
-		t.prefix = BlankLines
-		out = append(out, t)
-	}
+	out := append([]variant{plain}, trimBlanks(plain, BlankLines)...)
 	if u, ok := unescape(old); ok {
 		ul, uend := splitOld(u)
 		uv := variant{prefix: Escapes, lines: ul, endsNL: uend, unescape: true}
 		out = append(out, uv)
-		if t, ok := trimBlank(uv); ok {
-			t.prefix = Escapes + "+" + BlankLines
-			out = append(out, t)
-		}
+		out = append(out, trimBlanks(uv, Escapes+"+"+BlankLines)...)
 	}
 	return out
 }
 
-// trimBlank leaves out blank lines at both ends; it reports false if there
-// were none or nothing else is left.
-func trimBlank(v variant) (variant, bool) {
-	a, b := 0, len(v.lines)
-	for a < b && isBlank(v.lines[a]) {
-		a++
+// maxTrim bounds the ways of leaving out blank lines that are tried one by
+// one; past it, all of them are left out at once.
+const maxTrim = 2
+
+// trimBlanks lists the readings of v without a of its leading and b of
+// its trailing blank lines, fewest first, never leaving nothing.
+func trimBlanks(v variant, prefix Tier) []variant {
+	lead, trail := 0, 0
+	for lead < len(v.lines) && isBlank(v.lines[lead]) {
+		lead++
 	}
-	for b > a && isBlank(v.lines[b-1]) {
-		b--
+	if lead == len(v.lines) {
+		return nil
 	}
-	if a == b || (a == 0 && b == len(v.lines)) {
-		return v, false
+	for isBlank(v.lines[len(v.lines)-1-trail]) {
+		trail++
 	}
-	out := v
-	out.lines = v.lines[a:b]
-	out.lead, out.trail = a, len(v.lines)-b
-	if out.trail > 0 {
-		out.endsNL = true
+	counts := func(n int) []int {
+		var c []int
+		for i := 0; i <= min(n, maxTrim); i++ {
+			c = append(c, i)
+		}
+		if n > maxTrim {
+			c = append(c, n)
+		}
+		return c
 	}
-	return out, true
+	type ab struct{ a, b int }
+	var tries []ab
+	for _, a := range counts(lead) {
+		for _, b := range counts(trail) {
+			if a+b > 0 {
+				tries = append(tries, ab{a, b})
+			}
+		}
+	}
+	slices.SortStableFunc(tries, func(x, y ab) int { return cmp.Compare(x.a+x.b, y.a+y.b) })
+	out := make([]variant, 0, len(tries))
+	for _, t := range tries {
+		w := v
+		w.prefix = prefix
+		w.lines = v.lines[t.a : len(v.lines)-t.b]
+		w.lead, w.trail = t.a, t.b
+		if t.b > 0 {
+			w.endsNL = true
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // newFor reads the caller's new text the way variant v read the old text:
@@ -261,6 +286,7 @@ func (s *searcher) find(old string) (Match, error) {
 		if len(v.lines) == 0 || (len(v.lines) == 1 && v.lines[0] == "") {
 			continue
 		}
+		found, m, err := false, Match{}, error(nil)
 		if k > 0 {
 			// A reading of old other than as given: try it exactly first.
 			text := v.text()
@@ -272,25 +298,114 @@ func (s *searcher) find(old string) (Match, error) {
 				return Match{}, ambiguous(s.content, v.tier(Exact), ex)
 			}
 			if len(ex) == 1 {
-				m := ex[0]
+				m, found = ex[0], true
 				m.Tier, m.Similarity = v.tier(Exact), similarity([]string{old}, []string{text})
 				vv := v
 				m.adapt = func(n string) string { return vv.newFor(n) }
 				if r := s.sameEdit(v, Exact, nil); r != nil {
 					return Match{}, r
 				}
-				return m, nil
 			}
 		}
-		found, m, err := s.findLines(v)
+		if !found {
+			found, m, err = s.findLines(v)
+		}
 		if found {
-			return m, err
+			if err == nil {
+				err = s.guards(v, m)
+			}
+			if err != nil {
+				return Match{}, err
+			}
+			return m, nil
 		}
 		if s.w.out {
 			return Match{}, s.outOfBudget()
 		}
 	}
 	return Match{}, s.notFound(old)
+}
+
+// guards are the last checks on a fuzzy match before it is taken.
+//
+// A blank line left out at an end of the old text is refused when the file
+// has a blank line just one line further on: the old text may as well have
+// skipped the line between as gained a stray blank line.
+//
+// A match is refused when the caller's new text (read as the old text was)
+// already stands in the file, unless the new text only leaves out lines
+// of the old and has fewer than three non-blank lines (the context of a
+// short deletion is too common to tell anything): the edit looks made
+// already, and the fuzzy match would make it twice or somewhere else.
+func (s *searcher) guards(v variant, m Match) error {
+	if !s.index() {
+		return s.outOfBudget()
+	}
+	first, last := m.Line-1, m.EndLine-1
+	N := s.fl.count()
+	if v.trail > 0 && last+2 < N && !isBlank(s.fl.text(last+1)) && isBlank(s.fl.text(last+2)) {
+		return &Refusal{Kind: ErrNotFound, Tier: m.Tier, Reason: fmt.Sprintf(
+			"the old text ends with a blank line where the file has %q (line %d) and then a blank line: is a line missing from the old text? Give the file's exact text",
+			clip(s.fl.text(last+1)), last+2)}
+	}
+	if v.lead > 0 && first-2 >= 0 && !isBlank(s.fl.text(first-1)) && isBlank(s.fl.text(first-2)) {
+		return &Refusal{Kind: ErrNotFound, Tier: m.Tier, Reason: fmt.Sprintf(
+			"the old text starts with a blank line where the file has %q (line %d) after a blank line: is a line missing from the old text? Give the file's exact text",
+			clip(s.fl.text(first-1)), first)}
+	}
+	if s.opt.NewText == "" {
+		return nil
+	}
+	nl, _ := splitOld(v.newFor(s.opt.NewText))
+	a, b := 0, len(nl)
+	for a < b && isBlank(nl[a]) {
+		a++
+	}
+	for b > a && isBlank(nl[b-1]) {
+		b--
+	}
+	nl = nl[a:b]
+	if len(nl) == 0 || subsequence(nl, v.lines) && nonBlank(nl) < 3 {
+		return nil // a short deletion's context is no evidence
+	}
+	if cs := s.candidates(nl); len(cs) > 0 {
+		return &Refusal{Kind: ErrNotFound, Tier: m.Tier, Reason: fmt.Sprintf(
+			"the new text is already in the file at line %d (the old text was found only by the %s tier, at line %d): the edit looks already applied",
+			cs[0].p+1, m.Tier, m.Line),
+			Candidates: []Candidate{{Line: cs[0].p + 1, EndLine: cs[0].p + len(nl), Similarity: s.similarityAt(nl, cs[0].p),
+				Text: linesText(s.content, cs[0].p+1, cs[0].p+len(nl)), Reason: "the new text, already there"}}}
+	}
+	return nil
+}
+
+func nonBlank(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		if !isBlank(l) {
+			n++
+		}
+	}
+	return n
+}
+
+// subsequence reports whether the non-blank lines of a occur in order
+// among those of b, compared loosely.
+func subsequence(a, b []string) bool {
+	j := 0
+	for _, l := range a {
+		if isBlank(l) {
+			continue
+		}
+		k := looseKey(l)
+		for j < len(b) && (isBlank(b[j]) || looseKey(b[j]) != k) {
+			j++
+		}
+		if j == len(b) {
+			return false
+		}
+		j++
+	}
+	return true
 }
 
 func (s *searcher) outOfBudget() *Refusal {

@@ -69,39 +69,69 @@ func mapIndent(pairs []pair, sample [][]string, fileUnit func() int) (indentMap,
 			m.oldTabs = m.oldTabs || strings.Contains(ind, "\t")
 		}
 	}
+	// Units to try, most plausible first: what the lines themselves show,
+	// then the file's unit, then the usual ones. Any unit under which
+	// every line maps the same way is an explanation of the whole block.
+	var fileUnits, oldUnits []int
 	if !m.fileTabs {
 		fl := make([]string, len(pairs))
 		for i, p := range pairs {
 			fl[i] = p.file
 		}
-		m.fileUnit = unitOf([][]string{fl})
-		if m.fileUnit == 0 {
-			m.fileUnit = fileUnit()
+		u, steps := unitOf([][]string{fl})
+		if steps {
+			fileUnits = append(fileUnits, u)
 		}
+		fileUnits = append(fileUnits, fileUnit(), 2, 4, 8, u)
+	} else {
+		fileUnits = []int{1}
 	}
 	if !m.oldTabs {
-		m.oldUnit = unitOf(sample)
-		if m.oldUnit == 0 {
-			m.oldUnit = max(m.fileUnit, 4) // no indentation at all: any unit reads it
+		u, _ := unitOf(sample)
+		oldUnits = []int{u, 2, 4, 8}
+	} else {
+		oldUnits = []int{1}
+	}
+	tried := map[[2]int]bool{}
+	for _, fu := range fileUnits {
+		for _, ou := range oldUnits {
+			if fu <= 0 || ou <= 0 || tried[[2]int{ou, fu}] {
+				continue
+			}
+			tried[[2]int{ou, fu}] = true
+			m.oldUnit, m.fileUnit = ou, fu
+			if m.fileTabs {
+				m.fileUnit = 0
+			}
+			if m.oldTabs {
+				m.oldUnit = 0
+			}
+			if d, ok := levelDelta(pairs, m); ok {
+				m.delta = d
+				return m, true
+			}
 		}
 	}
-	if !m.fileTabs && m.fileUnit == 0 {
-		m.fileUnit = m.oldUnit
-	}
-	first := true
+	return indentMap{}, false
+}
+
+// levelDelta checks that every pair maps by the same shift of levels, with
+// the same extra spaces, and returns the shift.
+func levelDelta(pairs []pair, m indentMap) (int, bool) {
+	delta, first := 0, true
 	for _, p := range pairs {
 		ol, oe, ok1 := parseIndent(p.old, m.oldTabs, m.oldUnit)
 		fl, fe, ok2 := parseIndent(p.file, m.fileTabs, m.fileUnit)
 		if !ok1 || !ok2 || oe != fe {
-			return indentMap{}, false
+			return 0, false
 		}
 		if first {
-			m.delta, first = fl-ol, false
-		} else if fl-ol != m.delta {
-			return indentMap{}, false
+			delta, first = fl-ol, false
+		} else if fl-ol != delta {
+			return 0, false
 		}
 	}
-	return m, true
+	return delta, true
 }
 
 func allPairs(ps []pair, f func(pair) bool) bool {
@@ -135,9 +165,10 @@ func parseIndent(ind string, tabs bool, unit int) (level, extra int, ok bool) {
 
 // unitOf guesses the indentation unit of space-indented lines: the most
 // common increase of width from one line to the next (the smaller on a
-// tie) if it divides every width, else the greatest common divisor of the
-// widths, else 0 (no indentation at all).
-func unitOf(seqs [][]string) int {
+// tie) if it divides every width; else the greatest common divisor of the
+// widths, else 0 (no indentation at all). steps reports whether the unit
+// was seen as a step rather than guessed from widths alone.
+func unitOf(seqs [][]string) (unit int, steps bool) {
 	var count [17]int
 	g := 0
 	for _, seq := range seqs {
@@ -152,15 +183,15 @@ func unitOf(seqs [][]string) int {
 		}
 	}
 	best := 0
-	for d := 1; d < len(count); d++ {
+	for d := 2; d < len(count); d++ { // a step of one space is alignment, not a unit
 		if count[d] > count[best] {
 			best = d
 		}
 	}
 	if count[best] > 0 && g%best == 0 {
-		return best
+		return best, true
 	}
-	return g
+	return g, false
 }
 
 func gcd(a, b int) int {
@@ -202,23 +233,35 @@ func (m indentMap) apply(ind string) string {
 }
 
 // fileIndentUnit guesses the unit of the file's space indentation from its
-// first lines (bounded work), 0 if it shows none.
+// first lines (bounded work): the most common step from one indented line
+// to the next (2 to 8 spaces; block comment continuations and alignment by
+// one space are left out), or 0 if it shows none.
 func fileIndentUnit(fl *fileLines, w *work) int {
 	n := min(fl.count(), 2000)
 	if !w.spend(n) {
 		return 0
 	}
-	seq := make([]string, 0, n)
+	var count [9]int
+	prev := -1
 	for i := 0; i < n; i++ {
 		t := fl.text(i)
 		if isBlank(t) {
 			continue
 		}
 		ind := indentOf(t)
-		if len(ind) > 0 && ind[0] == '\t' {
-			continue
+		if len(ind) > 0 && ind[0] == '\t' || t[len(ind)] == '*' {
+			continue // tabs, or a block comment's continuation
 		}
-		seq = append(seq, string(ind))
+		if d := len(ind) - prev; prev >= 0 && d >= 2 && d < len(count) {
+			count[d]++
+		}
+		prev = len(ind)
 	}
-	return unitOf([][]string{seq})
+	best := 0
+	for d := 2; d < len(count); d++ {
+		if count[d] > count[best] {
+			best = d
+		}
+	}
+	return best
 }

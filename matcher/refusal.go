@@ -31,8 +31,8 @@ const commonLine = 64
 func (s *searcher) notFound(old string) *Refusal {
 	r := &Refusal{Kind: ErrNotFound}
 	lines, _ := splitOld(old)
-	if v, ok := trimBlank(variant{lines: lines}); ok {
-		lines = v.lines
+	if vs := trimBlanks(variant{lines: lines}, ""); len(vs) > 0 {
+		lines = vs[len(vs)-1].lines
 	}
 	r.Candidates = s.nearest(lines)
 	switch {
