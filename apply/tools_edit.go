@@ -100,7 +100,8 @@ func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version 
 	if err != nil {
 		return err
 	}
-	if err := f.checkVersion(version, edit); err != nil {
+	sv, err := tx.since(f, version, edit)
+	if err != nil {
 		return err
 	}
 	if oldText == "" {
@@ -119,7 +120,7 @@ func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version 
 	}
 	matches, err := locate(base, oldText, all, tx.e.matchOptions(0), edit)
 	if err != nil {
-		return withPath(err, f.Rel)
+		return withPath(sv.notFound(err, edit), f.Rel)
 	}
 	hunks, located := stringHunks(base, matches, newText, edit)
 	if sequential || !f.singlePass {
@@ -211,18 +212,6 @@ func BlobID(content []byte) string {
 	h.Write([]byte("blob " + strconv.Itoa(len(content)) + "\x00"))
 	h.Write(content)
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// checkVersion refuses an edit based on a version of the file other than
-// the one on disk.
-func (f *TxFile) checkVersion(version, edit string) error {
-	if version == "" || !f.Exists {
-		return nil
-	}
-	if cur := BlobID(f.Old); cur != version {
-		return errorf(CodeConflict, f.Rel, edit, "file changed since it was read (version %s, now %s): read it again", short(version), short(cur))
-	}
-	return nil
 }
 
 func short(id string) string { return id[:min(len(id), 12)] }

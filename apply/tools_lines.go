@@ -55,7 +55,8 @@ func runReplaceInFile(ctx context.Context, e *Engine, req *ReplaceInFileRequest)
 	if err != nil {
 		return nil, err
 	}
-	if err := f.checkVersion(req.Version, ""); err != nil {
+	sv, err := tx.since(f, req.Version, "")
+	if err != nil {
 		return nil, err
 	}
 	ix := newLineIndex(f.Old)
@@ -64,7 +65,7 @@ func runReplaceInFile(ctx context.Context, e *Engine, req *ReplaceInFileRequest)
 	count := 0
 	for i, r := range req.Replacements {
 		edit := fmt.Sprintf("replacements[%d]", i)
-		hs, loc, err := e.replacementHunks(ix, r, edit)
+		hs, loc, err := e.replacementHunks(ix, r, edit, sv)
 		if err != nil {
 			return nil, withPath(err, f.Rel)
 		}
@@ -78,7 +79,7 @@ func runReplaceInFile(ctx context.Context, e *Engine, req *ReplaceInFileRequest)
 	return tx.Land(ctx, "")
 }
 
-func (e *Engine) replacementHunks(ix *lineIndex, r Replacement, edit string) ([]Hunk, []Located, error) {
+func (e *Engine) replacementHunks(ix *lineIndex, r Replacement, edit string, sv *sinceVersion) ([]Hunk, []Located, error) {
 	need := func(ok bool, field string) error {
 		if !ok {
 			return invalidf("", edit, "%s is required for type %q", field, r.Type)
@@ -93,19 +94,27 @@ func (e *Engine) replacementHunks(ix *lineIndex, r Replacement, edit string) ([]
 		if err := firstErr(need(r.StartLine != 0, "startLine"), need(r.EndLine != 0, "endLine"), need(r.ReplaceWith != nil, "replaceWith")); err != nil {
 			return nil, nil, err
 		}
-		h, err := replaceLinesHunk(ix, r.StartLine, r.EndLine, *r.ReplaceWith, edit, nil)
+		first, last, err := sv.lines(r.StartLine, r.EndLine, edit)
 		if err != nil {
 			return nil, nil, err
 		}
-		return []Hunk{h}, lineLoc(r.StartLine, r.EndLine), nil
+		h, err := replaceLinesHunk(ix, first, last, *r.ReplaceWith, edit, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		return []Hunk{h}, lineLoc(first, last), nil
 	case "insert_before", "insert_after":
 		if err := firstErr(need(r.LineNumber != 0, "lineNumber"), need(r.InsertText != nil, "insertText")); err != nil {
 			return nil, nil, err
 		}
-		if r.LineNumber < 1 || r.LineNumber > ix.count() {
-			return nil, nil, invalidf("", edit, "lineNumber %d out of range: the file has %d lines", r.LineNumber, ix.count())
+		n, _, err := sv.lines(r.LineNumber, r.LineNumber, edit)
+		if err != nil {
+			return nil, nil, err
 		}
-		after := r.LineNumber
+		if n < 1 || n > ix.count() {
+			return nil, nil, invalidf("", edit, "lineNumber %d out of range: the file has %d lines", n, ix.count())
+		}
+		after := n
 		if r.Type == "insert_before" {
 			after--
 		}
@@ -113,7 +122,7 @@ func (e *Engine) replacementHunks(ix *lineIndex, r Replacement, edit string) ([]
 		if err != nil {
 			return nil, nil, err
 		}
-		return []Hunk{h}, lineLoc(r.LineNumber, r.LineNumber), nil
+		return []Hunk{h}, lineLoc(n, n), nil
 	case "string":
 		if err := firstErr(need(r.SearchFor != "", "searchFor"), need(r.ReplaceWith != nil, "replaceWith")); err != nil {
 			return nil, nil, err
@@ -123,7 +132,7 @@ func (e *Engine) replacementHunks(ix *lineIndex, r Replacement, edit string) ([]
 		}
 		ms, err := locate(ix.content, r.SearchFor, true, e.matchOptions(0), edit)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, sv.notFound(err, edit)
 		}
 		hs, loc := stringHunks(ix.content, ms, *r.ReplaceWith, edit)
 		return hs, loc, nil
@@ -261,7 +270,8 @@ func runEditLines(ctx context.Context, e *Engine, req *EditLinesRequest) (*Landi
 	if err != nil {
 		return nil, err
 	}
-	if err := f.checkVersion(req.Version, ""); err != nil {
+	sv, err := tx.since(f, req.Version, req.Command)
+	if err != nil {
 		return nil, err
 	}
 	var indent *indentSpec
@@ -290,14 +300,22 @@ func runEditLines(ctx context.Context, e *Engine, req *EditLinesRequest) (*Landi
 			}
 			text = *req.NewContent
 		}
-		h, err = replaceLinesHunk(ix, req.StartLine, end, text, req.Command, indent)
-		loc = Located{Line: req.StartLine, EndLine: end, Method: "lines", Similarity: 1}
+		first, last, lerr := sv.lines(req.StartLine, end, req.Command)
+		if lerr != nil {
+			return nil, lerr
+		}
+		h, err = replaceLinesHunk(ix, first, last, text, req.Command, indent)
+		loc = Located{Line: first, EndLine: last, Method: "lines", Similarity: 1}
 	case "insert":
 		if req.InsertLine == nil || req.NewContent == nil {
 			return nil, invalidf(f.Rel, req.Command, "insert_line and new_content are required for insert")
 		}
-		h, err = insertLinesHunk(ix, *req.InsertLine, *req.NewContent, req.Command, indent)
-		loc = Located{Line: *req.InsertLine, EndLine: *req.InsertLine, Method: "lines", Similarity: 1}
+		after, aerr := sv.after(*req.InsertLine, req.Command)
+		if aerr != nil {
+			return nil, aerr
+		}
+		h, err = insertLinesHunk(ix, after, *req.NewContent, req.Command, indent)
+		loc = Located{Line: after, EndLine: after, Method: "lines", Similarity: 1}
 	case "":
 		return nil, invalidf(f.Rel, "", "command is required (replace, insert, delete)")
 	default:

@@ -47,6 +47,9 @@ func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileRea
 	}
 	ix := newLineIndex(f.Old)
 	total := ix.count()
+	if _, err := e.store.SaveBlob(f.Old); err != nil { // so that a later edit can diff against this version
+		e.log.Debug("version not stored", "path", f.Rel, "err", err)
+	}
 	first, last := max(req.StartLine, 1), req.EndLine
 	if last == 0 || last > total {
 		last = total
