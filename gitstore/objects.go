@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -25,7 +26,7 @@ func blobHash(content []byte) plumbing.Hash {
 // writeBlob stores content as a blob (once) and returns its id.
 func (s *Store) writeBlob(content []byte) (plumbing.Hash, error) {
 	h := blobHash(content)
-	if s.st.HasEncodedObject(h) == nil {
+	if s.hasLoose(h) {
 		return h, nil
 	}
 	obj := s.st.NewEncodedObject()
@@ -49,6 +50,24 @@ func (s *Store) writeBlob(content []byte) (plumbing.Hash, error) {
 		return h, fmt.Errorf("gitstore: blob id %s, want %s", got, h)
 	}
 	return h, nil
+}
+
+// hasLoose reports whether h is stored as a loose object. Existence in a
+// pack is not asked: that would make go-git read the pack's whole index,
+// whose size grows with the repository, and writing a loose copy of a
+// packed object is harmless (git gc removes it).
+func (s *Store) hasLoose(h plumbing.Hash) bool {
+	hex := h.String()
+	return exists(filepath.Join(s.commonDir, "objects", hex[:2], hex[2:]))
+}
+
+// setObject stores obj unless it already exists as a loose object.
+func (s *Store) setObject(obj plumbing.EncodedObject) (plumbing.Hash, error) {
+	h := obj.Hash()
+	if s.hasLoose(h) {
+		return h, nil
+	}
+	return s.st.SetEncodedObject(obj)
 }
 
 // readBlob returns a blob's content.
@@ -81,14 +100,22 @@ func fileMode(perm uint32) filemode.FileMode {
 	return filemode.Regular
 }
 
+// tree reads a tree, once per Store (go-git does not cache loose objects).
 func (s *Store) tree(h plumbing.Hash) (*object.Tree, error) {
 	if h.IsZero() {
 		return &object.Tree{}, nil
+	}
+	if t, ok := s.trees[h]; ok {
+		return t, nil
 	}
 	t, err := object.GetTree(s.st, h)
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: tree %s: %w", h, err)
 	}
+	if s.trees == nil {
+		s.trees = map[plumbing.Hash]*object.Tree{}
+	}
+	s.trees[h] = t
 	return t, nil
 }
 
@@ -193,7 +220,7 @@ func (s *Store) updateSubtree(h plumbing.Hash, set map[string]entry) (plumbing.H
 	if err := nt.Encode(obj); err != nil {
 		return plumbing.ZeroHash, false, err
 	}
-	nh, err := s.st.SetEncodedObject(obj)
+	nh, err := s.setObject(obj)
 	return nh, false, err
 }
 
@@ -212,7 +239,7 @@ func (s *Store) emptyTree() (plumbing.Hash, error) {
 	if err := (&object.Tree{}).Encode(obj); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	return s.st.SetEncodedObject(obj)
+	return s.setObject(obj)
 }
 
 // writeCommit stores a commit and returns its id.

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
@@ -122,6 +124,7 @@ type Store struct {
 	st        *filesystem.Storage
 	lockOwned bool
 	recovered *Recovery
+	trees     map[plumbing.Hash]*object.Tree
 }
 
 // Open finds the worktree that contains dir, as git does: the nearest
