@@ -312,3 +312,21 @@ func TestDeadLockHolderTakenOverLiveOneWaitedFor(t *testing.T) {
 		t.Fatalf("live lock: %v", err)
 	}
 }
+
+func TestOpenStoreRecoversAnotherProcessCrash(t *testing.T) {
+	dir := newRepo(t, crashBefore)
+	s := open(t, dir) // a long-running process, such as an MCP server
+	if _, err := helper(t, "land", dir, crashChanges(t), "rename:2"); !killed(err) {
+		t.Fatal("not killed")
+	}
+	if _, err := s.Land(ctx, Call{Tool: "edit"}, []Change{{Path: "a.txt", Old: []byte("alpha\n"), New: []byte("alpha!\n")}}); err != nil {
+		t.Fatalf("land after another process crashed: %v", err)
+	}
+	if s.Recovered() == nil || s.Recovered().Forward {
+		t.Fatalf("recovery not reported: %+v", s.Recovered())
+	}
+	if readFile(t, dir, "dir/b.txt") != crashBefore["dir/b.txt"] || readFile(t, dir, "a.txt") != "alpha!\n" {
+		t.Fatal("not rolled back before the new call")
+	}
+	fsck(t, dir)
+}

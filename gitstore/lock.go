@@ -64,6 +64,13 @@ func (s *Store) withLock(fn func() error) error {
 		_ = unlockFile(f)
 	}()
 	crashPoint("locked")
+	// A call interrupted in another process since this Store was opened
+	// (a long-running MCP server sees this) is recovered before anything.
+	if exists(s.intentPath()) {
+		if err := s.recover(); err != nil {
+			return err
+		}
+	}
 	return fn()
 }
 

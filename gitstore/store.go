@@ -198,7 +198,8 @@ func OpenWith(dir string, o OpenOptions) (*Store, error) {
 		return nil, err
 	}
 	if exists(s.intentPath()) {
-		if err := s.withLock(func() error { return s.recover() }); err != nil {
+		// withLock recovers before running its function.
+		if err := s.withLock(func() error { return nil }); err != nil {
 			return nil, err
 		}
 	}
