@@ -210,10 +210,13 @@ func findWindow(c *checker, unit func([]byte) bool, before []byte, ch change, op
 func windowStart(src []byte, at, scan int, unit func([]byte) bool) (int, bool) {
 	l := bytes.LastIndexByte(src[:at], '\n') + 1
 	for {
+		if at-l > scan {
+			return 0, false
+		}
 		if l < len(src) && boundaryAt(src, l) && unitAt(src, l, unit) {
 			return l, true
 		}
-		if l == 0 || at-l > scan {
+		if l == 0 {
 			return 0, false
 		}
 		l = bytes.LastIndexByte(src[:l-1], '\n') + 1

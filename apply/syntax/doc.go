@@ -1,2 +1,86 @@
-// Package syntax checks that an edit adds no syntax error.
+// Package syntax tells whether an edit adds a syntax error to a file.
+//
+// [Check] takes a path and the file's content before and after an edit
+// (before is nil for a new file) and reports the syntax errors that after
+// has and before did not, each with a 1-based line and column, a short
+// message and a snippet of the offending lines with a caret. It is a pure
+// function: no I/O, no state between calls, safe for concurrent use. The
+// engine calls it for every touched file before a call lands and refuses
+// the call (code -32013) when an error was added, or attaches the report
+// under --check=warn.
+//
+// # Languages and checkers
+//
+// The language comes from the file name ([Detect]): its base name
+// (Gemfile, Cargo.lock), its extension, or for a file without one, its #!
+// line. [Languages] lists them with the checker this build uses.
+//
+// Built with cgo, every language is parsed by tree-sitter through the
+// official Go binding (github.com/tree-sitter/go-tree-sitter) and a grammar
+// module per language: Go, Python, JavaScript, TypeScript, TSX, Rust, Java,
+// C, C++ (which also takes .h), Ruby, Bash, JSON, YAML and TOML; zsh goes to
+// mvdan.cc/sh, which has a zsh mode. Errors are tree-sitter's ERROR nodes
+// (reported at their start, as `unexpected "tok" in <construct>`) and
+// MISSING nodes (`missing "}"`). Every parser, tree and cursor is closed
+// before Check returns; nothing relies on finalizers. Tree-sitter's
+// allocator is pointed at libc's malloc and free on first use, instead of
+// go-tree-sitter's default of a Go callback per allocation.
+//
+// Built without cgo, the pure-Go parsers check what they can: go/parser for
+// Go, encoding/json for JSON (comments allowed, as tree-sitter's grammar
+// allows them), go.yaml.in/yaml/v3 for YAML (every document; it gives the
+// line where the construct holding the error starts), BurntSushi/toml for
+// TOML, and mvdan.cc/sh for Bash and zsh. Python, JavaScript, TypeScript,
+// TSX, Rust, Java, C, C++ and Ruby are then detected but unchecked: the
+// Report says Checked false and why, and the edit is not held up. The
+// pure-Go parsers other than go/parser stop at their first error.
+//
+// # What counts as added
+//
+// Both contents are compared where they differ: the longest common prefix
+// and suffix leave one changed span (several hunks in one file make one
+// span from the first to the last).
+//
+// First, a window: the smallest run of whole lines around the span that
+// starts and ends at top-level boundaries, a line in column 0 that follows
+// a blank line and does not continue a construct (not "}", "else", "end",
+// "fi", ...), or the start or end of the file; TOML windows start only at a
+// table header. The window is parsed on its own, before and after the
+// edit. Clean in both: nothing was added, and the rest of the file, which
+// the edit did not touch, is not parsed at all. This is what makes a check
+// on a large file cost about as much as on a small one.
+//
+// Otherwise whole files are parsed (tree-sitter reuses the tree of after
+// to parse before incrementally; a clean after ends the check at once) and
+// the errors of after are matched to those of before:
+//
+//  1. same kind at the same position carried through the change (text
+//     before the span keeps its offset; text after it shifts by the span's
+//     growth), unless the old error ended before the span and the new one
+//     reaches past it (error recovery swallowed the edit);
+//  2. same kind, where the old one was inside the changed span (broken
+//     text edited and still broken the same way);
+//  3. any kind, for a new error inside the span, against an old one inside
+//     it (broken text rewritten and still broken, not more so).
+//
+// Each old error accounts for one new error at most; whatever is left was
+// added. When the window was clean before and is not after, and whole files
+// confirm damage (an added error, an error covering the edit, or a parser
+// that stopped at an older error before reaching the edit), the window's
+// own errors are reported, because they sit where the edit is. When whole
+// files show nothing added and no error near the edit, the window misled
+// (it was cut inside a string or a nested block) and the edit is accepted.
+//
+// A tree-sitter ERROR spanning three lines or more is reported at the edit,
+// with its span in the message: recovery often starts such a node lines
+// above the text that broke it.
+//
+// # Limits
+//
+// An edit inside the same construct as an old error can go unnoticed when
+// recovery already wraps that whole construct in one ERROR (tree-sitter's
+// Ruby and YAML grammars do this for a whole module or document); so can
+// an edit after the first old error of a parser that stops there, when no
+// window isolates the edit from it. Content over [MaxSize] is not checked.
+// The check is syntax only: no types, no names, no imports.
 package syntax

@@ -1,0 +1,143 @@
+package syntax
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+const goUnit = `// Handle%[1]d serves the items of kind %[1]d.
+func Handle%[1]d(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.Atoi(r.URL.Query().Get("id"))
+	if err != nil {
+		http.Error(w, fmt.Sprintf("kind %[1]d: bad id: %%v", err), http.StatusBadRequest)
+		return
+	}
+	items := make([]Item, 0, 16)
+	for i := 0; i < id%%7; i++ {
+		items = append(items, Item{Name: "item-" + strconv.Itoa(i), Count: i * %[1]d})
+	}
+	switch {
+	case len(items) == 0:
+		http.NotFound(w, r)
+	default:
+		if err := json.NewEncoder(w).Encode(items); err != nil {
+			log.Printf("kind %[1]d: %%v", err)
+		}
+	}
+}
+
+`
+
+const pyUnit = `class Handler%[1]d(BaseHandler):
+    """Serves the items of kind %[1]d."""
+
+    kind = %[1]d
+
+    def get(self, request):
+        try:
+            ident = int(request.args.get("id", ""))
+        except ValueError as err:
+            return self.error(400, f"kind %[1]d: bad id: {err}")
+        items = [
+            {"name": f"item-{i}", "count": i * self.kind}
+            for i in range(ident %% 7)
+        ]
+        if not items:
+            return self.error(404, "not found")
+        return self.json(items)
+
+
+`
+
+// bigFile returns a file of about n lines: a header, then copies of unit
+// numbered from 0, each a distinct top-level declaration.
+func bigFile(header, unit string, n int) []byte {
+	var b strings.Builder
+	b.WriteString(header)
+	for i := 0; strings.Count(b.String(), "\n") < n; i++ {
+		fmt.Fprintf(&b, unit, i)
+	}
+	return []byte(b.String())
+}
+
+type benchFile struct {
+	path      string
+	src       []byte
+	good, bad [2]string // a harmless and a breaking edit in the middle
+	early     [2]string // a breaking edit near the top (for "already broken")
+}
+
+func benchFiles() []benchFile {
+	goSrc := bigFile("package handlers\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"log\"\n\t\"net/http\"\n\t\"strconv\"\n)\n\n", goUnit, 10000)
+	pySrc := bigFile("from base import BaseHandler\n\n\n", pyUnit, 10000)
+	return []benchFile{
+		{
+			path: "handlers.go", src: goSrc,
+			good:  [2]string{`"kind 250: bad id: %v"`, `"kind 250: invalid id: %v"`},
+			bad:   [2]string{"Count: i * 250})", "Count: i * 250}"},
+			early: [2]string{"Count: i * 3})", "Count: i * 3}"},
+		},
+		{
+			path: "handlers.py", src: pySrc,
+			good:  [2]string{`"kind 300: bad id: {err}"`, `"kind 300: invalid id: {err}"`},
+			bad:   [2]string{"for i in range(ident % 7)\n        ]\n        if not items:\n            return self.error(404, \"not found\")\n        return self.json(items)\n\n\nclass Handler301", "for i in range(ident % 7\n        ]\n        if not items:\n            return self.error(404, \"not found\")\n        return self.json(items)\n\n\nclass Handler301"},
+			early: [2]string{"kind = 3\n", "kind = = 3\n"},
+		},
+	}
+}
+
+func replaceOnce(b *testing.B, src []byte, e [2]string) []byte {
+	if n := bytes.Count(src, []byte(e[0])); n != 1 {
+		b.Fatalf("%q occurs %d times", e[0], n)
+	}
+	return bytes.Replace(src, []byte(e[0]), []byte(e[1]), 1)
+}
+
+// BenchmarkCheck measures one Check (before and after) of a small edit in
+// the middle of a 10,000-line file: a harmless edit, an edit that breaks the
+// file, and a harmless edit of a file already broken near its top. The
+// "whole" variants turn the window off: they are the baseline of parsing
+// both files in full.
+func BenchmarkCheck(b *testing.B) {
+	for _, f := range benchFiles() {
+		l := detect(f.path, nil)
+		if l.checker() == nil {
+			b.Logf("%s unchecked in this build", f.path)
+			continue
+		}
+		good := replaceOnce(b, f.src, f.good)
+		bad := replaceOnce(b, f.src, f.bad)
+		broken := replaceOnce(b, f.src, f.early)
+		brokenGood := replaceOnce(b, broken, f.good)
+		for _, tc := range []struct {
+			name          string
+			before, after []byte
+			wantAdded     bool
+		}{
+			{"harmless", f.src, good, false},
+			{"breaking", f.src, bad, true},
+			{"already-broken", broken, brokenGood, false},
+		} {
+			for _, mode := range []struct {
+				name string
+				opt  options
+			}{{"window", defaultOptions}, {"whole", noWindow}} {
+				b.Run(fmt.Sprintf("%s/%s/%s", l.name, tc.name, mode.name), func(b *testing.B) {
+					b.SetBytes(int64(len(tc.before) + len(tc.after)))
+					b.ReportAllocs()
+					for b.Loop() {
+						r, err := check(f.path, tc.before, tc.after, mode.opt)
+						if err != nil {
+							b.Fatal(err)
+						}
+						if (r.AddedCount > 0) != tc.wantAdded {
+							b.Fatalf("added %d, want added=%v:\n%s", r.AddedCount, tc.wantAdded, r)
+						}
+					}
+				})
+			}
+		}
+	}
+}
