@@ -1,7 +1,93 @@
 // Package matcher locates an old block of text in a file's content: exactly
-// first, then through fuzzy tiers for the mistakes models make. It is pure:
-// no I/O, no global state.
+// first, then through fuzzy tiers for the mistakes models make when they
+// copy text out of a file. It is pure: no I/O, no global state. It does not
+// edit anything: Find says where the block is and Match.Adapt rewrites the
+// caller's new text to fit it; the engine (package apply) splices it in and
+// gives inserted line breaks the file's line ending.
 //
-// A match is accepted only when it is unique within its tier; several
-// equal-looking candidates are an ambiguity, never a guess.
+// # Tiers, in order
+//
+// Exact: byte for byte. A unique occurrence is taken; several are an
+// ambiguity (ErrAmbiguous), never a guess. Nothing else runs when the exact
+// tier found something, so a fuzzy tier can never move an edit that the
+// exact tier would have placed.
+//
+// The line tiers compare whole lines. Content and old text are split into
+// lines; each tier compares them under a looser reading than the one before,
+// and a tier includes the readings of those before it:
+//
+//   - line-endings: "\r\n" and "\n" are the same break (and an old text that
+//     ends with a break matches a last line that has none);
+//   - trailing-whitespace: white space at line ends is ignored;
+//   - indentation: leading white space is ignored for comparison, but the
+//     old text's indentation must map onto the file's by one transformation
+//     for all its lines: a common prefix added or removed, or levels of tabs
+//     or of N spaces shifted by a constant (tabs for spaces and the reverse).
+//     Units are taken from the lines themselves, then from the file. A block
+//     whose relative indentation differs (in Python, a different program) is
+//     refused. An old text that starts after its first line's indentation,
+//     as an exact match may, is allowed for;
+//   - typography: typographic quotes, dashes and non-breaking spaces stand for
+//     their ASCII forms (folded rune for rune, both ways).
+//
+// The old text is then read differently and the cascade (exact, then the
+// line tiers) runs again: without the blank lines at its ends (fewest left
+// out first; tier "blank-lines+..."), then unescaped once (literal \n, \t,
+// \", doubled backslashes; tier "escapes+..."), then both.
+//
+// # Guards
+//
+// A tier accepts only a unique candidate. Candidates are counted under the
+// tier's own reading: two blocks that are equal once indentation is ignored
+// are two candidates for the indentation tier even if only one has a
+// consistent indentation. The first tier with any candidate decides: one is
+// taken (or refused with its reason), several are an ambiguity, and looser
+// tiers are not consulted.
+//
+// A line that differs in substance (another identifier, a missing line, an
+// extra line) matches under no tier, so the block is refused, never
+// repaired. Similarity scores only rank the near misses in a refusal.
+//
+// When Options.NewText is given, three more checks run before a fuzzy match
+// is taken: an edit whose new text differs from the old text only in what
+// the tier ignored is refused (it cannot be told from an edit already made);
+// an edit whose new text already stands in the file is refused as already
+// applied (except a deletion of fewer than three non-blank lines, whose
+// context alone proves nothing); and a blank line left out at an end of the
+// old text is refused when the file has a blank line one line further on
+// (the old text may have skipped the line between).
+//
+// # Adapt
+//
+// For a line-tier match, Adapt aligns the new text's lines with the old
+// text's (longest common subsequence, common leading and trailing lines
+// first). A new line equal to an old line becomes the file's line it was
+// matched to, byte for byte (its indentation, trailing white space and
+// typography). Other new lines get the block's transformation: the same
+// indentation mapping in the file's style (tabs stay tabs), the typography
+// learnt from the matched lines. The escapes and blank-lines readings apply
+// to the new text as they did to the old. Line endings are left to the
+// caller.
+//
+// # Cost and budget
+//
+// Exact search is bytes.Index. The line tiers index the content once: line
+// starts and a 64-bit hash of each line's loosest reading (trimmed, typography
+// folded). The old line whose hash is rarest in the file anchors the scan;
+// only where it stands are the other lines compared, by hash and then for
+// real. A 30-line block in 10,000 lines is located in about 0.6 ms (about
+// 6 ms in 100,000 lines) on the reference machine. Every phase books work
+// units (about one per line indexed or compared) against Options.Budget
+// before it starts; a search that would pass the budget stops and refuses
+// (ErrNotFound) rather than go slow. Refusals look for near misses by voting:
+// each old line found in the file votes for where the block would start
+// (lines found more than 64 times do not vote), and the best starts are
+// aligned line by line to say what differs.
+//
+// # The line hint
+//
+// Options.Hint never decides which match is taken: a stale hint cannot move
+// an edit, and an ambiguous block stays ambiguous whatever the hint says. It
+// only orders near misses of equal votes in a refusal, nearest first. So it
+// can never pick wrong, because it never picks.
 package matcher

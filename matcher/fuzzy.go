@@ -705,14 +705,15 @@ func similarity(a, b []string) float64 {
 		}
 		sum += lineSimilarity(a[i], b[i])
 	}
-	return round3(sum / float64(max(len(a), len(b))))
+	// A match is never scored 0: the lines were equal under its tier.
+	return max(round3(sum/float64(max(len(a), len(b)))), 0.001)
 }
 
 // lineSimilarity is 2×(common prefix + common suffix) / (len a + len b):
 // cheap, and enough to rank near misses.
 func lineSimilarity(a, b string) float64 {
 	a, b = strings.TrimSuffix(a, "\r"), strings.TrimSuffix(b, "\r")
-	if a == b {
+	if a == b || isBlank(a) && isBlank(b) {
 		return 1
 	}
 	p := 0

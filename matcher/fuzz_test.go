@@ -1,0 +1,133 @@
+package matcher
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// FuzzFind checks the cascade's invariants on any input:
+//   - no panic;
+//   - whenever the exact tier alone finds a unique span, Find returns it;
+//   - the fuzzy tiers never spend more than their budget;
+//   - a fuzzy match covers whole lines that equal the old text's lines
+//     loosely, and Adapt(old) gives back the file's own text there.
+func FuzzFind(f *testing.F) {
+	f.Add("a\nb\nc\n", "b\n", "x\n", 0)
+	f.Add("\tif x {\n\t\ty()\n\t}\n", "    if x {\n        y()\n    }\n", "    if x {\n        z()\n    }\n", 2)
+	f.Add("a\r\nb\r\n", "a\nb\n", "a\nc\n", 0)
+	f.Add("x := \"hi\"\n", "x := “hi”\n", "x := “ho”\n", 1)
+	f.Add("f(\"\\n\")\n", `f(\"\\n\")`, `g(\"\\n\")`, 0)
+	f.Add("a\na\n", "a", "b", 1)
+	f.Add("\n\n\n", "\n", "x", 0)
+	f.Fuzz(func(t *testing.T, content, old, nw string, budgetSel int) {
+		content = strings.ReplaceAll(content, "\x00", "")
+		if old == "" {
+			return
+		}
+		budget := []int{0, 50, 1000, 100000}[uint(budgetSel)%4]
+		opt := Options{Budget: budget, NewText: nw}
+		exact := exactAll([]byte(content), old, true)
+		m, err := Find([]byte(content), old, opt)
+		if len(exact) == 1 {
+			if err != nil || m.Start != exact[0].Start || m.End != exact[0].End || m.Tier != Exact {
+				t.Fatalf("exact span %d..%d, Find gave %+v, %v", exact[0].Start, exact[0].End, m, err)
+			}
+			return
+		}
+		if len(exact) > 1 {
+			if !errors.Is(err, ErrAmbiguous) {
+				t.Fatalf("%d exact matches, Find gave %+v, %v", len(exact), m, err)
+			}
+			return
+		}
+		spent, fm, ferr := fuzzyFindWork([]byte(content), old, opt)
+		b := budget
+		if b == 0 {
+			b = DefaultBudget
+		}
+		if spent > b {
+			t.Fatalf("spent %d > budget %d", spent, b)
+		}
+		if (ferr == nil) != (err == nil) || ferr == nil && (fm.Start != m.Start || fm.End != m.End) {
+			t.Fatalf("Find and fuzzyFind disagree: %+v %v / %+v %v", m, err, fm, ferr)
+		}
+		if err != nil {
+			var r *Refusal
+			if !errors.As(err, &r) {
+				t.Fatalf("error %T is not a *Refusal", err)
+			}
+			return
+		}
+		if m.Start < 0 || m.End < m.Start || m.End > len(content) || m.Similarity <= 0 || m.Similarity > 1 {
+			t.Fatalf("bad match %+v in %d bytes", m, len(content))
+		}
+		got := applyEdit([]byte(content), m, old)
+		if strings.ReplaceAll(string(got), "\r", "") != strings.ReplaceAll(content, "\r", "") {
+			t.Fatalf("Adapt(old) at %+v is not the file's text:\n%q\n%q", m, got, content)
+		}
+	})
+}
+
+// TestBudget checks that a small budget makes the fuzzy tiers give up
+// rather than work past it.
+func TestBudget(t *testing.T) {
+	content := strings.Repeat("\tx()\n", 5000)
+	old := strings.Repeat("  x()\n", 30) + "  y()\n"
+	for _, b := range []int{10, 1000, 20000, 100000} {
+		spent, _, err := fuzzyFindWork([]byte(content), old, Options{Budget: b})
+		if spent > b {
+			t.Errorf("budget %d: spent %d", b, spent)
+		}
+		if err == nil {
+			t.Errorf("budget %d: found a block that is not there", b)
+		}
+	}
+}
+
+// genLines builds n lines of Go-like code whose lines are all distinct.
+func genLines(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		switch i % 5 {
+		case 0:
+			fmt.Fprintf(&b, "func f%d(x int) int {\n", i)
+		case 1, 2:
+			fmt.Fprintf(&b, "\tv%d := compute(x, %d)\n", i, i*7)
+		case 3:
+			fmt.Fprintf(&b, "\treturn v%d\n", i-1)
+		default:
+			b.WriteString("}\n")
+		}
+	}
+	return b.String()
+}
+
+// BenchmarkFind locates a 30-line block in the middle of files of 1k, 10k
+// and 100k lines, exactly and through the indentation tier (the block
+// written with spaces where the file has tabs).
+func BenchmarkFind(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		content := genLines(n)
+		src := []byte(content)
+		lines := strings.SplitAfter(content, "\n")
+		block := strings.Join(lines[n/2:n/2+30], "")
+		fuzzy := strings.ReplaceAll(block, "\t", "    ")
+		for _, c := range []struct {
+			name, old string
+			tier      Tier
+		}{{"exact", block, Exact}, {"fuzzy", fuzzy, Indentation}} {
+			b.Run(fmt.Sprintf("%s/%dk", c.name, n/1000), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(content)))
+				for b.Loop() {
+					m, err := Find(src, c.old, Options{})
+					if err != nil || m.Tier != c.tier {
+						b.Fatalf("%+v %v", m, err)
+					}
+				}
+			})
+		}
+	}
+}
