@@ -67,7 +67,7 @@ func BenchmarkEngine(b *testing.B) {
 				ix := newLineIndex(content)
 				var hunks []Hunk
 				for i, r := range ops {
-					hs, _, err := e.replacementHunks(ix, r, fmt.Sprint(i), nil)
+					hs, _, err := e.replacementHunks(ix, "big.go", r, fmt.Sprint(i), nil)
 					if err != nil {
 						b.Fatal(err)
 					}

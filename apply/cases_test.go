@@ -66,7 +66,7 @@ func runCase(t *testing.T, file string) {
 	}
 	before := map[string][]byte{}
 	want := map[string]caseFile{}
-	var wantErr, wantDiff []byte
+	var wantErr, wantDiff, wantResult []byte
 	hasWantErr, hasWantDiff := false, false
 	for _, f := range ar.Files {
 		cf := decodeSection(t, f)
@@ -79,6 +79,8 @@ func runCase(t *testing.T, file string) {
 			wantErr, hasWantErr = bytes.TrimSpace(cf.content), true
 		case cf.name == "want.diff":
 			wantDiff, hasWantDiff = cf.content, true
+		case cf.name == "want.result":
+			wantResult = cf.content
 		case strings.HasPrefix(cf.name, "want/"):
 			want[strings.TrimPrefix(cf.name, "want/")] = cf
 		default:
@@ -151,6 +153,11 @@ func runCase(t *testing.T, file string) {
 	}
 	if hasWantDiff && gotDiff.String() != string(wantDiff) {
 		t.Errorf("diff:\n%s\nwant:\n%s", gotDiff.String(), wantDiff)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(wantResult)), "\n") {
+		if line != "" && !bytes.Contains(out, []byte(line)) {
+			t.Errorf("result lacks %s", line)
+		}
 	}
 	t.Logf("result: %s", out)
 }

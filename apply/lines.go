@@ -21,15 +21,15 @@ func lineBlock(lines []string, eol string, terminated bool) string {
 // replaceLinesHunk replaces lines first..last (1-based, inclusive) with
 // text; empty text deletes them. The replaced range keeps its last line's
 // ending, or its absence at the end of the file.
-func replaceLinesHunk(ix *lineIndex, first, last int, text string, edit string, indent *indentSpec) (Hunk, error) {
+func replaceLinesHunk(ix *lineIndex, file string, first, last int, text string, edit string, plan indentPlan) (Hunk, string, error) {
 	if err := checkRange(ix, first, last, edit); err != nil {
-		return Hunk{}, err
+		return Hunk{}, "", err
 	}
-	lines := indent.apply(splitText(text), ix, first, last)
+	lines, note := plan.reindent(splitText(text), file, ix, first, last)
 	eol := ix.eolNear(first)
 	terminated := ix.eol(last) != ""
 	return Hunk{Start: ix.start(first), End: ix.end(last), New: lineBlock(lines, eol, terminated),
-		Edit: edit, Desc: lineDesc(first, last)}, nil
+		Edit: edit, Desc: lineDesc(first, last)}, note, nil
 }
 
 // insertLinesHunk inserts text after line `after` (0 is the top of the
@@ -37,13 +37,13 @@ func replaceLinesHunk(ix *lineIndex, first, last int, text string, edit string, 
 // a last line without a line ending, one is added to it and the inserted
 // block becomes the unterminated last line, so the file still has no
 // final newline.
-func insertLinesHunk(ix *lineIndex, after int, text string, edit string, indent *indentSpec) (Hunk, error) {
+func insertLinesHunk(ix *lineIndex, file string, after int, text string, edit string, plan indentPlan) (Hunk, string, error) {
 	if after < 0 || after > ix.count() {
-		return Hunk{}, invalidf("", edit, "line %d out of range: the file has %d lines (0 inserts at the top)", after, ix.count())
+		return Hunk{}, "", invalidf("", edit, "line %d out of range: the file has %d lines (0 inserts at the top)", after, ix.count())
 	}
-	lines := indent.apply(splitText(text), ix, after+1, after)
+	lines, note := plan.reindent(splitText(text), file, ix, after+1, after)
 	if len(lines) == 0 {
-		return Hunk{}, invalidf("", edit, "nothing to insert")
+		return Hunk{}, "", invalidf("", edit, "nothing to insert")
 	}
 	eol := ix.eolNear(max(after, 1))
 	h := Hunk{Start: ix.end(after), End: ix.end(after), Edit: edit, Desc: fmt.Sprintf("insert after line %d", after)}
@@ -55,7 +55,7 @@ func insertLinesHunk(ix *lineIndex, after int, text string, edit string, indent 
 	} else {
 		h.New = lineBlock(lines, eol, true)
 	}
-	return h, nil
+	return h, note, nil
 }
 
 func checkRange(ix *lineIndex, first, last int, edit string) error {
@@ -77,59 +77,3 @@ func lineDesc(first, last int) string {
 	return fmt.Sprintf("lines %d-%d", first, last)
 }
 
-// indentSpec says how new lines of a line edit are indented: nil keeps
-// them as given; a level forces their base indentation.
-type indentSpec struct {
-	level int
-}
-
-// apply re-indents lines so that their least-indented non-blank line sits
-// at the forced level, keeping relative indentation. The level counts
-// columns of the file's indentation unit: tabs in a tab-indented file,
-// spaces otherwise.
-func (s *indentSpec) apply(lines []string, ix *lineIndex, first, last int) []string {
-	if s == nil || len(lines) == 0 {
-		return lines
-	}
-	unit := " "
-	if fileIndentsWithTabs(ix) {
-		unit = "\t"
-	}
-	base := -1
-	for _, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		if n := len(l) - len(strings.TrimLeft(l, " \t")); base < 0 || n < base {
-			base = n
-		}
-	}
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			out[i] = ""
-			continue
-		}
-		out[i] = strings.Repeat(unit, s.level) + l[base:]
-	}
-	return out
-}
-
-// fileIndentsWithTabs reports whether more lines of the file start with a
-// tab than with a space.
-func fileIndentsWithTabs(ix *lineIndex) bool {
-	tabs, spaces := 0, 0
-	for n := 1; n <= ix.count() && tabs+spaces < 1000; n++ {
-		l := ix.line(n)
-		if len(l) == 0 {
-			continue
-		}
-		switch l[0] {
-		case '\t':
-			tabs++
-		case ' ':
-			spaces++
-		}
-	}
-	return tabs > spaces
-}

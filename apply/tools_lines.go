@@ -65,7 +65,7 @@ func runReplaceInFile(ctx context.Context, e *Engine, req *ReplaceInFileRequest)
 	count := 0
 	for i, r := range req.Replacements {
 		edit := fmt.Sprintf("replacements[%d]", i)
-		hs, loc, err := e.replacementHunks(ix, r, edit, sv)
+		hs, loc, err := e.replacementHunks(ix, f.Rel, r, edit, sv)
 		if err != nil {
 			return nil, withPath(err, f.Rel)
 		}
@@ -79,15 +79,15 @@ func runReplaceInFile(ctx context.Context, e *Engine, req *ReplaceInFileRequest)
 	return tx.Land(ctx, "")
 }
 
-func (e *Engine) replacementHunks(ix *lineIndex, r Replacement, edit string, sv *sinceVersion) ([]Hunk, []Located, error) {
+func (e *Engine) replacementHunks(ix *lineIndex, file string, r Replacement, edit string, sv *sinceVersion) ([]Hunk, []Located, error) {
 	need := func(ok bool, field string) error {
 		if !ok {
 			return invalidf("", edit, "%s is required for type %q", field, r.Type)
 		}
 		return nil
 	}
-	lineLoc := func(first, last int) []Located {
-		return []Located{{Edit: edit, Line: first, EndLine: last, Method: "lines", Similarity: 1}}
+	lineLoc := func(first, last int, note string) []Located {
+		return []Located{{Edit: edit, Line: first, EndLine: last, Method: "lines", Similarity: 1, Reindented: note}}
 	}
 	switch r.Type {
 	case "lines":
@@ -98,11 +98,11 @@ func (e *Engine) replacementHunks(ix *lineIndex, r Replacement, edit string, sv 
 		if err != nil {
 			return nil, nil, err
 		}
-		h, err := replaceLinesHunk(ix, first, last, *r.ReplaceWith, edit, nil)
+		h, note, err := replaceLinesHunk(ix, file, first, last, *r.ReplaceWith, edit, indentPlan{})
 		if err != nil {
 			return nil, nil, err
 		}
-		return []Hunk{h}, lineLoc(first, last), nil
+		return []Hunk{h}, lineLoc(first, last, note), nil
 	case "insert_before", "insert_after":
 		if err := firstErr(need(r.LineNumber != 0, "lineNumber"), need(r.InsertText != nil, "insertText")); err != nil {
 			return nil, nil, err
@@ -118,11 +118,11 @@ func (e *Engine) replacementHunks(ix *lineIndex, r Replacement, edit string, sv 
 		if r.Type == "insert_before" {
 			after--
 		}
-		h, err := insertLinesHunk(ix, after, *r.InsertText, edit, nil)
+		h, note, err := insertLinesHunk(ix, file, after, *r.InsertText, edit, indentPlan{})
 		if err != nil {
 			return nil, nil, err
 		}
-		return []Hunk{h}, lineLoc(n, n), nil
+		return []Hunk{h}, lineLoc(n, n, note), nil
 	case "string":
 		if err := firstErr(need(r.SearchFor != "", "searchFor"), need(r.ReplaceWith != nil, "replaceWith")); err != nil {
 			return nil, nil, err
@@ -249,8 +249,10 @@ const editLinesDescription = `Replace, insert or delete lines by number (file_re
 - insert: new_content goes after insert_line (0 = top of the file)
 - delete: lines start_line..end_line are removed
 No whitespace matching is needed, so prefer this when you know the lines. Inserted lines take
-the file's line endings; indent_level forces the base indentation of new_content (counted in
-the file's unit: tabs in a tab-indented file, spaces otherwise).`
+the file's line endings. New content whose base indentation is plainly off for where it lands
+(pasted unindented into a block body, spaces in a tab-indented file) is re-indented in the
+file's own style and the result says so; indent_level forces the base indentation (spaces, or
+tabs in a tab-indented file).`
 
 // EditLinesRequest is the input of edit_lines.
 type EditLinesRequest struct {
@@ -274,12 +276,12 @@ func runEditLines(ctx context.Context, e *Engine, req *EditLinesRequest) (*Landi
 	if err != nil {
 		return nil, err
 	}
-	var indent *indentSpec
+	var plan indentPlan
 	if req.IndentLevel != nil {
 		if *req.IndentLevel < 0 {
 			return nil, invalidf(f.Rel, req.Command, "indent_level must not be negative")
 		}
-		indent = &indentSpec{level: *req.IndentLevel}
+		plan.forced = req.IndentLevel
 	}
 	ix := newLineIndex(f.Old)
 	end := req.EndLine
@@ -288,6 +290,7 @@ func runEditLines(ctx context.Context, e *Engine, req *EditLinesRequest) (*Landi
 	}
 	var h Hunk
 	var loc Located
+	var note string
 	switch req.Command {
 	case "replace", "delete":
 		if req.StartLine == 0 {
@@ -304,8 +307,8 @@ func runEditLines(ctx context.Context, e *Engine, req *EditLinesRequest) (*Landi
 		if lerr != nil {
 			return nil, lerr
 		}
-		h, err = replaceLinesHunk(ix, first, last, text, req.Command, indent)
-		loc = Located{Line: first, EndLine: last, Method: "lines", Similarity: 1}
+		h, note, err = replaceLinesHunk(ix, f.Rel, first, last, text, req.Command, plan)
+		loc = Located{Line: first, EndLine: last, Method: "lines", Similarity: 1, Reindented: note}
 	case "insert":
 		if req.InsertLine == nil || req.NewContent == nil {
 			return nil, invalidf(f.Rel, req.Command, "insert_line and new_content are required for insert")
@@ -314,8 +317,8 @@ func runEditLines(ctx context.Context, e *Engine, req *EditLinesRequest) (*Landi
 		if aerr != nil {
 			return nil, aerr
 		}
-		h, err = insertLinesHunk(ix, after, *req.NewContent, req.Command, indent)
-		loc = Located{Line: after, EndLine: after, Method: "lines", Similarity: 1}
+		h, note, err = insertLinesHunk(ix, f.Rel, after, *req.NewContent, req.Command, plan)
+		loc = Located{Line: after, EndLine: after, Method: "lines", Similarity: 1, Reindented: note}
 	case "":
 		return nil, invalidf(f.Rel, "", "command is required (replace, insert, delete)")
 	default:

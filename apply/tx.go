@@ -30,6 +30,8 @@ type Located struct {
 	Method string `json:"located"`
 	// Similarity is 1 for exact and line-number matches.
 	Similarity float64 `json:"similarity"`
+	// Reindented says how graft re-indented the new lines, if it did.
+	Reindented string `json:"reindented,omitempty"`
 }
 
 // FileResult is what a call did to one file.
