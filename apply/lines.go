@@ -76,4 +76,3 @@ func lineDesc(first, last int) string {
 	}
 	return fmt.Sprintf("lines %d-%d", first, last)
 }
-
