@@ -62,16 +62,21 @@ type fileState struct {
 	orig, cur  []byte
 	origExists bool
 	exists     bool
-	mode       fs.FileMode
-	binary     bool
+	// written is set once a section has given the path content; a rename
+	// away from a path deletes it only if no section writes it (two files
+	// may swap names).
+	written, renamedAway bool
+	mode                 fs.FileMode
+	binary               bool
 }
 
 type applier struct {
-	src    Source
-	opt    Options
-	format Format
-	files  map[string]*fileState
-	order  []*fileState
+	src     Source
+	opt     Options
+	format  Format
+	files   map[string]*fileState
+	order   []*fileState
+	vacated map[string]bool // paths the patch renames away or deletes
 }
 
 // Apply works out the content every file of p has after the patch,
@@ -79,12 +84,23 @@ type applier struct {
 // applied before anything is returned, so that either every change is in
 // the Result or none is.
 //
+// Sections apply in order, as git apply does: a section that changes a
+// file in place sees what earlier sections made of it (a patch may list
+// one file twice); a rename or copy reads its source as it was before the
+// patch, and may target a path that another section renames away or
+// deletes (two files may swap names).
+//
 // The error is Failures listing every section and hunk that failed: each an
 // *Error matching ErrNoFile, ErrExists, ErrConflict, ErrAmbiguous or
 // ErrMalformed, naming the file and hunk. An I/O error of src other than
 // fs.ErrNotExist is returned as it is.
 func Apply(p *Patch, src Source, opt Options) (*Result, error) {
-	a := &applier{src: src, opt: opt, format: p.Format, files: map[string]*fileState{}}
+	a := &applier{src: src, opt: opt, format: p.Format, files: map[string]*fileState{}, vacated: map[string]bool{}}
+	for _, fp := range p.Files {
+		if fp.IsRename || fp.IsDelete {
+			a.vacated[fp.OldPath] = true
+		}
+	}
 	res := &Result{}
 	var fails Failures
 	for _, fp := range p.Files {
@@ -106,6 +122,9 @@ func Apply(p *Patch, src Source, opt Options) (*Result, error) {
 		return nil, fails
 	}
 	for _, s := range a.order {
+		if s.renamedAway && !s.written {
+			s.cur, s.exists = nil, false
+		}
 		if s.origExists == s.exists && bytes.Equal(s.orig, s.cur) && s.mode == 0 {
 			continue
 		}
@@ -146,11 +165,20 @@ func (a *applier) state(path string) (*fileState, error) {
 	return s, nil
 }
 
+// present reports whether a section can read s: as it is now for a change
+// in place, as it was before the patch for a rename or copy.
+func present(s *fileState, inPlace bool) bool {
+	if inPlace || !s.origExists {
+		return s.exists
+	}
+	return true
+}
+
 // resolve finds the existing file a section changes: OldPath, else the
 // only existing one of its AltPaths.
-func (a *applier) resolve(fp *FilePatch) (*fileState, *Error, error) {
+func (a *applier) resolve(fp *FilePatch, inPlace bool) (*fileState, *Error, error) {
 	s, err := a.state(fp.OldPath)
-	if err != nil || s.exists {
+	if err != nil || present(s, inPlace) {
 		return s, nil, err
 	}
 	var found []*fileState
@@ -159,7 +187,7 @@ func (a *applier) resolve(fp *FilePatch) (*fileState, *Error, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if t.exists {
+		if present(t, inPlace) {
 			found = append(found, t)
 		}
 	}
@@ -173,84 +201,103 @@ func (a *applier) resolve(fp *FilePatch) (*fileState, *Error, error) {
 	return nil, e, nil
 }
 
+// target checks that path can be created by a section: no earlier section
+// wrote it, and it did not exist unless the patch renames it away or
+// deletes it.
+func (a *applier) target(path string, fp *FilePatch, why string) (*fileState, *Error, error) {
+	t, err := a.state(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if t.written && t.exists || t.origExists && !a.vacated[path] && !t.written {
+		return nil, &Error{Kind: ErrExists, Path: path, PatchLine: fp.Line, Reason: why}, nil
+	}
+	return t, nil, nil
+}
+
 // file applies one section. Failures come back as errs; err is an I/O
 // error of the source.
 func (a *applier) file(fp *FilePatch) (*FileReport, []*Error, error) {
-	var s *fileState
-	if fp.IsNew {
-		t, err := a.state(fp.NewPath)
-		if err != nil {
-			return nil, nil, err
-		}
-		if t.exists {
-			return nil, []*Error{{Kind: ErrExists, Path: fp.NewPath, PatchLine: fp.Line, Reason: "the patch creates it"}}, nil
-		}
-		s = &fileState{path: fp.NewPath}
-	} else {
-		var e *Error
-		var err error
-		if s, e, err = a.resolve(fp); err != nil || e != nil {
-			return nil, errsOf(e), err
-		}
-	}
-	rep := &FileReport{OldPath: s.path, NewPath: s.path}
-	var out []byte
-	var errs []*Error
-	if fp.Binary != nil {
-		var e *Error
-		out, e = a.binary(fp, s)
-		errs = errsOf(e)
-	} else {
-		out, rep.Hunks, errs = applyHunks(s.cur, fp, a.opt)
-	}
-	if len(errs) > 0 {
-		for _, e := range errs {
-			e.Path = s.path
-		}
-		return nil, errs, nil
-	}
 	mode := fp.NewMode
 	if fp.OldMode != 0 && fp.OldMode == fp.NewMode {
 		mode = 0
 	}
+	if fp.IsNew {
+		t, e, err := a.target(fp.NewPath, fp, "the patch creates it")
+		if err != nil || e != nil {
+			return nil, errsOf(e), err
+		}
+		out, places, errs := a.content(fp, &fileState{path: fp.NewPath})
+		if len(errs) > 0 {
+			return nil, errs, nil
+		}
+		t.cur, t.exists, t.written, t.binary, t.mode = out, true, true, fp.Binary != nil, mode
+		return &FileReport{NewPath: t.path, Hunks: places}, nil, nil
+	}
+	inPlace := !fp.IsRename && !fp.IsCopy
+	s, e, err := a.resolve(fp, inPlace)
+	if err != nil || e != nil {
+		return nil, errsOf(e), err
+	}
+	base := s
+	if !inPlace && s.origExists {
+		base = &fileState{path: s.path, cur: s.orig, exists: true}
+	}
+	out, places, errs := a.content(fp, base)
+	if len(errs) > 0 {
+		return nil, errs, nil
+	}
+	rep := &FileReport{OldPath: s.path, NewPath: s.path, Hunks: places}
 	switch {
-	case fp.IsNew:
-		t := a.files[fp.NewPath]
-		t.cur, t.exists, t.binary = out, true, fp.Binary != nil
-		t.mode = mode
-		rep.OldPath = ""
 	case fp.IsDelete:
 		if len(out) > 0 && (len(fp.Hunks) > 0 || (a.format == Unified && fp.Binary == nil)) {
 			return nil, []*Error{{Kind: ErrConflict, Path: s.path, PatchLine: fp.Line,
 				Reason: fmt.Sprintf("the patch deletes the file, but %d bytes would remain that the patch does not list", len(out))}}, nil
 		}
-		s.cur, s.exists, s.mode = nil, false, 0
+		s.cur, s.exists, s.written, s.mode = nil, false, false, 0
 		rep.NewPath = ""
-	case fp.IsRename || fp.IsCopy:
-		t, err := a.state(fp.NewPath)
-		if err != nil {
-			return nil, nil, err
+	case !inPlace && fp.NewPath != s.path:
+		t, e, err := a.target(fp.NewPath, fp, fmt.Sprintf("the patch renames or copies %s to it", s.path))
+		if err != nil || e != nil {
+			return nil, errsOf(e), err
 		}
-		if t != s && t.exists {
-			return nil, []*Error{{Kind: ErrExists, Path: fp.NewPath, PatchLine: fp.Line,
-				Reason: fmt.Sprintf("the patch renames or copies %s to it", s.path)}}, nil
+		if fp.IsRename {
+			s.renamedAway = true
 		}
-		if fp.IsRename && t != s {
-			s.cur, s.exists = nil, false
-		}
-		t.cur, t.exists, t.binary = out, true, fp.Binary != nil
+		t.cur, t.exists, t.written, t.binary = out, true, true, fp.Binary != nil
 		t.mode = mode
 		if mode == 0 && fp.OldMode == 0 {
 			t.mode = s.mode
 		}
 		rep.NewPath = t.path
 	default:
-		s.cur, s.binary = out, s.binary || fp.Binary != nil
+		s.cur, s.exists, s.written = out, true, true
+		s.binary = s.binary || fp.Binary != nil
 		if mode != 0 {
 			s.mode = mode
 		}
 	}
 	return rep, nil, nil
+}
+
+// content applies a section's hunks or binary data to s's content.
+func (a *applier) content(fp *FilePatch, s *fileState) ([]byte, []Placement, []*Error) {
+	var (
+		out    []byte
+		places []Placement
+		errs   []*Error
+	)
+	if fp.Binary != nil {
+		var e *Error
+		out, e = a.binary(fp, s)
+		errs = errsOf(e)
+	} else {
+		out, places, errs = applyHunks(s.cur, fp, a.opt)
+	}
+	for _, e := range errs {
+		e.Path = s.path
+	}
+	return out, places, errs
 }
 
 func errsOf(e *Error) []*Error {
@@ -349,7 +396,7 @@ func assemble(f *fileLines, ls []*located) []byte {
 	for _, l := range ls {
 		w.raw(f.content[f.offset(cur):f.offset(l.start)])
 		keep := l.adapted == nil && l.end > l.start
-		oi, ni := l.start, 0
+		oi, ai := l.start, 0
 		if keep {
 			for _, ol := range l.h.OldLines() {
 				if ol.EOL != f.eol(oi) && !(ol.EOL == "\n" && oi == f.n()-1 && f.eol(oi) == "") {
@@ -369,7 +416,6 @@ func assemble(f *fileLines, ls []*located) []byte {
 					near = f.eol(oi)
 				}
 				oi++
-				ni++
 			case Delete:
 				if f.eol(oi) != "" {
 					near = f.eol(oi)
@@ -378,14 +424,14 @@ func assemble(f *fileLines, ls []*located) []byte {
 			case Add:
 				text := hl.Text
 				if l.adapted != nil {
-					text = l.adapted[ni]
+					text = l.adapted[ai]
 				}
 				eol := hl.EOL
 				if eol != "" && !keep && near != "" {
 					eol = near
 				}
 				w.line(text, eol)
-				ni++
+				ai++
 			}
 		}
 		cur = l.end

@@ -51,11 +51,14 @@ type located struct {
 	index      int // 1-based hunk number
 	start, end int
 	place      Placement
-	// adapted holds the new-side lines rewritten by the matcher for a fuzzy
-	// tier (context lines are taken from the file regardless); nil means
-	// the hunk's own text.
+	// adapted holds the added lines rewritten by the matcher for a fuzzy
+	// tier, in order (context lines are taken from the file regardless);
+	// nil means the hunk's own text.
 	adapted []string
 }
+
+// sentinel ends each added line handed to Match.Adapt (see locateFuzzy).
+const sentinel = "\x00graft\x00"
 
 // maxListed bounds the places listed when a hunk fits several.
 const maxListed = 5
@@ -127,7 +130,7 @@ func locate(f *fileLines, h *Hunk, index, lo int, opt Options) (*located, *Error
 // searching from line lo, and checks that what it found is whole lines,
 // as many as the hunk has.
 func locateFuzzy(f *fileLines, h *Hunk, index, lo, stated int, opt Options) (*located, *Error) {
-	old, nw := h.OldLines(), h.NewLines()
+	old := h.OldLines()
 	base := f.offset(lo)
 	region := f.content[base:]
 	if f.noFinal == 1 && len(region) > 0 {
@@ -140,11 +143,23 @@ func locateFuzzy(f *fileLines, h *Hunk, index, lo, stated int, opt Options) (*lo
 		ob.WriteString(l.Text)
 		ob.WriteString(eol)
 	}
-	for i, l := range nw {
+	// Only the added lines are adapted (context lines are copied from the
+	// file). Each carries a sentinel so that Adapt cannot align it with an
+	// old line and swap in that line's file text: an added line is what
+	// the patch says, re-indented and retyped by the tier, never another
+	// line's bytes.
+	var added []Line
+	for _, l := range h.Lines {
+		if l.Op == Add {
+			added = append(added, l)
+		}
+	}
+	for i, l := range added {
 		if i > 0 {
 			nb.WriteByte('\n')
 		}
 		nb.WriteString(l.Text)
+		nb.WriteString(sentinel)
 	}
 	mo := matcher.Options{Budget: opt.Budget}
 	if stated >= lo {
@@ -169,12 +184,19 @@ func locateFuzzy(f *fileLines, h *Hunk, index, lo, stated int, opt Options) (*lo
 	case h.AtEOF && e != f.n()-1:
 		return nil, fail(fmt.Sprintf("the hunk must end the file (*** End of File), but its match (%s) ends at line %d of %d", m.Tier, e+1, f.n()))
 	}
-	adapted := strings.Split(m.Adapt(nb.String()), "\n")
-	if len(adapted) != len(nw) {
-		return nil, fail(fmt.Sprintf("re-indenting the new lines for %s changed their number", m.Tier))
-	}
-	for i := range adapted {
-		adapted[i] = strings.TrimSuffix(adapted[i], "\r")
+	adapted := []string{}
+	if len(added) > 0 {
+		adapted = strings.Split(m.Adapt(nb.String()), "\n")
+		if len(adapted) != len(added) {
+			return nil, fail(fmt.Sprintf("re-indenting the added lines for %s changed their number", m.Tier))
+		}
+		for i, a := range adapted {
+			a = strings.TrimSuffix(a, "\r")
+			if !strings.HasSuffix(a, sentinel) {
+				return nil, fail(fmt.Sprintf("re-indenting added line %d for %s lost its end", i+1, m.Tier))
+			}
+			adapted[i] = strings.TrimSuffix(a, sentinel)
+		}
 	}
 	l := &located{h: h, index: index, start: s, end: e + 1, adapted: adapted,
 		place: Placement{Hunk: index, Line: s + 1, EndLine: e + 1, Method: Method(m.Tier), Similarity: m.Similarity}}

@@ -42,6 +42,24 @@ func TestTable(t *testing.T) {
 	}
 }
 
+// TestGNUPatchSuite runs the cases converted from GNU patch's test suite
+// (fixtures/patch/gnu, README.md there lists where graft differs and why).
+func TestGNUPatchSuite(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "fixtures", "patch", "gnu", "*.txtar"))
+	if len(files) < 20 {
+		t.Fatalf("only %d GNU patch cases", len(files))
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runCase(t, ar)
+		})
+	}
+}
+
 func section(b []byte) []byte {
 	b = bytes.ReplaceAll(b, []byte("<CR>"), []byte("\r"))
 	if bytes.HasSuffix(b, []byte("\n<NOEOL>\n")) {
