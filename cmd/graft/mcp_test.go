@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -39,7 +40,7 @@ func (l *lockedBuffer) String() string {
 }
 
 type mcpSession struct {
-	t      *testing.T
+	t      testing.TB
 	in     *io.PipeWriter
 	lines  chan []byte
 	exit   chan int
@@ -48,7 +49,7 @@ type mcpSession struct {
 }
 
 // gitRepo makes a repository with files committed on main.
-func gitRepo(t *testing.T, files map[string]string) string {
+func gitRepo(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	gitRun(t, dir, "init", "-q", "-b", "main")
@@ -66,7 +67,7 @@ func gitRepo(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-func gitRun(t *testing.T, dir string, args ...string) string {
+func gitRun(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
@@ -79,7 +80,7 @@ func gitRun(t *testing.T, dir string, args ...string) string {
 
 // startMCP runs `graft -C dir mcp ARGS` in process and initializes the
 // session.
-func startMCP(t *testing.T, dir string, args ...string) *mcpSession {
+func startMCP(t testing.TB, dir string, args ...string) *mcpSession {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -533,4 +534,44 @@ func TestMCPCallsRunInArrivalOrder(t *testing.T) {
 		t.Errorf("count.txt = %q", b)
 	}
 	s.closeWait()
+}
+
+// BenchmarkMCPEdit times one edit call through a server session against
+// the same edit through the engine directly, in the same run: the
+// difference is what MCP (encoding, the SDK, pipes, the summary) costs.
+func BenchmarkMCPEdit(b *testing.B) {
+	files := map[string]string{}
+	for i := range 200 {
+		files[fmt.Sprintf("d%d/f%d.go", i%10, i)] = fmt.Sprintf("package d\n\nfunc F%d() int {\n\treturn 0\n}\n", i)
+	}
+	edit := func(k int) map[string]any {
+		// Alternate between two values so that every call changes the file.
+		return map[string]any{"filePath": fmt.Sprintf("d%d/f%d.go", k%200%10, k%200),
+			"oldString": fmt.Sprintf("\treturn %d\n", k/200%2), "newString": fmt.Sprintf("\treturn %d\n", 1-k/200%2)}
+	}
+	b.Run("mcp", func(b *testing.B) {
+		s := startMCP(b, gitRepo(b, files))
+		b.ResetTimer()
+		for k := 0; k < b.N; k++ {
+			res, _ := s.call("edit", edit(k), nil)
+			if res["isError"] == true {
+				b.Fatalf("edit refused: %s", text(res))
+			}
+		}
+		b.StopTimer()
+		s.closeWait()
+	})
+	b.Run("engine", func(b *testing.B) {
+		e, err := apply.Open(apply.Options{Dir: gitRepo(b, files)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for k := 0; k < b.N; k++ {
+			args, _ := json.Marshal(edit(k))
+			if _, err := e.Call(context.Background(), "edit", args); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
