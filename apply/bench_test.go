@@ -38,7 +38,7 @@ func BenchmarkEngine(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			f := &TxFile{Old: content, Cur: content, singlePass: true, Exists: true}
-			ms, err := locate(content, old, false, matcher.Options{}, "")
+			ms, err := locate(content, old, "\tchanged := 1\n", false, matcher.Options{}, "")
 			if err != nil {
 				b.Fatal(err)
 			}

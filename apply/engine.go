@@ -23,6 +23,10 @@ type Options struct {
 	Dir string
 	// ExactMatch turns the fuzzy tiers off (--match exact).
 	ExactMatch bool
+	// Check is what a syntax error added by an edit does: CheckReject
+	// (the default) refuses the call, CheckWarn lands it and reports the
+	// errors, CheckOff skips the check.
+	Check CheckMode
 	// MaxFiles, MaxCallBytes and MaxFileBytes bound one call (SPEC §4.12);
 	// zero means the defaults below.
 	MaxFiles     int
@@ -34,6 +38,16 @@ type Options struct {
 	// Progress, if set, is told how far a long call has come.
 	Progress func(Progress)
 }
+
+// CheckMode says what the syntax check does (--check).
+type CheckMode string
+
+// The syntax check modes.
+const (
+	CheckReject CheckMode = "reject"
+	CheckWarn   CheckMode = "warn"
+	CheckOff    CheckMode = "off"
+)
 
 // The default limits of one call.
 const (
@@ -83,6 +97,9 @@ func Open(opts Options) (*Engine, error) {
 // New returns an engine on an open store; dir is where relative paths
 // start (absolute, symlinks resolved).
 func New(store *gitstore.Store, dir string, opts Options) *Engine {
+	if opts.Check == "" {
+		opts.Check = CheckReject
+	}
 	if opts.MaxFiles <= 0 {
 		opts.MaxFiles = DefaultMaxFiles
 	}

@@ -120,3 +120,25 @@ func TestToolsHaveSchemas(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckWarnLandsAndReports(t *testing.T) {
+	dir := newRepo(t)
+	writeFile(t, filepath.Join(dir, "a.json"), []byte("{\"a\": 1}\n"))
+	commitAll(t, dir)
+	e, err := apply.Open(apply.Options{Dir: dir, Check: apply.CheckWarn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Call(context.Background(), "edit", json.RawMessage(`{"filePath":"a.json","oldString":"1}","newString":"1,}"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := res.(*apply.Landing).Files[0]
+	if len(f.Syntax) == 0 || f.Syntax[0].Line != 1 {
+		t.Fatalf("want a reported syntax error on line 1, got %+v", f.Syntax)
+	}
+	e, _ = apply.Open(apply.Options{Dir: dir, Check: apply.CheckOff})
+	if _, err := e.Call(context.Background(), "edit", json.RawMessage(`{"filePath":"a.json","oldString":"1,}","newString":"1,,}"}`)); err != nil {
+		t.Fatalf("--check=off refused: %v", err)
+	}
+}

@@ -118,7 +118,7 @@ func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version 
 	if sequential || !f.singlePass {
 		base = f.Cur
 	}
-	matches, err := locate(base, oldText, all, tx.e.matchOptions(0), edit)
+	matches, err := locate(base, oldText, newText, all, tx.e.matchOptions(0), edit)
 	if err != nil {
 		return withPath(sv.notFound(err, edit), f.Rel)
 	}
@@ -142,8 +142,10 @@ func withPath(err error, path string) error {
 }
 
 // locate finds oldText in content: the unique match, or every occurrence
-// when all is set.
-func locate(content []byte, oldText string, all bool, opt matcher.Options, edit string) ([]matcher.Match, error) {
+// when all is set. newText lets the fuzzy tiers refuse an edit that is
+// already applied or changes only what they ignore.
+func locate(content []byte, oldText, newText string, all bool, opt matcher.Options, edit string) ([]matcher.Match, error) {
+	opt.NewText = newText
 	if all {
 		ms, err := matcher.FindAll(content, oldText, opt)
 		if err != nil {
@@ -197,7 +199,7 @@ func EditContent(content []byte, oldText, newText string, replaceAll bool, opt m
 	if oldText == "" {
 		return nil, nil, invalidf("", "", "old text is empty")
 	}
-	ms, err := locate(content, oldText, replaceAll, opt, "")
+	ms, err := locate(content, oldText, newText, replaceAll, opt, "")
 	if err != nil {
 		return nil, nil, err
 	}

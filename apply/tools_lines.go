@@ -130,7 +130,7 @@ func (e *Engine) replacementHunks(ix *lineIndex, file string, r Replacement, edi
 		if r.SearchFor == *r.ReplaceWith {
 			return nil, nil, invalidf("", edit, "searchFor and replaceWith are identical")
 		}
-		ms, err := locate(ix.content, r.SearchFor, true, e.matchOptions(0), edit)
+		ms, err := locate(ix.content, r.SearchFor, *r.ReplaceWith, true, e.matchOptions(0), edit)
 		if err != nil {
 			return nil, nil, sv.notFound(err, edit)
 		}

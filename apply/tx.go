@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/graftdev/graft/apply/syntax"
 	"github.com/graftdev/graft/gitstore"
 )
 
@@ -45,6 +46,9 @@ type FileResult struct {
 	Hunks        []Located `json:"hunks"`
 	Created      bool      `json:"created,omitempty"`
 	Deleted      bool      `json:"deleted,omitempty"`
+	// Syntax lists the syntax errors the edit adds, when --check=warn let
+	// it land anyway.
+	Syntax []syntax.Diagnostic `json:"syntax_errors,omitempty"`
 }
 
 // Landing is the common part of every editing tool's result.
@@ -193,7 +197,13 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	changes := make([]gitstore.Change, 0, len(changed))
 	for i, f := range changed {
 		tx.e.progress(i, len(changed), "diff "+f.Rel)
-		res.Files = append(res.Files, f.result())
+		r := f.result()
+		added, err := tx.checkSyntax(f)
+		if err != nil {
+			return nil, err
+		}
+		r.Syntax = added
+		res.Files = append(res.Files, r)
 		c := gitstore.Change{Path: f.Rel, Old: f.Old, New: f.Cur, Mode: f.Mode}
 		if !f.Exists {
 			c.Old = nil
@@ -221,6 +231,33 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	res.Commit = landed.Commit
 	tx.e.log.Debug("landed", "tool", tx.tool, "files", len(changes), "commit", landed.Commit)
 	return res, nil
+}
+
+// checkSyntax parses the file before and after the call (in the languages
+// graft knows) and refuses the call if it adds a syntax error, unless the
+// check is off or only warns; then the added errors are returned.
+func (tx *Tx) checkSyntax(f *TxFile) ([]syntax.Diagnostic, error) {
+	if tx.e.opts.Check == CheckOff || f.deleted {
+		return nil, nil
+	}
+	before := f.Old
+	if !f.Exists {
+		before = nil
+	}
+	rep, err := syntax.Check(f.Rel, before, f.Cur)
+	if err != nil {
+		tx.e.log.Debug("syntax check failed", "path", f.Rel, "err", err)
+		return nil, nil
+	}
+	tx.e.log.Debug("syntax", "path", f.Rel, "language", rep.Language, "checked", rep.Checked, "added", rep.AddedCount)
+	if rep.OK() {
+		return nil, nil
+	}
+	if tx.e.opts.Check == CheckWarn {
+		return rep.Added, nil
+	}
+	msg := strings.TrimPrefix(rep.String(), f.Rel+": ")
+	return nil, &Error{Code: CodeSyntax, Path: f.Rel, Msg: msg + "\n(edit not applied; fix the new text, or pass --check=warn to land it anyway)"}
 }
 
 func (tx *Tx) onlyPath() string {

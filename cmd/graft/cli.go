@@ -78,6 +78,7 @@ type Context struct {
 	Dir     string // -C
 	Verbose bool   // -v
 	Match   string // --match exact|fuzzy
+	Check   string // --check reject|warn|off
 	// Extra holds global flags added by other files (see globalFlags).
 	Extra map[string]any
 
@@ -98,7 +99,7 @@ func (c *Context) Engine() (*apply.Engine, error) {
 	if c.engine != nil {
 		return c.engine, nil
 	}
-	opts := apply.Options{Dir: c.Dir, Logger: c.logger, ExactMatch: c.Match == "exact"}
+	opts := apply.Options{Dir: c.Dir, Logger: c.logger, ExactMatch: c.Match == "exact", Check: apply.CheckMode(c.Check)}
 	if isTerminal(c.Stderr) {
 		opts.Progress = newProgressBar(c.Stderr).update
 	}
@@ -141,6 +142,7 @@ func run(c *Context, args []string) error {
 	fs.StringVarP(&c.Dir, "directory", "C", "", "run as if graft was started in `DIR`")
 	fs.BoolVarP(&c.Verbose, "verbose", "v", false, "debug logs on stderr")
 	fs.StringVar(&c.Match, "match", "fuzzy", "`exact` or fuzzy matching of old text")
+	fs.StringVar(&c.Check, "check", "reject", "syntax check: `reject` edits that add a syntax error, warn, or off")
 	help := fs.BoolP("help", "h", false, "show help")
 	for _, f := range globalFlags {
 		f(fs, c)
@@ -150,6 +152,11 @@ func run(c *Context, args []string) error {
 	}
 	if c.Match != "exact" && c.Match != "fuzzy" {
 		return usagef("--match must be exact or fuzzy, not %q", c.Match)
+	}
+	switch apply.CheckMode(c.Check) {
+	case apply.CheckReject, apply.CheckWarn, apply.CheckOff:
+	default:
+		return usagef("--check must be reject, warn or off, not %q", c.Check)
 	}
 	level := slog.LevelWarn
 	if c.Verbose {
