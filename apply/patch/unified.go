@@ -55,6 +55,16 @@ func parseUnified(lines []rawLine) (*Patch, error) {
 			cur.Hunks = append(cur.Hunks, h)
 			i = next
 		default:
+			switch {
+			case t == "-- " || strings.HasPrefix(t, "From "):
+				cur = nil // an e-mail signature, or the next e-mail of a series
+			case cur != nil && len(cur.Hunks) > 0 && (strings.HasPrefix(t, "+") || strings.HasPrefix(t, "-")):
+				// Never drop a change silently: a hunk line lost its
+				// leading space, which ended the hunk early.
+				return nil, &Error{Kind: ErrMalformed, Path: cur.Name(), Hunk: len(cur.Hunks), PatchLine: ls[i].num,
+					Reason: fmt.Sprintf("%s is outside any hunk: an earlier line of the hunk (patch line %d?) lacks its leading space, + or -",
+						quoteShort(t), lastHunkEnd(ls, i))}
+			}
 			i++
 		}
 	}
@@ -457,4 +467,15 @@ func ignorableTail(rest []rawLine) bool {
 		}
 	}
 	return true
+}
+
+// lastHunkEnd returns the number of the first line before ls[i] that
+// could not belong to a hunk: the likely culprit of a stray hunk line.
+func lastHunkEnd(ls []rawLine, i int) int {
+	for j := i - 1; j >= 0; j-- {
+		if !isBodyLine(ls, j) {
+			return ls[j].num
+		}
+	}
+	return ls[i].num
 }
