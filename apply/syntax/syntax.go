@@ -108,6 +108,9 @@ type options struct {
 	// windowScan bounds how far (bytes) the search for window boundaries
 	// goes on each side of the change; 0 turns windows off.
 	windowScan int
+	// pure picks the pure-Go checker even when tree-sitter has the
+	// language, so tests run both in one build.
+	pure bool
 }
 
 var defaultOptions = options{windowScan: 256 << 10}
@@ -208,6 +211,9 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 	}
 	r.Language = lang.name
 	c := lang.checker()
+	if opt.pure && lang.pure != nil {
+		c = lang.pure
+	}
 	if c == nil {
 		r.Skipped = fmt.Sprintf("no %s parser in this build (built without cgo)", lang.name)
 		return r, nil

@@ -161,10 +161,21 @@ func TestLanguages(t *testing.T) {
 			if l.checker() == nil {
 				t.Skipf("%s is unchecked in this build (cgo off)", c.lang)
 			}
-			for _, opt := range []struct {
+			modes := []struct {
 				name string
 				o    options
-			}{{"whole", noWindow}, {"window", forcedWindow}} {
+			}{{"whole", noWindow}, {"window", forcedWindow}}
+			if l.pure != nil && l.pure != l.checker() {
+				// Built with cgo: run the pure-Go fallback on the same case.
+				modes = append(modes, struct {
+					name string
+					o    options
+				}{"pure-whole", options{pure: true}}, struct {
+					name string
+					o    options
+				}{"pure-window", options{windowScan: 1 << 20, pure: true}})
+			}
+			for _, opt := range modes {
 				t.Run(opt.name, func(t *testing.T) {
 					testCase(t, c, opt.o)
 				})
@@ -174,7 +185,11 @@ func TestLanguages(t *testing.T) {
 }
 
 func testCase(t *testing.T, c langCase, opt options) {
-	checker := detect(c.path, nil).checker().name
+	l := detect(c.path, nil)
+	checker := l.checker().name
+	if opt.pure {
+		checker = l.pure.name
+	}
 	brokenLines := lineRange(t, c.file, c.dir("want broken", checker))
 	mistakeLines := lineRange(t, c.file, c.dir("want mistake", checker))
 	run := func(what string, before, after []byte) Report {
