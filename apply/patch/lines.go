@@ -11,7 +11,8 @@ type fileLines struct {
 }
 
 func indexLines(content []byte) *fileLines {
-	f := &fileLines{content: content}
+	n := bytes.Count(content, []byte{'\n'}) + 1
+	f := &fileLines{content: content, start: make([]int, 0, n), end: make([]int, 0, n), next: make([]int, 0, n)}
 	for at := 0; at < len(content); {
 		f.start = append(f.start, at)
 		i := bytes.IndexByte(content[at:], '\n')
