@@ -31,11 +31,12 @@ import (
 // logs go to stderr, debug logs only with -v.
 
 func init() {
-	register(&command{Name: "mcp", Args: "[--read-only] [--tools NAME,...]",
+	register(&command{Name: "mcp", Args: "[-C DIR] [--match exact] [--check MODE] [--read-only] [--tools NAME,...]",
 		Summary: "serve the tools to an agent over MCP (stdio)",
 		Flags: func(fs *pflag.FlagSet) {
 			fs.StringP("directory", "C", "", "serve the worktree of `DIR` (as the global -C)")
 			fs.String("match", "", "`exact` or fuzzy matching of old text (as the global --match)")
+			fs.String("check", "", "syntax check `MODE`: reject, warn or off (as the global --check)")
 			fs.Bool("read-only", false, "serve only the tools that change nothing (file_read, history, diff)")
 			fs.StringSlice("tools", nil, "serve only these tools (comma-separated `NAMES`)")
 		},
@@ -67,6 +68,14 @@ func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 		c.Match, _ = fs.GetString("match")
 		if c.Match != "exact" && c.Match != "fuzzy" {
 			return usagef("mcp: --match must be exact or fuzzy, not %q", c.Match)
+		}
+	}
+	if fs.Changed("check") {
+		c.Check, _ = fs.GetString("check")
+		switch apply.CheckMode(c.Check) {
+		case apply.CheckReject, apply.CheckWarn, apply.CheckOff:
+		default:
+			return usagef("mcp: --check must be reject, warn or off, not %q", c.Check)
 		}
 	}
 	readOnly, _ := fs.GetBool("read-only")
@@ -363,22 +372,27 @@ func num(v any) int {
 }
 
 func summarizeFiles(b *strings.Builder, m map[string]any, files []any) {
-	verb := "edited"
-	if m["dry_run"] == true {
-		verb = "would edit (dry run)"
-	}
+	dry := m["dry_run"] == true
 	var diffs strings.Builder
 	for _, fv := range files {
 		f, _ := fv.(map[string]any)
 		if f == nil {
 			continue
 		}
-		v := verb
+		v := "edit"
 		switch {
 		case f["created"] == true:
-			v = strings.Replace(verb, "edit", "create", 1)
+			v = "create"
 		case f["deleted"] == true:
-			v = strings.Replace(verb, "edit", "delete", 1)
+			v = "delete"
+		}
+		if dry {
+			v = "would " + v
+		} else {
+			v = strings.TrimSuffix(v, "e") + "ed"
+		}
+		if dry && b.Len() == 0 {
+			b.WriteString("dry run, nothing written:\n")
 		}
 		fmt.Fprintf(b, "%s %v: +%d -%d", v, f["path"], num(f["additions"]), num(f["deletions"]))
 		if lr, ok := f["line_range"].(map[string]any); ok && num(lr["start"]) > 0 {
@@ -396,6 +410,16 @@ func summarizeFiles(b *strings.Builder, m map[string]any, files []any) {
 			fmt.Fprintf(b, " [%slocated by %s at line %d, similarity %.2f]", editPrefix(h["edit"]), how, num(h["line"]), h["similarity"])
 		}
 		b.WriteByte('\n')
+		for _, ev := range asSlice(f["syntax_errors"]) {
+			e, _ := ev.(map[string]any)
+			if e == nil {
+				continue
+			}
+			fmt.Fprintf(b, "warning: the edit adds a syntax error at %v:%d:%d: %v\n", f["path"], num(e["line"]), num(e["column"]), e["message"])
+			if sn, _ := e["snippet"].(string); sn != "" {
+				b.WriteString(strings.TrimRight(sn, "\n") + "\n")
+			}
+		}
 		if d, _ := f["diff"].(string); d != "" {
 			diffs.WriteString(d)
 			if !strings.HasSuffix(d, "\n") {
