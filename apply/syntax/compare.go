@@ -29,9 +29,41 @@ type checker struct {
 	// whole-file comparison is blind past an old error.
 	firstOnly bool
 	// window is true when a slice of a file that starts and ends at top-level
-	// boundaries parses like a file of its own (false for go/parser, which
-	// wants a package clause first).
-	window bool
+	// boundaries parses like a file of its own, once windowPrefix (if any)
+	// is put before a slice that does not start the file.
+	window       bool
+	windowPrefix string
+}
+
+// diagnoseWindow parses src[start:end] as a window: with c.windowPrefix
+// before it unless it starts the file, offsets shifted back into src.
+func (c *checker) diagnoseWindow(src []byte, start, end int) ([]diag, error) {
+	if c.windowPrefix == "" || start == 0 {
+		ds, err := c.diagnose(src[start:end])
+		for i := range ds {
+			ds[i].start += start
+			ds[i].end += start
+		}
+		return ds, err
+	}
+	buf := make([]byte, 0, len(c.windowPrefix)+end-start)
+	buf = append(append(buf, c.windowPrefix...), src[start:end]...)
+	ds, err := c.diagnose(buf)
+	shift := start - len(c.windowPrefix)
+	for i := range ds {
+		ds[i].start = max(ds[i].start+shift, start)
+		ds[i].end = max(ds[i].end+shift, start)
+	}
+	return ds, err
+}
+
+// windowClean reports whether src[start:end] parses clean as a window.
+func (c *checker) windowClean(src []byte, start, end int) (bool, error) {
+	if c.windowPrefix == "" || start == 0 {
+		return c.isClean(src[start:end])
+	}
+	ds, err := c.diagnoseWindow(src, start, end)
+	return len(ds) == 0, err
 }
 
 func (c *checker) isClean(src []byte) (bool, error) {

@@ -45,8 +45,8 @@
 // starts and ends at top-level boundaries, a line in column 0 that follows
 // a blank line and does not continue a construct (not "}", "else", "end",
 // "fi", ...), or the start or end of the file; TOML windows start only at a
-// table header. The window is parsed on its own, before and after the
-// edit. Clean in both: nothing was added, and the rest of the file, which
+// table header. The window is parsed on its own (go/parser gets a package
+// clause put before it), before and after the edit. Clean in both: nothing was added, and the rest of the file, which
 // the edit did not touch, is not parsed at all. This is what makes a check
 // on a large file cost about as much as on a small one.
 //

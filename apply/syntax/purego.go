@@ -35,9 +35,9 @@ var goChecker = &checker{
 		}
 		return out, nil
 	},
-	// A slice of a Go file lacks the package clause go/parser insists on;
-	// and go/parser is fast enough for whole files.
-	window: false,
+	// A slice of a Go file lacks the package clause go/parser insists on.
+	window:       true,
+	windowPrefix: "package p;",
 }
 
 var jsonChecker = &checker{

@@ -125,11 +125,11 @@ func compare(c *checker, unit func([]byte) bool, before, after []byte, opt optio
 	// comparison, whose error recovery may wander.
 	var local []diag
 	if w, ok := findWindow(c, unit, before, ch, opt); ok {
-		aw, err := c.diagnose(after[w.start:w.afterEnd])
+		aw, err := c.diagnoseWindow(after, w.start, w.afterEnd)
 		if err != nil {
 			return nil, err
 		}
-		bclean, err := c.isClean(before[w.start:w.beforeEnd])
+		bclean, err := c.windowClean(before, w.start, w.beforeEnd)
 		if err != nil {
 			return nil, err
 		}
@@ -137,11 +137,7 @@ func compare(c *checker, unit func([]byte) bool, before, after []byte, opt optio
 		case bclean && len(aw) == 0:
 			return nil, nil
 		case bclean:
-			for _, d := range aw {
-				d.start += w.start
-				d.end += w.start
-				local = append(local, d)
-			}
+			local = aw
 		}
 	}
 	bd, ad, err := c.pair(before, after, ch)
