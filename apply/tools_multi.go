@@ -3,6 +3,7 @@ package apply
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -73,31 +74,32 @@ func runMultiEdit(ctx context.Context, e *Engine, req *MultiEditRequest) (*Multi
 	atomic := req.Atomic == nil || *req.Atomic
 	tx := e.Begin("multi_edit", req.DryRun)
 	res := &MultiEditResult{}
-	failed := map[string]bool{}
+	failed := map[string]bool{} // by file, as tx.fileKey names it
 	var files []string
 	var firstErr error
 	for i, ed := range req.Edits {
 		edit := fmt.Sprintf("edits[%d]", i)
 		e.progress(i, len(req.Edits), edit+" "+ed.FilePath)
 		r := EditResult{FilePath: ed.FilePath}
-		before := tx.replacementsOf(ed.FilePath)
+		key := tx.fileKey(ed.FilePath)
+		before := tx.replacementsOf(key)
 		err := tx.editString(ed.FilePath, edit, ed.OldString, ed.NewString, ed.ReplaceAll, "", true)
 		if err != nil {
 			if atomic {
 				return nil, err
 			}
 			r.Error, r.Code = err.Error(), CodeOf(err)
-			failed[ed.FilePath] = true
+			failed[key] = true
 			if firstErr == nil {
 				firstErr = err
 			}
 		} else {
 			r.Success = true
-			r.Replacements = tx.replacementsOf(ed.FilePath) - before
+			r.Replacements = tx.replacementsOf(key) - before
 			res.Summary.TotalReplacements += r.Replacements
 		}
-		if !contains(files, ed.FilePath) {
-			files = append(files, ed.FilePath)
+		if !slices.Contains(files, key) {
+			files = append(files, key)
 		}
 		res.Results = append(res.Results, r)
 	}
@@ -119,25 +121,22 @@ func runMultiEdit(ctx context.Context, e *Engine, req *MultiEditRequest) (*Multi
 	return res, nil
 }
 
-// replacementsOf counts the replacements made so far in path's file.
-func (tx *Tx) replacementsOf(path string) int {
-	rel, _, err := tx.e.resolve(path, "")
-	if err != nil {
-		return 0
+// fileKey names the file a path refers to: its worktree-relative path
+// when it resolves, else the path as given (an edit that fails on it is
+// counted against that).
+func (tx *Tx) fileKey(path string) string {
+	if rel, _, err := tx.e.resolve(path, ""); err == nil {
+		return rel
 	}
-	if f, ok := tx.byRel[rel]; ok {
+	return path
+}
+
+// replacementsOf counts the replacements made so far in the file key.
+func (tx *Tx) replacementsOf(key string) int {
+	if f, ok := tx.byRel[key]; ok {
 		return f.replacements
 	}
 	return 0
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func countFailed(rs []EditResult) int {
