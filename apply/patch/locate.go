@@ -171,13 +171,25 @@ func locateFuzzy(f *fileLines, h *Hunk, index, lo, stated int, opt Options) (*lo
 	}
 	end := min(base+m.End, len(f.content))
 	s, e := f.lineOf(base+m.Start), f.lineOf(max(base+m.Start, end-1))
+	startOK := s < f.n() && base+m.Start == f.start[s]
+	if s < f.n() && base+m.Start > f.start[s] && base+m.Start >= f.end[s] && s+1 < f.n() {
+		s++ // the span starts at a line break: a stray blank line matched it
+		startOK = true
+	}
 	fail := func(reason string) *Error {
 		return &Error{Kind: ErrConflict, Hunk: index, PatchLine: h.Line, Line: s + 1, Reason: reason}
+	}
+	if s < f.n() && e < f.n() && e-s+1 < len(old) {
+		// the matcher's stray-blank-lines tier: the old side has blank
+		// lines at its ends that the file does not
+		if t, ok := dropStrayBlanks(h, f, s, e); ok {
+			h, old = t, t.OldLines()
+		}
 	}
 	switch {
 	case s >= f.n() || e >= f.n():
 		return nil, fail(fmt.Sprintf("the nearest match (%s) lies past the end of the file", m.Tier))
-	case base+m.Start != f.start[s] || (end != f.next[e] && end != f.end[e]):
+	case !startOK || (end != f.next[e] && end != f.end[e]) || e < s:
 		return nil, fail(fmt.Sprintf("the nearest match (%s, line %d) is not whole lines", m.Tier, s+1))
 	case e-s+1 != len(old):
 		return nil, fail(fmt.Sprintf("the nearest match (%s, lines %d-%d) has %d lines, the hunk's old side %d", m.Tier, s+1, e+1, e-s+1, len(old)))
@@ -290,4 +302,70 @@ func statedNote(h *Hunk, stated int) string {
 		return fmt.Sprintf(", none at the stated line %d", stated+1)
 	}
 	return ""
+}
+
+// skipReach is how far beyond a match dropStrayBlanks looks for a blank
+// line that would make a dropped blank line a skipped-lines case.
+const skipReach = 3
+
+// dropStrayBlanks returns h without the blank old lines at either end of
+// its old side that the file lines s..e lack, when the rest matches those
+// lines (blanks aside) one for one. Dropped lines are context or removed
+// blank lines, so the hunk's meaning is unchanged.
+func dropStrayBlanks(h *Hunk, f *fileLines, s, e int) (*Hunk, bool) {
+	old := h.OldLines()
+	n := e - s + 1
+	d := len(old) - n
+	blank := func(ls []Line) bool {
+		for _, l := range ls {
+			if strings.TrimSpace(l.Text) != "" {
+				return false
+			}
+		}
+		return true
+	}
+	// A blank old line the file lacks may be stray, or the model may have
+	// skipped the lines between it and the rest: only when no blank line
+	// lies within skipReach lines beyond the match on that side (or the
+	// match reaches the end of the file) is it taken as stray.
+	clear := func(from, step int) bool {
+		for k := 0; k < skipReach; k++ {
+			i := from + k*step
+			if i < 0 || i >= f.n() {
+				return true
+			}
+			if strings.TrimSpace(string(f.text(i))) == "" {
+				return false
+			}
+		}
+		return true
+	}
+	for lead := 0; lead <= d; lead++ {
+		trail := d - lead
+		if !blank(old[:lead]) || !blank(old[len(old)-trail:]) ||
+			lead > 0 && !clear(s-1, -1) || trail > 0 && !clear(e+1, 1) {
+			continue
+		}
+		ok := true
+		for i := 0; i < n && ok; i++ {
+			ok = strings.TrimSpace(old[lead+i].Text) == strings.TrimSpace(string(f.text(s+i)))
+		}
+		if !ok {
+			continue
+		}
+		t := *h
+		t.Lines = nil
+		k := 0
+		for _, l := range h.Lines {
+			if l.Op != Add {
+				k++
+				if k <= lead || k > len(old)-trail {
+					continue
+				}
+			}
+			t.Lines = append(t.Lines, l)
+		}
+		return &t, true
+	}
+	return nil, false
 }
