@@ -55,7 +55,13 @@
 //     tabs, typography...), with the stated line as the matcher's hint,
 //     under the matcher's own refusal rules: a unique candidate only,
 //     never a line that differs in substance. The match must be whole
-//     lines, as many as the hunk's old side.
+//     lines, as many as the hunk's old side; blank old lines at either end
+//     that the file lacks (the matcher's stray-blank-lines tier) are
+//     dropped only when no blank file line lies within three lines beyond
+//     the match on that side, since otherwise the blank may be real and
+//     the lines after it skipped. Only added lines go through
+//     Match.Adapt, each marked so that Adapt cannot swap in the text of an
+//     old line that looks the same.
 //
 // Hunks of one unified diff or Codex section refer to the file before the
 // patch. They are taken in the order of their stated lines (patch order
