@@ -134,7 +134,7 @@ func TestCheckWarnLandsAndReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := res.(*apply.Landing).Files[0]
-	if len(f.Syntax) == 0 || f.Syntax[0].Line != 1 {
+	if f.Syntax == nil || f.Syntax.AddedCount != 1 || f.Syntax.Added[0].Line != 1 {
 		t.Fatalf("want a reported syntax error on line 1, got %+v", f.Syntax)
 	}
 	e, _ = apply.Open(apply.Options{Dir: dir, Check: apply.CheckOff})

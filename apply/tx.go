@@ -46,9 +46,10 @@ type FileResult struct {
 	Hunks        []Located `json:"hunks"`
 	Created      bool      `json:"created,omitempty"`
 	Deleted      bool      `json:"deleted,omitempty"`
-	// Syntax lists the syntax errors the edit adds, when --check=warn let
-	// it land anyway.
-	Syntax []syntax.Diagnostic `json:"syntax_errors,omitempty"`
+	// Syntax is the syntax check of a file in a language graft knows:
+	// which checker ran (or why none could: Checked false, Skipped), and
+	// the errors the edit adds when --check=warn let it land anyway.
+	Syntax *syntax.Report `json:"syntax,omitempty"`
 }
 
 // Landing is the common part of every editing tool's result.
@@ -198,11 +199,11 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	for i, f := range changed {
 		tx.e.progress(i, len(changed), "diff "+f.Rel)
 		r := f.result()
-		added, err := tx.checkSyntax(f)
+		rep, err := tx.checkSyntax(f)
 		if err != nil {
 			return nil, err
 		}
-		r.Syntax = added
+		r.Syntax = rep
 		res.Files = append(res.Files, r)
 		c := gitstore.Change{Path: f.Rel, Old: f.Old, New: f.Cur, Mode: f.Mode}
 		if !f.Exists {
@@ -235,8 +236,9 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 
 // checkSyntax parses the file before and after the call (in the languages
 // graft knows) and refuses the call if it adds a syntax error, unless the
-// check is off or only warns; then the added errors are returned.
-func (tx *Tx) checkSyntax(f *TxFile) ([]syntax.Diagnostic, error) {
+// check only warns. It returns the report for the result: nil when the
+// check is off or the language unknown.
+func (tx *Tx) checkSyntax(f *TxFile) (*syntax.Report, error) {
 	if tx.e.opts.Check == CheckOff || f.deleted {
 		return nil, nil
 	}
@@ -250,14 +252,14 @@ func (tx *Tx) checkSyntax(f *TxFile) ([]syntax.Diagnostic, error) {
 		return nil, nil
 	}
 	tx.e.log.Debug("syntax", "path", f.Rel, "language", rep.Language, "checked", rep.Checked, "added", rep.AddedCount)
-	if rep.OK() {
+	if rep.Language == "" {
 		return nil, nil
 	}
-	if tx.e.opts.Check == CheckWarn {
-		return rep.Added, nil
+	if !rep.OK() && tx.e.opts.Check == CheckReject {
+		msg := strings.TrimPrefix(rep.String(), f.Rel+": ")
+		return nil, &Error{Code: CodeSyntax, Path: f.Rel, Msg: msg + "\n(edit not applied; fix the new text, or pass --check=warn to land it anyway)"}
 	}
-	msg := strings.TrimPrefix(rep.String(), f.Rel+": ")
-	return nil, &Error{Code: CodeSyntax, Path: f.Rel, Msg: msg + "\n(edit not applied; fix the new text, or pass --check=warn to land it anyway)"}
+	return &rep, nil
 }
 
 func (tx *Tx) onlyPath() string {
