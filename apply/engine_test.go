@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/graftdev/graft/apply"
@@ -140,5 +141,24 @@ func TestCheckWarnLandsAndReports(t *testing.T) {
 	e, _ = apply.Open(apply.Options{Dir: dir, Check: apply.CheckOff})
 	if _, err := e.Call(context.Background(), "edit", json.RawMessage(`{"filePath":"a.json","oldString":"1,}","newString":"1,,}"}`)); err != nil {
 		t.Fatalf("--check=off refused: %v", err)
+	}
+}
+
+func TestPatchModeOnly(t *testing.T) {
+	dir := newRepo(t)
+	name := filepath.Join(dir, "run.sh")
+	writeFile(t, name, []byte("echo hi\n"))
+	commitAll(t, dir)
+	p := "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n"
+	res, err := call(t, dir, "apply_patch", map[string]any{"patch": p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(name); fi.Mode().Perm() != 0o755 {
+		t.Fatalf("mode %v, want 0755", fi.Mode().Perm())
+	}
+	b, _ := json.Marshal(res)
+	if !strings.Contains(string(b), `old mode 100644\nnew mode 100755`) {
+		t.Errorf("result does not show the mode change: %s", b)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/graftdev/graft/apply/patch"
@@ -115,7 +114,7 @@ type txSource struct {
 func (s *txSource) ReadFile(path string) ([]byte, error) {
 	f, err := s.tx.Open(path, "", true)
 	if CodeOf(err) == CodeBinary && s.binary[path] {
-		f, err = s.tx.openBinary(path)
+		f, err = s.tx.OpenBinary(path, "", true)
 	}
 	if err != nil {
 		return nil, err
@@ -125,30 +124,6 @@ func (s *txSource) ReadFile(path string) ([]byte, error) {
 		return nil, fs.ErrNotExist
 	}
 	return f.Cur, nil
-}
-
-// openBinary opens a file that a binary patch changes: like Open, without
-// the refusal of binary content.
-func (tx *Tx) openBinary(path string) (*TxFile, error) {
-	rel, abs, err := tx.e.resolve(path, "")
-	if err != nil {
-		return nil, err
-	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return nil, errFromFS(err, rel, "")
-	}
-	if fi.Size() > tx.e.opts.MaxFileBytes {
-		return nil, errorf(CodeTooLarge, rel, "", "file too large: %d bytes (limit %d)", fi.Size(), tx.e.opts.MaxFileBytes)
-	}
-	content, err := os.ReadFile(abs)
-	if err != nil {
-		return nil, errFromFS(err, rel, "")
-	}
-	f := &TxFile{Rel: rel, Abs: abs, Exists: true, Old: content, Cur: content, Mode: fi.Mode().Perm(), singlePass: true}
-	tx.byRel[rel] = f
-	tx.files = append(tx.files, f)
-	return f, nil
 }
 
 func binaryPaths(p *patch.Patch) map[string]bool {

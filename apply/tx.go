@@ -82,7 +82,9 @@ type TxFile struct {
 	Exists bool
 	// Old is the content when the call began; Cur the content so far.
 	Old, Cur []byte
-	Mode     fs.FileMode
+	// OldMode holds the permission bits when the call began; Mode the
+	// ones to write (a patch may change them).
+	OldMode, Mode fs.FileMode
 
 	hunks        []Hunk // Cur == Apply(Old, hunks), when singlePass
 	singlePass   bool
@@ -102,6 +104,16 @@ func (e *Engine) Begin(tool string, dryRun bool) *Tx {
 // unless create is set, in which case it comes back with Exists false.
 // edit names the operation for error messages.
 func (tx *Tx) Open(path, edit string, create bool) (*TxFile, error) {
+	return tx.open(path, edit, create, false)
+}
+
+// OpenBinary is Open for a file that a binary patch changes: its content
+// may be binary.
+func (tx *Tx) OpenBinary(path, edit string, create bool) (*TxFile, error) {
+	return tx.open(path, edit, create, true)
+}
+
+func (tx *Tx) open(path, edit string, create, binary bool) (*TxFile, error) {
 	rel, abs, err := tx.e.resolve(path, edit)
 	if err != nil {
 		return nil, err
@@ -129,10 +141,10 @@ func (tx *Tx) Open(path, edit string, create bool) (*TxFile, error) {
 		if err != nil {
 			return nil, errFromFS(err, rel, edit)
 		}
-		if isBinary(content) {
+		if !binary && isBinary(content) {
 			return nil, errorf(CodeBinary, rel, edit, "cannot edit binary file")
 		}
-		f.Exists, f.Old, f.Cur, f.Mode = true, content, content, fi.Mode().Perm()
+		f.Exists, f.Old, f.Cur, f.OldMode, f.Mode = true, content, content, fi.Mode().Perm(), fi.Mode().Perm()
 		tx.e.log.Debug("read", "path", rel, "bytes", len(content))
 	}
 	tx.byRel[rel] = f
@@ -276,11 +288,22 @@ func (f *TxFile) changed() bool {
 	case !f.Exists:
 		return f.Cur != nil
 	}
-	return !bytes.Equal(f.Old, f.Cur)
+	return !bytes.Equal(f.Old, f.Cur) || f.Mode != f.OldMode
 }
 
 // result renders a changed file's diff and statistics.
 func (f *TxFile) result() FileResult {
+	oldName, newName := "a/"+f.Rel, "b/"+f.Rel
+	if !f.Exists {
+		oldName = "/dev/null"
+	}
+	if f.deleted {
+		newName = "/dev/null"
+	}
+	if isBinary(f.Old) || isBinary(f.Cur) {
+		return FileResult{Path: f.Rel, Diff: fmt.Sprintf("Binary files %s and %s differ\n", oldName, newName),
+			Replacements: f.replacements, Hunks: nonNil(f.located), Created: !f.Exists, Deleted: f.deleted}
+	}
 	ai, bi := newLineIndex(f.Old), newLineIndex(f.Cur)
 	var edits []lineEdit
 	if f.singlePass && len(f.hunks) > 0 {
@@ -289,18 +312,12 @@ func (f *TxFile) result() FileResult {
 	} else {
 		edits = diffLines(ai, 1, ai.count()+1, bi, 1, bi.count()+1)
 	}
-	oldName, newName := "a/"+f.Rel, "b/"+f.Rel
-	if !f.Exists {
-		oldName = "/dev/null"
-	}
-	if f.deleted {
-		newName = "/dev/null"
-	}
 	r := FileResult{Path: f.Rel, Diff: unified(oldName, newName, ai, bi, edits),
-		Replacements: f.replacements, Hunks: f.located, Created: !f.Exists, Deleted: f.deleted}
-	if r.Hunks == nil {
-		r.Hunks = []Located{}
+		Replacements: f.replacements, Hunks: nonNil(f.located), Created: !f.Exists, Deleted: f.deleted}
+	if f.Exists && !f.deleted && f.Mode != f.OldMode {
+		r.Diff = fmt.Sprintf("old mode %o\nnew mode %o\n", gitMode(f.OldMode), gitMode(f.Mode)) + r.Diff
 	}
+
 	for _, e := range edits {
 		r.Additions += e.B1 - e.B0
 		r.Deletions += e.A1 - e.A0
@@ -310,6 +327,21 @@ func (f *TxFile) result() FileResult {
 		r.LineRange = LineRange{Start: max(1, first.B0), End: max(first.B0, last.B1-1, 1)}
 	}
 	return r
+}
+
+func nonNil(l []Located) []Located {
+	if l == nil {
+		return []Located{}
+	}
+	return l
+}
+
+// gitMode is the git file mode of permission bits: 100755 or 100644.
+func gitMode(m fs.FileMode) int {
+	if m&0o111 != 0 {
+		return 0o100755
+	}
+	return 0o100644
 }
 
 // summary is the journal message of a call without a description.
