@@ -53,9 +53,10 @@
 // the tier ignored is refused (it cannot be told from an edit already made);
 // an edit whose new text already stands in the file is refused as already
 // applied (except a deletion of fewer than three non-blank lines, whose
-// context alone proves nothing); and a blank line left out at an end of the
-// old text is refused when the file has a blank line one line further on
-// (the old text may have skipped the line between).
+// context alone proves nothing, and a deletion whose kept lines stand inside
+// the block found); and a blank line left out at an end of the old text is
+// refused when the file has a blank line two or three lines further on (the
+// old text may have skipped the lines between).
 //
 // # Adapt
 //

@@ -329,29 +329,57 @@ func (s *searcher) find(old string) (Match, error) {
 // guards are the last checks on a fuzzy match before it is taken.
 //
 // A blank line left out at an end of the old text is refused when the file
-// has a blank line just one line further on: the old text may as well have
-// skipped the line between as gained a stray blank line.
+// has a blank line a few lines further on (maxSkipped non-blank lines
+// between): the old text may as well have skipped those lines as gained a
+// stray blank line.
 //
 // A match is refused when the caller's new text (read as the old text was)
 // already stands in the file, unless the new text only leaves out lines
 // of the old and has fewer than three non-blank lines (the context of a
 // short deletion is too common to tell anything): the edit looks made
 // already, and the fuzzy match would make it twice or somewhere else.
+// maxSkipped is how many skipped lines the stray-blank guard considers.
+const maxSkipped = 2
+
+// blankWithin looks from line i (0-based) in direction dir across at most
+// maxSkipped non-blank lines for a blank line, and returns its distance
+// from i, or 0 when there is none (or the line next to i is blank itself,
+// which a stray blank would have matched).
+func blankWithin(fl *fileLines, i, dir, n int) int {
+	for d := 1; d <= maxSkipped+1; d++ {
+		j := i + dir*d
+		if j < 0 || j >= n {
+			return 0
+		}
+		if isBlank(fl.text(j)) {
+			if d == 1 {
+				return 0
+			}
+			return d
+		}
+	}
+	return 0
+}
+
 func (s *searcher) guards(v variant, m Match) error {
 	if !s.index() {
 		return s.outOfBudget()
 	}
 	first, last := m.Line-1, m.EndLine-1
 	N := s.fl.count()
-	if v.trail > 0 && last+2 < N && !isBlank(s.fl.text(last+1)) && isBlank(s.fl.text(last+2)) {
-		return &Refusal{Kind: ErrNotFound, Tier: m.Tier, Reason: fmt.Sprintf(
-			"the old text ends with a blank line where the file has %q (line %d) and then a blank line: is a line missing from the old text? Give the file's exact text",
-			clip(s.fl.text(last+1)), last+2)}
+	if v.trail > 0 {
+		if d := blankWithin(s.fl, last, +1, N); d > 0 {
+			return &Refusal{Kind: ErrNotFound, Tier: m.Tier, Reason: fmt.Sprintf(
+				"the old text ends with a blank line where the file has %q (line %d) and a blank line %d lines further: are lines missing from the old text? Give the file's exact text",
+				clip(s.fl.text(last+1)), last+2, d)}
+		}
 	}
-	if v.lead > 0 && first-2 >= 0 && !isBlank(s.fl.text(first-1)) && isBlank(s.fl.text(first-2)) {
-		return &Refusal{Kind: ErrNotFound, Tier: m.Tier, Reason: fmt.Sprintf(
-			"the old text starts with a blank line where the file has %q (line %d) after a blank line: is a line missing from the old text? Give the file's exact text",
-			clip(s.fl.text(first-1)), first)}
+	if v.lead > 0 {
+		if d := blankWithin(s.fl, first, -1, N); d > 0 {
+			return &Refusal{Kind: ErrNotFound, Tier: m.Tier, Reason: fmt.Sprintf(
+				"the old text starts with a blank line where the file has %q (line %d) and a blank line %d lines before: are lines missing from the old text? Give the file's exact text",
+				clip(s.fl.text(first-1)), first, d)}
+		}
 	}
 	if s.opt.NewText == "" {
 		return nil
@@ -368,7 +396,14 @@ func (s *searcher) guards(v variant, m Match) error {
 	if len(nl) == 0 || subsequence(nl, v.lines) && nonBlank(nl) < 3 {
 		return nil // a short deletion's context is no evidence
 	}
-	if cs := s.candidates(nl); len(cs) > 0 {
+	// For a deletion (the new lines are some of the old ones), the new text
+	// standing inside the block where the old text was found is no
+	// evidence: it is what the edit keeps of that block.
+	deletion := subsequence(nl, v.lines)
+	cs := slices.DeleteFunc(s.candidates(nl), func(c cand) bool {
+		return deletion && c.p >= first && c.p+len(nl)-1 <= last
+	})
+	if len(cs) > 0 {
 		return &Refusal{Kind: ErrNotFound, Tier: m.Tier, Reason: fmt.Sprintf(
 			"the new text is already in the file at line %d (the old text was found only by the %s tier, at line %d): the edit looks already applied",
 			cs[0].p+1, m.Tier, m.Line),
