@@ -16,7 +16,8 @@ func init() {
 	Register(NewTool("edit_text_file", editTextFileDescription, runEditTextFile))
 }
 
-const editDescription = `Replace a string in a file (OpenCode's edit tool).
+const editDescription = `Replace a string in a file. Prefer edit_lines when you know the line numbers
+(file_read shows them).
 
 oldString must match the file's text; if it does not match exactly, graft tries fuzzy tiers for
 common slips (indentation, tabs vs spaces, trailing whitespace, CRLF, typographic quotes,
@@ -56,7 +57,9 @@ return the unified diff and the changed line range (the edit_text_file MCP contr
 old_string must occur exactly once (fuzzy tiers forgive indentation, whitespace, line-ending and
 quote slips, but never guess between several places); an empty new_string deletes the text.
 Errors carry JSON-RPC codes: -32001 file not found, -32010 not found, -32011 several matches,
--32600 identical strings.`
+-32600 identical strings. Refusals list the nearest candidates with their line numbers and the
+file's actual text: retry with that text. Pass the version from file_read to have graft check
+that the file did not change since you read it.`
 
 // EditTextFileRequest is the input of the edit_text_file tool.
 type EditTextFileRequest struct {

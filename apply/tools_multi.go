@@ -18,7 +18,8 @@ Edits to the same file apply in order, each seeing the result of the one before.
 (the default) the call lands whole or not at all: one failing edit refuses the call, naming it.
 With atomic false the edits that succeed land and the failures are listed in results.
 dry_run previews. Matching is the same as the edit tool's: exact, then fuzzy tiers that never
-guess between several places. An empty old_string creates the file.`
+guess between several places. An empty old_string creates the file. A refusal names the edit
+(edits[i]) and lists the nearest candidates with the file's actual text, to retry with.`
 
 // MultiEditRequest is the input of multi_edit.
 type MultiEditRequest struct {
