@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -111,9 +112,23 @@ type options struct {
 	// pure picks the pure-Go checker even when tree-sitter has the
 	// language, so tests run both in one build.
 	pure bool
+	// maxWhole is MaxWholeFile; 0 means no bound.
+	maxWhole int
 }
 
-var defaultOptions = options{windowScan: 256 << 10}
+var defaultOptions = options{windowScan: 256 << 10, maxWhole: MaxWholeFile}
+
+// MaxWholeFile bounds the whole-file comparison, which costs a full parse
+// of both versions (about 0.1 s per MiB with tree-sitter). Past it, the
+// window around the edit decides alone: an error it shows appearing is
+// reported, and when it cannot decide (no window, or the window already
+// broken before the edit) the file is reported unchecked rather than
+// parsed whole.
+const MaxWholeFile = 1 << 20
+
+// errUndecided: the window could not decide and the file is too large to
+// compare whole.
+var errUndecided = errors.New("too large to compare whole, and the edit's surroundings do not parse on their own")
 
 // compare returns the errors after has and before had not. See the package
 // documentation for the strategy: a window around the change first, whole
@@ -139,6 +154,12 @@ func compare(c *checker, unit func([]byte) bool, before, after []byte, opt optio
 		case bclean:
 			local = aw
 		}
+	}
+	if opt.maxWhole > 0 && (len(before) > opt.maxWhole || len(after) > opt.maxWhole) {
+		if len(local) > 0 {
+			return reanchor(local, after, ch), nil
+		}
+		return nil, errUndecided
 	}
 	bd, ad, err := c.pair(before, after, ch)
 	if err != nil {
@@ -235,6 +256,10 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 		before = blankBOM(before)
 		var err error
 		added, err = compare(c, lang.unit, before, after, opt)
+		if errors.Is(err, errUndecided) {
+			r.Checked, r.Skipped = false, err.Error()
+			return r, nil
+		}
 		if err != nil {
 			return r, fmt.Errorf("syntax: %s: %w", path, err)
 		}

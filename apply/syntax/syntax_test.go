@@ -407,3 +407,40 @@ func TestConcurrent(t *testing.T) {
 func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
+
+// TestLargeFilesDecidedByWindow checks that past MaxWholeFile the window
+// alone decides: an error it shows appearing is reported, an edit it finds
+// clean is accepted, and a file broken around the edit is reported
+// unchecked instead of parsed whole.
+func TestLargeFilesDecidedByWindow(t *testing.T) {
+	if Detect("big.go", nil) == "" {
+		t.Skip("no Go detection")
+	}
+	var b strings.Builder
+	b.WriteString("package big\n\n")
+	for i := 0; b.Len() <= MaxWholeFile; i++ {
+		fmt.Fprintf(&b, "func f%d(x int) int {\n\treturn x + %d\n}\n\n", i, i)
+	}
+	before := []byte(b.String())
+	breaking := bytes.Replace(before, []byte("return x + 500\n}"), []byte("return x + 500\n"), 1)
+	rep, err := Check("big.go", before, breaking)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Checked || rep.OK() {
+		t.Fatalf("breaking edit in a large file: %+v", rep)
+	}
+	fine := bytes.Replace(before, []byte("return x + 500\n"), []byte("return x + 501\n"), 1)
+	if rep, err := Check("big.go", before, fine); err != nil || !rep.Checked || !rep.OK() {
+		t.Fatalf("harmless edit in a large file: %+v, %v", rep, err)
+	}
+	broken := bytes.Replace(before, []byte("func f700(x int) int {"), []byte("func f700(x int) int {{"), 1)
+	edit := bytes.Replace(broken, []byte("return x + 700\n"), []byte("return x + 7000\n"), 1)
+	rep, err = Check("big.go", broken, edit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Checked && !rep.OK() {
+		t.Fatalf("an edit next to an old error was refused: %+v", rep)
+	}
+}
