@@ -164,7 +164,7 @@ func TestCrashAtEveryStep(t *testing.T) {
 			if l := leftovers(t, dir); len(l) > 0 {
 				t.Fatalf("temporary files left: %v", l)
 			}
-			if exists(filepath.Join(dir, ".git", "graft-intent.json")) {
+			if fi, err := os.Stat(filepath.Join(dir, ".git", "graft-intent.json")); err == nil && fi.Size() > 0 {
 				t.Fatal("intent record left")
 			}
 			journal, _ := exec.Command("git", "-C", dir, "rev-parse", "-q", "--verify", "refs/graft/main").Output()
@@ -329,4 +329,18 @@ func TestOpenStoreRecoversAnotherProcessCrash(t *testing.T) {
 		t.Fatal("not rolled back before the new call")
 	}
 	fsck(t, dir)
+}
+
+func TestTornIntentIgnored(t *testing.T) {
+	dir := newRepo(t, crashBefore)
+	// A record cut short while it was being written: no file was touched
+	// yet, so it must be ignored, not acted on.
+	os.WriteFile(filepath.Join(dir, ".git", "graft-intent.json"), []byte("{\n  \"version\": 1,\n  \"ref\": \"refs/gr"), 0o644)
+	s := open(t, dir)
+	if s.hasIntent() || s.Recovered() != nil {
+		t.Fatal("torn intent record acted on")
+	}
+	if worktreeState(dir) != "before" {
+		t.Fatal("files touched")
+	}
 }

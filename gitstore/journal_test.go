@@ -131,7 +131,7 @@ func TestLandConflict(t *testing.T) {
 	if _, err := s.Land(context.Background(), Call{}, []Change{{Path: ".git/config", New: b("x")}}); err == nil {
 		t.Fatal("path in .git accepted")
 	}
-	if exists(s.intentPath()) {
+	if s.hasIntent() {
 		t.Fatal("intent left behind")
 	}
 }

@@ -106,14 +106,14 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 		}
 		crashPoint("intent")
 		if err := s.updateBranch(st.branch, st.head, h, in.Reflog); err != nil {
-			_ = removeSync(s.intentPath())
+			_ = s.clearIntent(true)
 			return err
 		}
 		crashPoint("ref")
 		if err := s.finishLanding(in); err != nil {
 			return fmt.Errorf("gitstore: commit %s landed on %s but: %w (the next graft command retries)", h.String()[:12], st.branch, err)
 		}
-		if err := removeSync(s.intentPath()); err != nil {
+		if err := s.clearIntent(false); err != nil {
 			return err
 		}
 		out = Squashed{Commit: h.String(), Branch: string(st.branch), Entries: len(commits), Files: out.Files}
@@ -134,17 +134,6 @@ func (s *Store) finishLanding(in *intent) error {
 		return err
 	}
 	s.appendReflog(name, in.JournalLog)
-	return nil
-}
-
-func (s *Store) writeIntent(in *intent) error {
-	b, err := jsonIndent(in)
-	if err != nil {
-		return err
-	}
-	if err := writeFileSync(s.intentPath(), b, 0o644); err != nil {
-		return fmt.Errorf("gitstore: intent record: %w", err)
-	}
 	return nil
 }
 
@@ -203,6 +192,6 @@ func (s *Store) Status() (Status, error) {
 	if h, ok := readLockHolder(s.lockPath()); ok && (h.Alive) {
 		st.Lock = &h
 	}
-	st.InProgress = exists(s.intentPath())
+	st.InProgress = s.hasIntent()
 	return st, nil
 }

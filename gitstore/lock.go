@@ -66,7 +66,7 @@ func (s *Store) withLock(fn func() error) error {
 	crashPoint("locked")
 	// A call interrupted in another process since this Store was opened
 	// (a long-running MCP server sees this) is recovered before anything.
-	if exists(s.intentPath()) {
+	if s.hasIntent() {
 		if err := s.recover(); err != nil {
 			return err
 		}

@@ -2,8 +2,12 @@ package gitstore
 
 import (
 	"bytes"
+	"compress/zlib"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -29,27 +33,7 @@ func (s *Store) writeBlob(content []byte) (plumbing.Hash, error) {
 	if s.hasLoose(h) {
 		return h, nil
 	}
-	obj := s.st.NewEncodedObject()
-	obj.SetType(plumbing.BlobObject)
-	obj.SetSize(int64(len(content)))
-	w, err := obj.Writer()
-	if err != nil {
-		return h, err
-	}
-	if _, err := w.Write(content); err != nil {
-		return h, err
-	}
-	if err := w.Close(); err != nil {
-		return h, err
-	}
-	got, err := s.st.SetEncodedObject(obj)
-	if err != nil {
-		return h, err
-	}
-	if got != h {
-		return h, fmt.Errorf("gitstore: blob id %s, want %s", got, h)
-	}
-	return h, nil
+	return h, s.writeLoose(h, plumbing.BlobObject, content)
 }
 
 // hasLoose reports whether h is stored as a loose object. Existence in a
@@ -67,7 +51,54 @@ func (s *Store) setObject(obj plumbing.EncodedObject) (plumbing.Hash, error) {
 	if s.hasLoose(h) {
 		return h, nil
 	}
-	return s.st.SetEncodedObject(obj)
+	r, err := obj.Reader()
+	if err != nil {
+		return h, err
+	}
+	defer r.Close()
+	content, err := io.ReadAll(r)
+	if err != nil {
+		return h, err
+	}
+	return h, s.writeLoose(h, obj.Type(), content)
+}
+
+// writeLoose writes a loose object as git does: zlib of "TYPE SIZE\0"
+// and the content, into a temporary file beside its final name, renamed
+// into place. (go-git's writer creates its temporary files in
+// objects/pack, which costs more per object than the object itself.)
+func (s *Store) writeLoose(h plumbing.Hash, t plumbing.ObjectType, content []byte) error {
+	var buf bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&buf, zlib.BestSpeed)
+	fmt.Fprintf(zw, "%s %d\x00", t, len(content))
+	zw.Write(content)
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	hex := h.String()
+	dir := filepath.Join(s.commonDir, "objects", hex[:2])
+	tmp := filepath.Join(dir, fmt.Sprintf("tmp_graft_%d_%s", os.Getpid(), hex[2:10]))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o444)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = os.MkdirAll(dir, 0o755); err == nil {
+			f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o444)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("gitstore: object %s: %w", hex, err)
+	}
+	_, err = f.Write(buf.Bytes())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, hex[2:]))
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("gitstore: object %s: %w", hex, err)
+	}
+	return nil
 }
 
 // readBlob returns a blob's content.
@@ -248,7 +279,7 @@ func (s *Store) writeCommit(c *object.Commit) (plumbing.Hash, error) {
 	if err := c.Encode(obj); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	return s.st.SetEncodedObject(obj)
+	return s.setObject(obj)
 }
 
 func (s *Store) commit(h plumbing.Hash) (*object.Commit, error) {

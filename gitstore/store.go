@@ -197,7 +197,7 @@ func OpenWith(dir string, o OpenOptions) (*Store, error) {
 	if err := s.openStorage(); err != nil {
 		return nil, err
 	}
-	if exists(s.intentPath()) {
+	if s.hasIntent() {
 		// withLock recovers before running its function.
 		if err := s.withLock(func() error { return nil }); err != nil {
 			return nil, err

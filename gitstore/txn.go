@@ -1,7 +1,10 @@
 package gitstore
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,15 +23,18 @@ import (
 //
 //  1. under the lock, every touched file is checked against Change.Old;
 //  2. blobs, trees and commits are written into the object store [objects];
-//  3. the intent record graft-intent.json is written to the git dir through
-//     a temporary file, fsync and rename: ref, old and new tip, and per path
-//     the old and new blob ids and modes, all already stored [intent];
+//  3. the intent record graft-intent.json in the git dir is rewritten in
+//     place and fsynced: ref, old and new tip, and per path the old and new
+//     blob ids and modes, all already stored, then a SHA-256 of that text
+//     [intent]. (A file rewritten in place costs no new inode; a record cut
+//     short by a crash fails its checksum, and since no file is touched
+//     before the record is synced, it is ignored as it should be);
 //  4. each new content goes to a temporary file beside its target, synced
 //     [temp], then every temporary file is renamed over its target and
 //     every deleted file removed [rename];
 //  5. the ref moves from the old tip to the new commit by compare-and-swap
 //     [ref] (in branch mode the index entries of the paths follow);
-//  6. the intent record is removed [done].
+//  6. the intent record is emptied [done].
 //
 // The commit point is step 5. Recovery (run by Open under the lock when an
 // intent record exists) rolls forward when the ref already holds the new
@@ -121,10 +127,10 @@ func (s *Store) commitIntent(ctx context.Context, in *intent) error {
 			return fmt.Errorf("gitstore: commit %s landed but the index was not updated (the next graft command retries): %w", in.NewTip[:12], err)
 		}
 	}
-	// Not synced: if a power cut loses the removal, recovery finds the ref
+	// Not synced: if a power cut loses this, recovery finds the ref
 	// already moved and rolls forward, which changes nothing.
-	if err := os.Remove(s.intentPath()); err != nil {
-		return fmt.Errorf("gitstore: intent record: %w", err)
+	if err := s.clearIntent(false); err != nil {
+		return err
 	}
 	crashPoint("done")
 	return nil
@@ -136,8 +142,8 @@ func (s *Store) abort(in *intent, cause error) error {
 	if err := s.rollBack(in); err != nil {
 		return fmt.Errorf("%w (rolling back: %v; the next graft command retries)", cause, err)
 	}
-	if err := removeSync(s.intentPath()); err != nil {
-		return fmt.Errorf("%w (intent record: %v)", cause, err)
+	if err := s.clearIntent(true); err != nil {
+		return fmt.Errorf("%w (%v)", cause, err)
 	}
 	return cause
 }
@@ -145,18 +151,9 @@ func (s *Store) abort(in *intent, cause error) error {
 // recover finishes or rolls back the transaction an intent record
 // describes. It runs under the lock.
 func (s *Store) recover() error {
-	b, err := os.ReadFile(s.intentPath())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("gitstore: intent record: %w", err)
-	}
-	var in intent
-	if err := json.Unmarshal(b, &in); err != nil || in.NewTip == "" {
-		// A record is renamed into place whole, so this is not ours to
-		// guess at: say so instead of touching anything.
-		return fmt.Errorf("gitstore: %s: unreadable intent record; move it away to continue", s.intentPath())
+	in, err := s.readIntent()
+	if err != nil || in == nil {
+		return err
 	}
 	cur, err := s.st.Reference(plumbing.ReferenceName(in.Ref))
 	forward := err == nil && cur.Hash().String() == in.NewTip
@@ -171,18 +168,115 @@ func (s *Store) recover() error {
 	}
 	switch {
 	case in.IndexOnly && forward:
-		err = s.finishLanding(&in)
+		err = s.finishLanding(in)
 	case in.IndexOnly:
 	case forward:
-		err = s.rollForward(&in)
+		err = s.rollForward(in)
 	default:
-		err = s.rollBack(&in)
+		err = s.rollBack(in)
 	}
 	if err != nil {
 		return err
 	}
 	s.recovered = rec
-	return removeSync(s.intentPath())
+	return s.clearIntent(true)
+}
+
+// hasIntent reports whether an intent record is pending.
+func (s *Store) hasIntent() bool {
+	fi, err := os.Stat(s.intentPath())
+	return err == nil && fi.Size() > 0
+}
+
+const intentSumPrefix = "sha256 "
+
+// writeIntent makes the intent record durable: the JSON text and a line
+// with its SHA-256, written over the record file in place, fsynced.
+func (s *Store) writeIntent(in *intent) error {
+	b, err := json.MarshalIndent(in, "", "  ")
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(b)
+	b = append(b, "\n"+intentSumPrefix+hex.EncodeToString(sum[:])+"\n"...)
+	name := s.intentPath()
+	_, statErr := os.Stat(name)
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("gitstore: intent record: %w", err)
+	}
+	_, err = f.WriteAt(b, 0)
+	if err == nil {
+		err = f.Truncate(int64(len(b)))
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("gitstore: intent record: %w", err)
+	}
+	if statErr != nil {
+		syncDir(s.gitDir) // the record file is new: make its name durable too
+	}
+	return nil
+}
+
+// readIntent returns the pending intent record, or nil. A record whose
+// checksum does not match was cut short by a crash while it was being
+// written, before any file was touched: it is cleared and ignored.
+func (s *Store) readIntent() (*intent, error) {
+	b, err := os.ReadFile(s.intentPath())
+	if errors.Is(err, fs.ErrNotExist) || err == nil && len(b) == 0 {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: intent record: %w", err)
+	}
+	text, sumLine, ok := cutLastLine(b)
+	sum := sha256.Sum256(text)
+	if !ok || sumLine != intentSumPrefix+hex.EncodeToString(sum[:]) {
+		return nil, s.clearIntent(true)
+	}
+	var in intent
+	if err := json.Unmarshal(text, &in); err != nil || in.NewTip == "" {
+		return nil, fmt.Errorf("gitstore: %s: intent record with a valid checksum does not parse (%v); move it away to continue", s.intentPath(), err)
+	}
+	return &in, nil
+}
+
+// cutLastLine splits "TEXT\nLAST\n" into TEXT and LAST.
+func cutLastLine(b []byte) ([]byte, string, bool) {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	i := bytes.LastIndexByte(b, '\n')
+	if i < 0 {
+		return nil, "", false
+	}
+	return b[:i], string(b[i+1:]), true
+}
+
+// clearIntent empties the intent record (the file stays, so the next
+// transaction rewrites it without creating a file).
+func (s *Store) clearIntent(sync bool) error {
+	f, err := os.OpenFile(s.intentPath(), os.O_WRONLY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err == nil {
+		err = f.Truncate(0)
+		if err == nil && sync {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("gitstore: intent record: %w", err)
+	}
+	return nil
 }
 
 // Recovery describes what Open did with an interrupted transaction.
@@ -454,14 +548,6 @@ func writeFileSync(name string, content []byte, perm fs.FileMode) error {
 	return nil
 }
 
-func removeSync(name string) error {
-	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	syncDir(filepath.Dir(name))
-	return nil
-}
-
 func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync()
@@ -479,5 +565,3 @@ func syncDirs(root string, files []intentFile) {
 		}
 	}
 }
-
-func jsonIndent(v any) ([]byte, error) { return json.MarshalIndent(v, "", "  ") }
