@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"errors"
 	"fmt"
+	"hash/adler32"
 	"io"
 	"io/fs"
 	"os"
@@ -34,6 +35,33 @@ func (s *Store) writeBlob(content []byte) (plumbing.Hash, error) {
 		return h, nil
 	}
 	return h, s.writeLoose(h, plumbing.BlobObject, content)
+}
+
+// storedLimit is the size up to which loose objects are written as zlib
+// streams of stored (uncompressed) blocks. A compressing zlib writer
+// allocates and clears about 700 KB before its first byte, which costs a
+// short-lived graft process more than writing a few kilobytes plainly; git
+// reads stored blocks like any other zlib stream and compresses the
+// objects when it packs them.
+const storedLimit = 64 << 10
+
+// zlibStored writes header+content to w as a zlib stream of stored blocks
+// (RFC 1950 and RFC 1951 section 3.2.4).
+func zlibStored(w *bytes.Buffer, header, content []byte) {
+	data := append(append(make([]byte, 0, len(header)+len(content)), header...), content...)
+	sum := adler32.Checksum(data)
+	w.Write([]byte{0x78, 0x01})
+	for first := true; first || len(data) > 0; first = false {
+		n := min(len(data), 0xffff)
+		final := byte(0)
+		if n == len(data) {
+			final = 1
+		}
+		w.Write([]byte{final, byte(n), byte(n >> 8), ^byte(n), ^byte(n >> 8)})
+		w.Write(data[:n])
+		data = data[n:]
+	}
+	w.Write([]byte{byte(sum >> 24), byte(sum >> 16), byte(sum >> 8), byte(sum)})
 }
 
 // hasLoose reports whether h is stored as a loose object. Existence in a
@@ -68,12 +96,17 @@ func (s *Store) setObject(obj plumbing.EncodedObject) (plumbing.Hash, error) {
 // into place. (go-git's writer creates its temporary files in
 // objects/pack, which costs more per object than the object itself.)
 func (s *Store) writeLoose(h plumbing.Hash, t plumbing.ObjectType, content []byte) error {
+	header := fmt.Sprintf("%s %d\x00", t, len(content))
 	var buf bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&buf, zlib.BestSpeed)
-	fmt.Fprintf(zw, "%s %d\x00", t, len(content))
-	zw.Write(content)
-	if err := zw.Close(); err != nil {
-		return err
+	if len(content) <= storedLimit {
+		zlibStored(&buf, []byte(header), content)
+	} else {
+		zw, _ := zlib.NewWriterLevel(&buf, zlib.BestSpeed)
+		zw.Write([]byte(header))
+		zw.Write(content)
+		if err := zw.Close(); err != nil {
+			return err
+		}
 	}
 	hex := h.String()
 	dir := filepath.Join(s.commonDir, "objects", hex[:2])
