@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -114,6 +116,20 @@ func (c *Context) Engine() (*apply.Engine, error) {
 	}
 	c.engine = e
 	return e, nil
+}
+
+// callTool runs a tool for a people-facing command: req is the tool's
+// request value, encoded as `graft call` would receive it.
+func (c *Context) callTool(tool string, req any) (any, error) {
+	e, err := c.Engine()
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	return e.Call(context.Background(), tool, b)
 }
 
 // Main runs graft with args (without the program name) and returns the

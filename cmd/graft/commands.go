@@ -128,12 +128,7 @@ func runRead(c *Context, _ *pflag.FlagSet, args []string) error {
 			}
 		}
 	}
-	e, err := c.Engine()
-	if err != nil {
-		return err
-	}
-	b, _ := json.Marshal(req)
-	res, err := e.Call(context.Background(), "file_read", b)
+	res, err := c.callTool("file_read", req)
 	if err != nil {
 		return err
 	}
@@ -174,12 +169,7 @@ func runEditCmd(c *Context, fs *pflag.FlagSet, args []string) error {
 	dry, _ := fs.GetBool("dry-run")
 	req := apply.EditRequest{FilePath: args[0], OldString: oldText, NewString: newText, ReplaceAll: all}
 	req.DryRun = dry
-	e, err := c.Engine()
-	if err != nil {
-		return err
-	}
-	b, _ := json.Marshal(req)
-	res, err := e.Call(context.Background(), "edit", b)
+	res, err := c.callTool("edit", req)
 	if err != nil {
 		printCandidates(c.Stderr, err)
 		return err

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -44,12 +42,7 @@ func runPatchCmd(c *Context, fs *pflag.FlagSet, args []string) error {
 	reverse, _ := fs.GetBool("reverse")
 	req := apply.ApplyPatchRequest{Patch: string(text), Reverse: reverse}
 	req.DryRun = check
-	e, err := c.Engine()
-	if err != nil {
-		return err
-	}
-	b, _ := json.Marshal(req)
-	res, err := e.Call(context.Background(), "apply_patch", b)
+	res, err := c.callTool("apply_patch", req)
 	if err != nil {
 		printCandidates(c.Stderr, err)
 		return err
