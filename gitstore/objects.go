@@ -136,7 +136,7 @@ func (s *Store) writeLoose(h plumbing.Hash, t plumbing.ObjectType, content []byt
 
 // readBlob returns a blob's content.
 func (s *Store) readBlob(h plumbing.Hash) ([]byte, error) {
-	obj, err := s.st.EncodedObject(plumbing.BlobObject, h)
+	obj, err := s.object(plumbing.BlobObject, h)
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: blob %s: %w", h, err)
 	}
@@ -172,7 +172,11 @@ func (s *Store) tree(h plumbing.Hash) (*object.Tree, error) {
 	if t, ok := s.trees[h]; ok {
 		return t, nil
 	}
-	t, err := object.GetTree(s.st, h)
+	obj, err := s.object(plumbing.TreeObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: tree %s: %w", h, err)
+	}
+	t, err := object.DecodeTree(s.st, obj)
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: tree %s: %w", h, err)
 	}
@@ -316,7 +320,11 @@ func (s *Store) writeCommit(c *object.Commit) (plumbing.Hash, error) {
 }
 
 func (s *Store) commit(h plumbing.Hash) (*object.Commit, error) {
-	c, err := object.GetCommit(s.st, h)
+	obj, err := s.object(plumbing.CommitObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: commit %s: %w", h, err)
+	}
+	c, err := object.DecodeCommit(s.st, obj)
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: commit %s: %w", h, err)
 	}

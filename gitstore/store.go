@@ -125,6 +125,7 @@ type Store struct {
 	lockOwned bool
 	recovered *Recovery
 	trees     map[plumbing.Hash]*object.Tree
+	packs     []*packIndex // nil until a packed object is asked for
 }
 
 // Open finds the worktree that contains dir, as git does: the nearest
