@@ -114,3 +114,13 @@ func (c *gitConfig) outerAll(section, key string) []string {
 	}
 	return vs
 }
+
+// boolValue interprets a git boolean value; anything but a false value
+// ("false", "no", "off", "0") is true, as a key given without a value is.
+func boolValue(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "false", "no", "off", "0":
+		return false
+	}
+	return true
+}

@@ -188,16 +188,24 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		in.OldTip = st.tip.String()
 	}
 
-	// A snapshot first when a touched file changed outside graft.
+	// A snapshot first when a touched file changed outside graft. With
+	// core.fileMode false, as git does, the executable bit on disk is not
+	// trusted: the recorded mode is kept.
+	trustMode := s.cfg.get("core", "filemode") == "" || boolValue(s.cfg.get("core", "filemode"))
+	haves := make([]entry, len(changes))
 	snap := map[string]entry{}
 	for i, c := range changes {
 		have, err := s.lookup(st.tree, c.Path)
 		if err != nil {
 			return Landed{}, err
 		}
+		haves[i] = have
 		want := entry{}
 		if c.Old != nil {
 			want = entry{Hash: blobHash(c.Old), Mode: fileMode(curs[i].perm)}
+			if !trustMode && !have.absent() {
+				want.Mode = have.Mode
+			}
 		}
 		if have != want {
 			if c.Old != nil {
@@ -252,7 +260,12 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 			if err != nil {
 				return Landed{}, err
 			}
-			set[c.Path] = entry{Hash: h, Mode: fileMode(perm)}
+			mode := fileMode(perm)
+			deliberate := c.Mode != 0 && uint32(c.Mode.Perm()) != curs[i].perm
+			if !trustMode && !haves[i].absent() && !deliberate {
+				mode = haves[i].Mode
+			}
+			set[c.Path] = entry{Hash: h, Mode: mode}
 			f.New = h.String()
 		}
 		in.Files = append(in.Files, f)

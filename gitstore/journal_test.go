@@ -279,3 +279,23 @@ func runGitErr(dir string, args ...string) error {
 	cmd.Dir = dir
 	return cmd.Run()
 }
+
+func TestCoreFileModeFalse(t *testing.T) {
+	dir := newRepo(t, map[string]string{"run.sh": "echo\n"})
+	git(t, dir, "update-index", "--chmod=+x", "run.sh")
+	git(t, dir, "commit", "-q", "-m", "executable")
+	git(t, dir, "config", "core.fileMode", "false")
+	os.Chmod(filepath.Join(dir, "run.sh"), 0o644) // a file system without exec bits
+	s := open(t, dir)
+	l, err := s.Land(context.Background(), Call{Tool: "edit"}, []Change{{Path: "run.sh", Old: b("echo\n"), New: b("echo hi\n"), Mode: 0o644}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Snapshot != "" {
+		t.Fatal("snapshot for a mode git is told to ignore")
+	}
+	if got := git(t, dir, "ls-tree", "refs/graft/main", "run.sh"); !strings.HasPrefix(got, "100755") {
+		t.Fatalf("mode lost: %q", got)
+	}
+	fsck(t, dir)
+}
