@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path"
 	"sort"
 	"strings"
@@ -180,6 +181,9 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	if s.mode == ModeCommit {
 		if err := s.checkFilters(changes); err != nil {
 			return Landed{}, err
+		}
+		if _, err := exec.LookPath("git"); err != nil {
+			return Landed{}, fmt.Errorf("gitstore: branch mode updates the index with git, which is not installed: %w", err)
 		}
 	}
 	author, committer := s.identity(time.Now())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -88,6 +89,9 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 		}
 		if err := s.checkFilters(check); err != nil {
 			return err
+		}
+		if _, err := exec.LookPath("git"); err != nil {
+			return fmt.Errorf("gitstore: landing updates the index with git, which is not installed: %w", err)
 		}
 		message = strings.TrimSpace(message)
 		if message == "" {
