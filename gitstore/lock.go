@@ -58,7 +58,12 @@ func (s *Store) withLock(fn func() error) error {
 	_ = f.Truncate(0)
 	_, _ = f.WriteAt([]byte(fmt.Sprintf("pid %d\nhost %s\n", os.Getpid(), host)), 0)
 	s.lockOwned = true
-	defer s.closePacks() // the next transaction sees packs written since
+	defer func() {
+		// The next transaction sees packs written since, and a long-lived
+		// process (an MCP server) does not accumulate trees.
+		s.closePacks()
+		s.trees = nil
+	}()
 	defer func() {
 		s.lockOwned = false
 		_ = f.Truncate(0)
