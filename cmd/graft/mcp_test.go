@@ -446,11 +446,11 @@ func TestMCPToolSelection(t *testing.T) {
 // is still answered before the server exits 0, and nothing but protocol
 // reaches stdout.
 func TestMCPStdinClosedAnswersPending(t *testing.T) {
-	dir := gitRepo(t, map[string]string{"a.txt": "a\n"})
+	dir := gitRepo(t, map[string]string{"a.txt": "secret-alpha\n"})
 	in := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"edit","arguments":{"filePath":"a.txt","oldString":"a","newString":"b"}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"edit","arguments":{"filePath":"a.txt","oldString":"alpha","newString":"beta"}}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"file_read","arguments":{"path":"a.txt"}}}`,
 	}, "\n") + "\n"
 	var out bytes.Buffer
@@ -480,13 +480,15 @@ func TestMCPStdinClosedAnswersPending(t *testing.T) {
 			t.Errorf("no response to request %v; stdout:\n%s", id, out.String())
 		}
 	}
-	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "b\n" {
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "secret-beta\n" {
 		t.Errorf("a.txt = %q", b)
 	}
 	if !strings.Contains(errb.String(), "mcp: call") {
 		t.Errorf("-v logs no calls on stderr: %q", errb)
 	}
-	if strings.Contains(errb.String(), "a\n") {
+	// A marker no log line can contain by chance (a hash ending in "a"
+	// followed by a newline once made a bare "a\n" check flaky).
+	if strings.Contains(errb.String(), "secret-") {
 		t.Errorf("logs hold file contents: %q", errb)
 	}
 }
