@@ -37,6 +37,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Progress, if set, is told how far a long call has come.
 	Progress func(Progress)
+	// Store configures the repository side: journal or branch mode, lock
+	// timeout.
+	Store gitstore.OpenOptions
 }
 
 // CheckMode says what the syntax check does (--check).
@@ -87,9 +90,9 @@ func Open(opts Options) (*Engine, error) {
 	if dir, err = filepath.EvalSymlinks(dir); err != nil {
 		return nil, &Error{Code: CodeFileNotFound, Path: opts.Dir, Msg: "directory not found", Err: err}
 	}
-	store, err := gitstore.Open(dir)
+	store, err := gitstore.OpenWith(dir, opts.Store)
 	if err != nil {
-		return nil, err
+		return nil, storeError(err, "")
 	}
 	return New(store, dir, opts), nil
 }

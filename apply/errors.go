@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/graftdev/graft/gitstore"
 	"github.com/graftdev/graft/matcher"
 )
 
@@ -107,6 +108,25 @@ func matchError(err error, path, edit, what string) error {
 		}
 	}
 	return e
+}
+
+// storeError classifies an error of the repository side (gitstore) for
+// path ("" when it concerns the whole call): a file changed underneath or
+// another process holding the lock is a conflict; a path under a git
+// filter, or a repository owned by another user, is refused; an empty
+// journal or unknown entry is an invalid request; the rest is internal.
+func storeError(err error, path string) error {
+	code := CodeInternal
+	switch {
+	case errors.Is(err, gitstore.ErrConflict), errors.Is(err, gitstore.ErrLocked):
+		code = CodeConflict
+	case errors.Is(err, gitstore.ErrFiltered), errors.Is(err, gitstore.ErrUnsafeRepository):
+		code = CodePermission
+	case errors.Is(err, gitstore.ErrNothingToUndo), errors.Is(err, gitstore.ErrNothingToRedo),
+		errors.Is(err, gitstore.ErrNoJournal), errors.Is(err, gitstore.ErrUnknownEntry):
+		code = CodeInvalid
+	}
+	return &Error{Code: code, Path: path, Msg: err.Error(), Err: err}
 }
 
 // ErrorJSON is the JSON form of an error, as `graft call` prints it and as

@@ -2,7 +2,6 @@ package apply
 
 import (
 	"context"
-	"errors"
 
 	"github.com/graftdev/graft/gitstore"
 )
@@ -77,7 +76,7 @@ func (e *Engine) revert(ctx context.Context, steps int, undo bool) (*UndoResult,
 		r, err = e.store.Redo(ctx, steps)
 	}
 	if err != nil {
-		return nil, journalError(err)
+		return nil, storeError(err, "")
 	}
 	res := &UndoResult{Success: true, Commit: r.Commit, Snapshot: r.Snapshot, Entries: r.Entries, Files: r.Files}
 	if res.Files == nil {
@@ -85,7 +84,7 @@ func (e *Engine) revert(ctx context.Context, steps int, undo bool) (*UndoResult,
 	}
 	if r.Commit != "" {
 		if res.Diff, err = e.store.Diff(r.Commit); err != nil {
-			return nil, journalError(err)
+			return nil, storeError(err, "")
 		}
 	}
 	e.log.Debug("revert", "undo", undo, "entries", len(r.Entries), "commit", r.Commit)
@@ -110,11 +109,11 @@ func runHistory(ctx context.Context, e *Engine, req *HistoryRequest) (*HistoryRe
 	}
 	entries, err := e.store.History(req.Limit)
 	if err != nil {
-		return nil, journalError(err)
+		return nil, storeError(err, "")
 	}
 	ref, err := e.store.JournalRef()
 	if err != nil {
-		return nil, journalError(err)
+		return nil, storeError(err, "")
 	}
 	return &HistoryResult{Journal: ref, Entries: entries}, nil
 }
@@ -133,23 +132,7 @@ type DiffResult struct {
 func runJournalDiff(ctx context.Context, e *Engine, req *DiffRequest) (*DiffResult, error) {
 	d, err := e.store.Diff(req.ID)
 	if err != nil {
-		return nil, journalError(err)
+		return nil, storeError(err, "")
 	}
 	return &DiffResult{ID: req.ID, Diff: d}, nil
-}
-
-// journalError gives a gitstore error its code: conflicts are conflicts,
-// an empty undo or redo stack and unknown ids are invalid requests, the
-// rest is internal.
-func journalError(err error) error {
-	switch {
-	case errors.Is(err, gitstore.ErrConflict):
-		return &Error{Code: CodeConflict, Msg: err.Error(), Err: err}
-	case errors.Is(err, gitstore.ErrNothingToUndo), errors.Is(err, gitstore.ErrNothingToRedo),
-		errors.Is(err, gitstore.ErrNoJournal), errors.Is(err, gitstore.ErrUnknownEntry):
-		return &Error{Code: CodeInvalid, Msg: err.Error(), Err: err}
-	case errors.Is(err, gitstore.ErrFiltered):
-		return &Error{Code: CodePermission, Msg: err.Error(), Err: err}
-	}
-	return &Error{Code: CodeInternal, Msg: err.Error(), Err: err}
 }

@@ -235,10 +235,7 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	tx.e.progress(len(changed), len(changed)+1, "write")
 	landed, err := tx.e.store.Land(ctx, gitstore.Call{Tool: tx.tool, Message: message}, changes)
 	if err != nil {
-		if errors.Is(err, gitstore.ErrConflict) {
-			return nil, &Error{Code: CodeConflict, Path: tx.onlyPath(), Msg: err.Error(), Err: err}
-		}
-		return nil, &Error{Code: CodeInternal, Msg: err.Error(), Err: err}
+		return nil, storeError(err, tx.onlyPath())
 	}
 	tx.e.progress(len(changed)+1, len(changed)+1, "done")
 	res.Commit = landed.Commit

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -53,11 +52,9 @@ func init() {
 		fs.BoolVar(commit, "commit", false, "branch mode: record each call as a commit on the current branch")
 		c.Extra["commit"] = commit
 	})
-	engineOptions = append(engineOptions, func(c *Context, _ *apply.Options) error {
+	engineOptions = append(engineOptions, func(c *Context, o *apply.Options) error {
 		if p, ok := c.Extra["commit"].(*bool); ok && *p {
-			// The store reads its mode from the environment (see
-			// gitstore.ModeEnv); this process is the only reader.
-			return os.Setenv(gitstore.ModeEnv, "commit")
+			o.Store.Mode = gitstore.ModeCommit
 		}
 		return nil
 	})
