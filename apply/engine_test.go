@@ -111,13 +111,15 @@ func TestFileReadVersionAndRange(t *testing.T) {
 }
 
 func TestToolsHaveSchemas(t *testing.T) {
-	for _, name := range []string{"file_read", "edit", "edit_text_file", "replace_in_file", "edit_lines", "multi_edit"} {
-		tl := apply.Lookup(name)
-		if tl == nil {
-			t.Fatalf("tool %s not registered", name)
+	for _, name := range []string{"file_read", "edit", "edit_text_file", "replace_in_file", "edit_lines",
+		"multi_edit", "apply_patch", "undo", "redo", "history", "diff"} {
+		if apply.Lookup(name) == nil {
+			t.Errorf("tool %s not registered", name)
 		}
-		if tl.InputSchema == nil || tl.OutputSchema == nil || tl.Description == "" {
-			t.Errorf("tool %s lacks a schema or description", name)
+	}
+	for _, tl := range apply.Tools() { // building a schema panics if a type cannot have one
+		if tl.InputSchema() == nil || tl.OutputSchema() == nil || tl.Description == "" {
+			t.Errorf("tool %s lacks a schema or description", tl.Name)
 		}
 	}
 }

@@ -20,34 +20,71 @@ import (
 // types, and the function that runs it. The CLI (`graft call`, `graft
 // tools`) and the MCP server serve exactly these.
 type Tool struct {
-	Name         string
-	Description  string
-	InputSchema  *jsonschema.Schema
-	OutputSchema *jsonschema.Schema
+	Name        string
+	Description string
 	// ReadOnly tools never change a file or the journal.
 	ReadOnly bool
 
 	run func(ctx context.Context, e *Engine, args json.RawMessage) (any, error)
+
+	// The schemas are built on first use, not at start-up: a CLI call
+	// should not pay for every tool's reflection.
+	once    sync.Once
+	build   func() (in, out *jsonschema.Schema)
+	tweaks  []func(in *jsonschema.Schema)
+	in, out *jsonschema.Schema
+}
+
+// InputSchema is the JSON schema of the tool's arguments.
+func (t *Tool) InputSchema() *jsonschema.Schema {
+	t.schemas()
+	return t.in
+}
+
+// OutputSchema is the JSON schema of the tool's result.
+func (t *Tool) OutputSchema() *jsonschema.Schema {
+	t.schemas()
+	return t.out
+}
+
+// TuneInput adjusts the inferred input schema (say, an enum of allowed
+// values) when it is built. It must be called before the tool is used.
+func (t *Tool) TuneInput(f func(in *jsonschema.Schema)) *Tool {
+	t.tweaks = append(t.tweaks, f)
+	return t
+}
+
+func (t *Tool) schemas() {
+	t.once.Do(func() {
+		t.in, t.out = t.build()
+		for _, f := range t.tweaks {
+			f(t.in)
+		}
+	})
 }
 
 // NewTool declares a tool whose input decodes into In and whose result is
 // an Out. Decoding is strict: unknown fields, wrong types and missing
 // required fields (those without omitempty) are CodeInvalid errors naming
-// the field. It panics if In or Out cannot be described as a JSON schema,
-// which is a programming error found at start-up.
+// the field. The schemas are inferred on first use, which panics if In or
+// Out cannot be described as a JSON schema: a programming error that every
+// test of the tool finds (TestToolsHaveSchemas covers them all).
 func NewTool[In, Out any](name, description string, run func(context.Context, *Engine, *In) (*Out, error)) *Tool {
-	in, err := jsonschema.For[In](nil)
-	if err != nil {
-		panic(fmt.Sprintf("apply: tool %s: %v", name, err))
+	t := &Tool{Name: name, Description: description}
+	t.build = func() (*jsonschema.Schema, *jsonschema.Schema) {
+		in, err := jsonschema.For[In](nil)
+		if err != nil {
+			panic(fmt.Sprintf("apply: tool %s: %v", name, err))
+		}
+		out, err := jsonschema.For[Out](nil)
+		if err != nil {
+			panic(fmt.Sprintf("apply: tool %s: %v", name, err))
+		}
+		return in, out
 	}
-	out, err := jsonschema.For[Out](nil)
-	if err != nil {
-		panic(fmt.Sprintf("apply: tool %s: %v", name, err))
-	}
-	t := &Tool{Name: name, Description: description, InputSchema: in, OutputSchema: out}
 	t.run = func(ctx context.Context, e *Engine, args json.RawMessage) (any, error) {
 		var req In
-		if err := decodeStrict(args, in, &req); err != nil {
+		if err := decodeStrict(args, t.InputSchema(), &req); err != nil {
 			return nil, err
 		}
 		return run(ctx, e, &req)

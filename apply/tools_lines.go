@@ -3,18 +3,19 @@ package apply
 import (
 	"context"
 	"fmt"
+	"github.com/google/jsonschema-go/jsonschema"
 	"regexp"
 	"strings"
 )
 
 func init() {
-	t := NewTool("replace_in_file", replaceInFileDescription, runReplaceInFile)
-	t.InputSchema.Properties["replacements"].Items.Properties["type"].Enum =
-		[]any{"lines", "insert_before", "insert_after", "string", "regex"}
-	Register(t)
-	t = NewTool("edit_lines", editLinesDescription, runEditLines)
-	t.InputSchema.Properties["command"].Enum = []any{"replace", "insert", "delete"}
-	Register(t)
+	Register(NewTool("replace_in_file", replaceInFileDescription, runReplaceInFile).TuneInput(func(in *jsonschema.Schema) {
+		in.Properties["replacements"].Items.Properties["type"].Enum =
+			[]any{"lines", "insert_before", "insert_after", "string", "regex"}
+	}))
+	Register(NewTool("edit_lines", editLinesDescription, runEditLines).TuneInput(func(in *jsonschema.Schema) {
+		in.Properties["command"].Enum = []any{"replace", "insert", "delete"}
+	}))
 }
 
 const replaceInFileDescription = `Make several changes to one file in one call, all-or-nothing.

@@ -106,7 +106,7 @@ func runTools(c *Context, _ *pflag.FlagSet, args []string) error {
 	}
 	var out []entry
 	for _, t := range apply.Tools() {
-		out = append(out, entry{t.Name, t.Description, t.ReadOnly, t.InputSchema, t.OutputSchema})
+		out = append(out, entry{t.Name, t.Description, t.ReadOnly, t.InputSchema(), t.OutputSchema()})
 	}
 	return writeJSON(c.Stdout, out)
 }

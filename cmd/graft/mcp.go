@@ -168,10 +168,10 @@ func selectTools(all []*apply.Tool, names []string, readOnly bool) ([]*apply.Too
 // mcpTool describes a registry tool to MCP: its own description and
 // schemas, no second copy.
 func mcpTool(t *apply.Tool) *mcp.Tool {
-	mt := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema,
+	mt := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema(),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: t.ReadOnly, OpenWorldHint: new(bool)}}
-	if t.OutputSchema != nil {
-		mt.OutputSchema = t.OutputSchema
+	if t.OutputSchema() != nil {
+		mt.OutputSchema = t.OutputSchema()
 	}
 	if t.ReadOnly {
 		mt.Annotations.IdempotentHint = true
