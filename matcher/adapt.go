@@ -89,29 +89,8 @@ func alignLines(old, nw []string) []int {
 	if len(o) == 0 || len(n) == 0 || len(o)*len(n) > maxAlignCells {
 		return match
 	}
-	// Classic LCS table over the middle.
-	w := len(n) + 1
-	t := make([]int32, (len(o)+1)*w)
-	for i := len(o) - 1; i >= 0; i-- {
-		for j := len(n) - 1; j >= 0; j-- {
-			if o[i] == n[j] {
-				t[i*w+j] = t[(i+1)*w+j+1] + 1
-			} else {
-				t[i*w+j] = max(t[(i+1)*w+j], t[i*w+j+1])
-			}
-		}
-	}
-	for i, j := 0, 0; i < len(o) && j < len(n); {
-		switch {
-		case o[i] == n[j]:
-			match[p+j] = p + i
-			i++
-			j++
-		case t[(i+1)*w+j] >= t[i*w+j+1]:
-			i++
-		default:
-			j++
-		}
+	for _, pr := range lcsPairs(o, n) {
+		match[p+pr[1]] = p + pr[0]
 	}
 	return match
 }

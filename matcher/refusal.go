@@ -199,7 +199,7 @@ func (s *searcher) describe(old []string, st int) (Candidate, bool) {
 	}
 	var pairs [][2]int // (old line, file line)
 	if n*len(win) <= maxAlignCells && s.w.spend(n*len(win)) {
-		pairs = alignKeys(ok, win)
+		pairs = lcsPairs(ok, win)
 		for i := range pairs {
 			pairs[i][1] += lo
 		}
@@ -275,9 +275,10 @@ func clip[S ~string | ~[]byte](s S) string {
 	return t
 }
 
-// alignKeys aligns two key sequences by a longest common subsequence and
-// returns the aligned index pairs in order.
-func alignKeys(a, b []uint64) [][2]int {
+// lcsPairs aligns two sequences by a longest common subsequence (the
+// classic O(len(a)·len(b)) table; callers bound the sizes) and returns the
+// aligned index pairs in order.
+func lcsPairs[T comparable](a, b []T) [][2]int {
 	w := len(b) + 1
 	t := make([]int32, (len(a)+1)*w)
 	for i := len(a) - 1; i >= 0; i-- {
