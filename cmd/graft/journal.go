@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -73,12 +72,7 @@ func runRevert(c *Context, tool string, args []string) error {
 	default:
 		return usagef("%s: want [N]", tool)
 	}
-	e, err := c.Engine()
-	if err != nil {
-		return err
-	}
-	b, _ := json.Marshal(apply.UndoRequest{Steps: steps})
-	res, err := e.Call(context.Background(), tool, b)
+	res, err := c.callTool(tool, apply.UndoRequest{Steps: steps})
 	if err != nil {
 		return err
 	}
@@ -101,12 +95,7 @@ func runLog(c *Context, fs *pflag.FlagSet, args []string) error {
 	}
 	n, _ := fs.GetInt("max-count")
 	asJSON, _ := fs.GetBool("json")
-	e, err := c.Engine()
-	if err != nil {
-		return err
-	}
-	b, _ := json.Marshal(apply.HistoryRequest{Limit: n})
-	res, err := e.Call(context.Background(), "history", b)
+	res, err := c.callTool("history", apply.HistoryRequest{Limit: n})
 	if err != nil {
 		return err
 	}
@@ -137,12 +126,7 @@ func runJournalDiff(c *Context, _ *pflag.FlagSet, args []string) error {
 	if len(args) == 1 {
 		req.ID = args[0]
 	}
-	e, err := c.Engine()
-	if err != nil {
-		return err
-	}
-	b, _ := json.Marshal(req)
-	res, err := e.Call(context.Background(), "diff", b)
+	res, err := c.callTool("diff", req)
 	if err != nil {
 		return err
 	}
