@@ -161,8 +161,23 @@ func compare(c *checker, unit func([]byte) bool, before, after []byte, opt optio
 		}
 		return nil, errUndecided
 	}
-	bd, ad, err := c.pair(before, after, ch)
-	if err != nil {
+	var bd, ad []diag
+	var err error
+	if len(local) > 0 && c.pairFn == nil {
+		// The window says the edit broke something. An error of after that
+		// covers the edit confirms it without parsing before at all.
+		if ad, err = c.diagnose(after); err != nil {
+			return nil, err
+		}
+		if covers(ad, ch) {
+			return reanchor(local, after, ch), nil
+		}
+		if len(ad) > 0 {
+			if bd, err = c.diagnose(before); err != nil {
+				return nil, err
+			}
+		}
+	} else if bd, ad, err = c.pair(before, after, ch); err != nil {
 		return nil, err
 	}
 	added := addedDiags(bd, ad, ch)
