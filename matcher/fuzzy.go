@@ -111,7 +111,8 @@ type variant struct {
 	lines       []string
 	endsNL      bool
 	unescape    bool
-	lead, trail int // blank lines left out at the start and the end
+	escapeNL    bool // line breaks read as the \n escapes the file has
+	lead, trail int  // blank lines left out at the start and the end
 }
 
 func (v variant) text() string {
@@ -145,7 +146,31 @@ func variants(old string) []variant {
 		out = append(out, uv)
 		out = append(out, trimBlanks(uv, Escapes+"+"+BlankLines)...)
 	}
+	// The reverse slip: a \n escape inside a string literal that reached
+	// graft as a real line break. Read every inner line break as the two
+	// characters \n (a final one stays a line break), making one line.
+	if e, ok := escapeNL(old); ok {
+		el, eend := splitOld(e)
+		out = append(out, variant{prefix: Escapes, lines: el, endsNL: eend, escapeNL: true})
+	}
 	return out
+}
+
+// escapeNL writes every line break of s but a final one as the escape \n.
+// It reports whether there was any to write.
+func escapeNL(s string) (string, bool) {
+	body, end := s, ""
+	for _, e := range []string{"\r\n", "\n"} {
+		if b, ok := strings.CutSuffix(s, e); ok {
+			body, end = b, e
+			break
+		}
+	}
+	if !strings.Contains(body, "\n") {
+		return s, false
+	}
+	body = strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", `\n`), "\n", `\n`)
+	return body + end, true
 }
 
 // maxTrim bounds the ways of leaving out blank lines that are tried one by
@@ -200,9 +225,14 @@ func trimBlanks(v variant, prefix Tier) []variant {
 }
 
 // newFor reads the caller's new text the way variant v read the old text:
-// unescaped if it was, and without as many stray blank lines at its ends
+// unescaped (or its line breaks escaped) if it was, and without as many stray blank lines at its ends
 // as the old text had (those present).
 func (v variant) newFor(newText string) string {
+	if v.escapeNL {
+		if e, ok := escapeNL(newText); ok {
+			newText = e
+		}
+	}
 	if v.unescape {
 		if u, ok := unescape(newText); ok {
 			newText = u
@@ -211,7 +241,10 @@ func (v variant) newFor(newText string) string {
 	if v.lead == 0 && v.trail == 0 {
 		return newText
 	}
-	lines, endsNL := splitOld(newText)
+	// Split without touching line endings (splitOld drops a "\r", which
+	// read twice would lose one that belongs to the line).
+	endsNL := strings.HasSuffix(newText, "\n")
+	lines := strings.Split(strings.TrimSuffix(newText, "\n"), "\n")
 	a := 0
 	for a < v.lead && a < len(lines)-1 && isBlank(lines[a]) {
 		a++
