@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"strings"
@@ -312,13 +313,22 @@ func indentString(cols int, tabs bool, unit int) string {
 // fileIndentStyle reads a file's indentation: tabs if more lines start
 // with a tab than with a space, and the most common step between the
 // indentations of consecutive lines (4 when unknown).
+// It is computed once per index: every line operation of a call asks.
 func fileIndentStyle(ix *lineIndex) indentStyle {
+	if ix.style == nil {
+		st := scanIndentStyle(ix)
+		ix.style = &st
+	}
+	return *ix.style
+}
+
+func scanIndentStyle(ix *lineIndex) indentStyle {
 	tabs, spaces := 0, 0
 	steps := map[int]int{}
 	prev := -1
 	for n := 1; n <= ix.count() && n <= 5000; n++ {
 		l := ix.line(n)
-		if len(strings.TrimSpace(string(l))) == 0 {
+		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
 		switch l[0] {
@@ -327,7 +337,7 @@ func fileIndentStyle(ix *lineIndex) indentStyle {
 		case ' ':
 			spaces++
 		}
-		w := len(l) - len(strings.TrimLeft(string(l), " "))
+		w := len(l) - len(bytes.TrimLeft(l, " "))
 		if l[0] == ' ' && prev >= 0 && w > prev && w-prev <= 8 {
 			steps[w-prev]++
 		}

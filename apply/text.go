@@ -10,6 +10,7 @@ import (
 type lineIndex struct {
 	content []byte
 	starts  []int
+	style   *indentStyle // fileIndentStyle's result, once computed
 }
 
 func newLineIndex(content []byte) *lineIndex {
