@@ -1,19 +1,15 @@
 package apply
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/graftdev/graft/apply/textdiff"
 )
 
 // lineEdit replaces old lines [A0, A1) with new lines [B0, B1); line
 // numbers are 1-based.
 type lineEdit struct{ A0, A1, B0, B1 int }
-
-// maxDiffCost bounds the Myers search (the edit distance D it may explore,
-// squared is its memory). Past it, the differing middle is reported as one
-// replacement: still exact, only less minimal.
-const maxDiffCost = 2000
 
 // Diff returns line-level hunks that turn a into b, so that
 // Apply(a, Diff(a, b)) == b. Lines are compared with their line endings, so
@@ -33,118 +29,13 @@ func hunksOf(ai, bi *lineIndex, edits []lineEdit) []Hunk {
 	return hunks
 }
 
-// diffLines compares old lines [a0, a1) with new lines [b0, b1).
+// diffLines compares old lines [a0, a1) with new lines [b0, b1), with
+// textdiff, the one line diff that undo's merge uses too.
 func diffLines(ai *lineIndex, a0, a1 int, bi *lineIndex, b0, b1 int) []lineEdit {
-	eq := func(i, j int) bool {
-		return bytes.Equal(ai.content[ai.start(i):ai.end(i)], bi.content[bi.start(j):bi.end(j)])
-	}
-	for a0 < a1 && b0 < b1 && eq(a0, b0) {
-		a0, b0 = a0+1, b0+1
-	}
-	for a0 < a1 && b0 < b1 && eq(a1-1, b1-1) {
-		a1, b1 = a1-1, b1-1
-	}
-	if a0 == a1 && b0 == b1 {
-		return nil
-	}
-	if a0 == a1 || b0 == b1 {
-		return []lineEdit{{a0, a1, b0, b1}}
-	}
-	// Number the distinct lines so that Myers compares integers.
-	ids := map[string]int{}
-	id := func(ix *lineIndex, n int) int {
-		s := string(ix.content[ix.start(n):ix.end(n)])
-		v, ok := ids[s]
-		if !ok {
-			v = len(ids)
-			ids[s] = v
-		}
-		return v
-	}
-	x := make([]int, a1-a0)
-	for i := range x {
-		x[i] = id(ai, a0+i)
-	}
-	y := make([]int, b1-b0)
-	for j := range y {
-		y[j] = id(bi, b0+j)
-	}
-	edits, ok := myers(x, y, maxDiffCost)
-	if !ok {
-		return []lineEdit{{a0, a1, b0, b1}}
-	}
-	for i := range edits {
-		edits[i].A0 += a0
-		edits[i].A1 += a0
-		edits[i].B0 += b0
-		edits[i].B1 += b0
-	}
-	return edits
-}
-
-// myers finds a shortest edit script from a to b with Myers' greedy
-// O((N+M)·D) algorithm, giving up (ok false) when D would pass maxD. The
-// edits it returns use 0-based, half-open line ranges.
-func myers(a, b []int, maxD int) (edits []lineEdit, ok bool) {
-	n, m := len(a), len(b)
-	off := maxD + 1
-	v := make([]int, 2*maxD+3)
-	var trace [][]int // trace[d] is v[off-d-1 : off+d+2] before step d
-	for d := 0; d <= maxD; d++ {
-		trace = append(trace, append([]int(nil), v[off-d-1:off+d+2]...))
-		for k := -d; k <= d; k += 2 {
-			var x int
-			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
-				x = v[off+k+1]
-			} else {
-				x = v[off+k-1] + 1
-			}
-			y := x - k
-			for x < n && y < m && a[x] == b[y] {
-				x, y = x+1, y+1
-			}
-			v[off+k] = x
-			if x >= n && y >= m {
-				return backtrack(trace, n, m), true
-			}
-		}
-	}
-	return nil, false
-}
-
-func backtrack(trace [][]int, x, y int) []lineEdit {
-	var rev []lineEdit
-	for d := len(trace) - 1; d > 0; d-- {
-		vp := trace[d] // v before step d; index k maps to vp[k+d+1]
-		at := func(k int) int { return vp[k+d+1] }
-		k := x - y
-		var pk int
-		if k == -d || (k != d && at(k-1) < at(k+1)) {
-			pk = k + 1 // came down: an insertion
-		} else {
-			pk = k - 1 // came right: a deletion
-		}
-		px := at(pk)
-		py := px - pk
-		for x > px && y > py { // the snake of equal lines after the step
-			x, y = x-1, y-1
-		}
-		if pk == k+1 {
-			rev = append(rev, lineEdit{px, px, py, py + 1})
-		} else {
-			rev = append(rev, lineEdit{px, px + 1, py, py})
-		}
-		x, y = px, py
-	}
-	// Reverse and merge adjacent single-line steps into runs.
-	var out []lineEdit
-	for i := len(rev) - 1; i >= 0; i-- {
-		e := rev[i]
-		if n := len(out); n > 0 && out[n-1].A1 == e.A0 && out[n-1].B1 == e.B0 {
-			out[n-1].A1, out[n-1].B1 = e.A1, e.B1
-			continue
-		}
-		out = append(out, e)
+	es := textdiff.Lines(ai.content[ai.start(a0):ai.start(a1)], bi.content[bi.start(b0):bi.start(b1)])
+	out := make([]lineEdit, len(es))
+	for i, e := range es {
+		out[i] = lineEdit{e.A0 + a0, e.A1 + a0, e.B0 + b0, e.B1 + b0}
 	}
 	return out
 }

@@ -1,0 +1,150 @@
+// Package textdiff computes line differences: the one line diff of graft,
+// used by the engine for its unified diffs and by the journal for undo's
+// three-way merge. It is pure and imports nothing of graft, so that both
+// sides can use it.
+//
+// Lines are compared with their line endings, so a changed ending or a
+// missing final newline is a change. The algorithm is Myers' greedy
+// O((N+M)·D) search on the part left after the common prefix and suffix are
+// trimmed; past MaxCost differing lines it gives up on minimality and
+// reports the middle as one replacement, which is still exact.
+package textdiff
+
+import "bytes"
+
+// Edit replaces lines [A0, A1) of the old text with lines [B0, B1) of the
+// new one; line numbers are 0-based.
+type Edit struct{ A0, A1, B0, B1 int }
+
+// MaxCost bounds the edit distance the Myers search explores (its memory
+// grows with the square).
+const MaxCost = 2000
+
+// Split splits content after each "\n", keeping the line endings; a last
+// line without one is a line too.
+func Split(content []byte) [][]byte {
+	var lines [][]byte
+	for len(content) > 0 {
+		i := bytes.IndexByte(content, '\n')
+		if i < 0 {
+			return append(lines, content)
+		}
+		lines = append(lines, content[:i+1])
+		content = content[i+1:]
+	}
+	return lines
+}
+
+// Lines returns the edits that turn the lines of a into the lines of b, in
+// order and not touching one another.
+func Lines(a, b []byte) []Edit {
+	x, y := Split(a), Split(b)
+	a0, b0, a1, b1 := 0, 0, len(x), len(y)
+	for a0 < a1 && b0 < b1 && bytes.Equal(x[a0], y[b0]) {
+		a0, b0 = a0+1, b0+1
+	}
+	for a0 < a1 && b0 < b1 && bytes.Equal(x[a1-1], y[b1-1]) {
+		a1, b1 = a1-1, b1-1
+	}
+	switch {
+	case a0 == a1 && b0 == b1:
+		return nil
+	case a0 == a1 || b0 == b1:
+		return []Edit{{a0, a1, b0, b1}}
+	}
+	// Number the distinct lines so that Myers compares integers.
+	ids := map[string]int{}
+	id := func(line []byte) int {
+		v, ok := ids[string(line)]
+		if !ok {
+			v = len(ids)
+			ids[string(line)] = v
+		}
+		return v
+	}
+	xi := make([]int, a1-a0)
+	for i := range xi {
+		xi[i] = id(x[a0+i])
+	}
+	yi := make([]int, b1-b0)
+	for j := range yi {
+		yi[j] = id(y[b0+j])
+	}
+	edits, ok := myers(xi, yi, MaxCost)
+	if !ok {
+		return []Edit{{a0, a1, b0, b1}}
+	}
+	for i := range edits {
+		edits[i].A0 += a0
+		edits[i].A1 += a0
+		edits[i].B0 += b0
+		edits[i].B1 += b0
+	}
+	return edits
+}
+
+// myers finds a shortest edit script from a to b, giving up (ok false)
+// when it would need more than maxD steps.
+func myers(a, b []int, maxD int) (edits []Edit, ok bool) {
+	n, m := len(a), len(b)
+	off := maxD + 1
+	v := make([]int, 2*maxD+3)
+	var trace [][]int // trace[d] is v[off-d-1 : off+d+2] before step d
+	for d := 0; d <= maxD; d++ {
+		trace = append(trace, append([]int(nil), v[off-d-1:off+d+2]...))
+		for k := -d; k <= d; k += 2 {
+			var x int
+			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
+				x = v[off+k+1]
+			} else {
+				x = v[off+k-1] + 1
+			}
+			y := x - k
+			for x < n && y < m && a[x] == b[y] {
+				x, y = x+1, y+1
+			}
+			v[off+k] = x
+			if x >= n && y >= m {
+				return backtrack(trace, n, m), true
+			}
+		}
+	}
+	return nil, false
+}
+
+func backtrack(trace [][]int, x, y int) []Edit {
+	var rev []Edit
+	for d := len(trace) - 1; d > 0; d-- {
+		vp := trace[d] // v before step d; index k maps to vp[k+d+1]
+		at := func(k int) int { return vp[k+d+1] }
+		k := x - y
+		var pk int
+		if k == -d || (k != d && at(k-1) < at(k+1)) {
+			pk = k + 1 // came down: an insertion
+		} else {
+			pk = k - 1 // came right: a deletion
+		}
+		px := at(pk)
+		py := px - pk
+		for x > px && y > py { // the snake of equal lines after the step
+			x, y = x-1, y-1
+		}
+		if pk == k+1 {
+			rev = append(rev, Edit{px, px, py, py + 1})
+		} else {
+			rev = append(rev, Edit{px, px + 1, py, py})
+		}
+		x, y = px, py
+	}
+	// Reverse, and merge adjacent single-line steps into runs.
+	var out []Edit
+	for i := len(rev) - 1; i >= 0; i-- {
+		e := rev[i]
+		if n := len(out); n > 0 && out[n-1].A1 == e.A0 && out[n-1].B1 == e.B0 {
+			out[n-1].A1, out[n-1].B1 = e.A1, e.B1
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
