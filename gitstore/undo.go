@@ -12,8 +12,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/utils/diff"
-	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/graftdev/graft/apply/textdiff"
 )
 
 // Undo and redo are git-style: undoing an edit reverse-applies its diff to
@@ -282,38 +282,14 @@ type ledit struct {
 	repl   string
 }
 
-// lineEdits lists the line changes from a to b (Myers, through go-git's
-// line diff), each a run of deleted lines and the lines inserted there.
+// lineEdits lists the line changes from a to b, each a run of replaced
+// lines and the text that replaces them (textdiff, the engine's diff).
 func lineEdits(a, b []byte) []ledit {
+	lines := textdiff.Split(b)
 	var out []ledit
-	pos := 0
-	var cur *ledit
-	flush := func() {
-		if cur != nil {
-			out = append(out, *cur)
-			cur = nil
-		}
+	for _, e := range textdiff.Lines(a, b) {
+		out = append(out, ledit{a0: e.A0, a1: e.A1, repl: string(bytes.Join(lines[e.B0:e.B1], nil))})
 	}
-	for _, d := range diff.Do(string(a), string(b)) {
-		n := len(splitLines([]byte(d.Text)))
-		switch d.Type {
-		case diffmatchpatch.DiffEqual:
-			flush()
-			pos += n
-		case diffmatchpatch.DiffDelete:
-			if cur == nil {
-				cur = &ledit{a0: pos, a1: pos}
-			}
-			cur.a1 += n
-			pos += n
-		case diffmatchpatch.DiffInsert:
-			if cur == nil {
-				cur = &ledit{a0: pos, a1: pos}
-			}
-			cur.repl += d.Text
-		}
-	}
-	flush()
 	return out
 }
 
