@@ -111,14 +111,17 @@ func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version 
 		if f.Exists && len(f.Cur) > 0 || !f.Exists && f.Cur != nil {
 			return invalidf(f.Rel, edit, "file exists and is not empty: give the old text to replace")
 		}
-		f.Replace([]byte(newText), []Located{{Edit: edit, Line: 1, EndLine: max(1, bytes.Count([]byte(newText), []byte("\n"))), Method: "create", Similarity: 1}}, 1)
+		f.Replace([]byte(newText), []Located{{Edit: edit, Line: 1, EndLine: max(1, len(splitText(newText))), Method: "create", Similarity: 1}}, 1)
 		return nil
 	}
 	if !f.Exists && f.Cur == nil {
 		return &Error{Code: CodeFileNotFound, Path: f.Rel, Edit: edit, Msg: "file not found"}
 	}
+	// Sequential steps (multi_edit) see the file as the previous step left
+	// it; the others see it as the call began and become hunks.
+	stepwise := sequential || !f.singlePass
 	base := f.Old
-	if sequential || !f.singlePass {
+	if stepwise {
 		base = f.Cur
 	}
 	matches, err := locate(base, oldText, newText, all, tx.e.matchOptions(0), edit)
@@ -126,7 +129,7 @@ func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version 
 		return withPath(sv.notFound(err, edit), f.Rel)
 	}
 	hunks, located := stringHunks(base, matches, newText, edit)
-	if sequential || !f.singlePass {
+	if stepwise {
 		out, err := Apply(base, hunks)
 		if err != nil {
 			return withPath(err, f.Rel)
