@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -72,6 +73,86 @@ type Engine struct {
 	dir   string
 	opts  Options
 	log   *slog.Logger
+
+	// reread is set while a call is recomputed because files changed
+	// between its read and its write: what it read of each (see locked).
+	reread map[string][]byte
+	// beforeLand, if set, runs just before a call's changes go to the
+	// store (tests use it to change a file under a call).
+	beforeLand func()
+}
+
+// maxRecompute bounds how many times one call is recomputed because its
+// files keep changing between its read and its write.
+const maxRecompute = 3
+
+// locked runs one editing call holding the repository's lock from before
+// it reads a file until after it lands, so that concurrent graft
+// processes and MCP sessions serialise whole calls: each call reads what
+// the previous one wrote, and none is refused for another's unrelated
+// edit. A file changed by something other than graft between the call's
+// read and its write (an editor, a formatter) makes the call run again
+// against the current content, still under the lock, with what it first
+// read as the base its line numbers are carried from; only an edit whose
+// own text or lines changed is then refused, with a diff of the change.
+func (e *Engine) locked(run func() (any, error)) (any, error) {
+	var out any
+	var runErr error
+	err := e.store.WithLock(func() error {
+		defer func() { e.reread = nil }()
+		for attempt := 0; ; attempt++ {
+			out, runErr = run()
+			var ce *Error
+			if !errors.As(runErr, &ce) || ce.reread == nil || attempt == maxRecompute {
+				break
+			}
+			if e.reread == nil {
+				e.reread = map[string][]byte{}
+			}
+			for rel, read := range ce.reread {
+				if _, seen := e.reread[rel]; !seen {
+					e.reread[rel] = read
+				}
+			}
+			e.log.Debug("recomputing the call: a file changed under it", "path", ce.Path, "attempt", attempt+1)
+		}
+		if runErr != nil && e.reread != nil {
+			runErr = e.explainChange(runErr)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, storeError(err, "")
+	}
+	return out, runErr
+}
+
+// explainChange adds to the refusal of a recomputed call what changed in
+// its file while it ran, when the refusal does not show it already: the
+// text was not found or no longer fits because the file changed, which is
+// a conflict.
+func (e *Engine) explainChange(err error) error {
+	var fe *Error
+	if !errors.As(err, &fe) || fe.Path == "" || fe.reread != nil || strings.Contains(fe.Msg, "What changed") {
+		return err
+	}
+	read, ok := e.reread[fe.Path]
+	if !ok || read == nil {
+		return err
+	}
+	now, rerr := os.ReadFile(filepath.Join(e.store.Root(), filepath.FromSlash(fe.Path)))
+	if rerr != nil || bytes.Equal(now, read) {
+		return err
+	}
+	ai, bi := newLineIndex(read), newLineIndex(now)
+	edits := diffLines(ai, 1, ai.count()+1, bi, 1, bi.count()+1)
+	out := *fe
+	if out.Code == CodeTextNotFound {
+		out.Code = CodeConflict
+	}
+	out.Msg += "\nThe file changed while the call ran (another writer); read it again. What changed:\n" +
+		clipLines(unified("a/"+fe.Path+" (read)", "b/"+fe.Path+" (now)", ai, bi, edits), 60)
+	return &out
 }
 
 // Open opens the worktree containing opts.Dir and returns an engine on it.

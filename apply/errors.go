@@ -3,6 +3,7 @@ package apply
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/graftdev/graft/gitstore"
 	"github.com/graftdev/graft/matcher"
@@ -47,6 +48,12 @@ type Error struct {
 	Candidates []matcher.Candidate
 	// Err is the underlying cause, if any.
 	Err error
+
+	// reread holds, for a call refused because a file changed between
+	// the call's read and its write, what the call had read of each file
+	// (nil for a file that did not exist): the base that a recomputation
+	// carries the call's line numbers from.
+	reread map[string][]byte
 }
 
 func (e *Error) Error() string {
@@ -126,7 +133,12 @@ func storeError(err error, path string) error {
 		errors.Is(err, gitstore.ErrNoJournal), errors.Is(err, gitstore.ErrUnknownEntry):
 		code = CodeInvalid
 	}
-	return &Error{Code: code, Path: path, Msg: err.Error(), Err: err}
+	// gitstore names the path in its message; the Error names it once.
+	msg := strings.TrimPrefix(err.Error(), path+": ")
+	if path == "" {
+		msg = err.Error()
+	}
+	return &Error{Code: code, Path: path, Msg: msg, Err: err}
 }
 
 // ErrorJSON is the JSON form of an error, as `graft call` prints it and as

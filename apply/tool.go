@@ -87,7 +87,16 @@ func NewTool[In, Out any](name, description string, run func(context.Context, *E
 		if err := decodeStrict(args, t.InputSchema(), &req); err != nil {
 			return nil, err
 		}
-		return run(ctx, e, &req)
+		if d, ok := any(&req).(interface{ dryRun() bool }); t.ReadOnly || !ok || d.dryRun() {
+			return run(ctx, e, &req)
+		}
+		return e.locked(func() (any, error) {
+			out, err := run(ctx, e, &req)
+			if err != nil {
+				return nil, err
+			}
+			return out, nil
+		})
 	}
 	return t
 }

@@ -43,6 +43,10 @@ type Common struct {
 	Version string `json:"version,omitempty" jsonschema:"the version file_read returned; the edit is refused as a conflict if the file changed since"`
 }
 
+// dryRun tells the registry that the call changes files unless it is a
+// dry run, so that it runs under the repository's lock (Engine.locked).
+func (c *Common) dryRun() bool { return c.DryRun }
+
 func runEdit(ctx context.Context, e *Engine, req *EditRequest) (*Landing, error) {
 	tx := e.Begin("edit", req.DryRun)
 	if err := tx.editString(req.FilePath, "", req.OldString, req.NewString, req.ReplaceAll, req.Version, false); err != nil {

@@ -65,6 +65,8 @@ type MultiEditResult struct {
 	Error             string `json:"error,omitempty"`
 }
 
+func (r *MultiEditRequest) dryRun() bool { return r.DryRun }
+
 func runMultiEdit(ctx context.Context, e *Engine, req *MultiEditRequest) (*MultiEditResult, error) {
 	if strings.TrimSpace(req.Description) == "" {
 		return nil, invalidf("", "", "description is required")

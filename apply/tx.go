@@ -233,7 +233,13 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 		message = summary(tx.tool, res.Files)
 	}
 	tx.e.progress(len(changed), len(changed)+1, "write")
+	if tx.e.beforeLand != nil {
+		tx.e.beforeLand()
+	}
 	landed, err := tx.e.store.Land(ctx, gitstore.Call{Tool: tx.tool, Message: message}, changes)
+	if errors.Is(err, gitstore.ErrConflict) {
+		return nil, tx.changedUnder(err)
+	}
 	if err != nil {
 		return nil, storeError(err, tx.onlyPath())
 	}
@@ -354,4 +360,40 @@ func summary(tool string, files []FileResult) string {
 		names = append(names[:3], fmt.Sprintf("and %d more", len(files)-3))
 	}
 	return fmt.Sprintf("%s: %s (+%d -%d)", tool, strings.Join(names, ", "), add, del)
+}
+
+// changedUnder is the error of a call whose files changed on disk between
+// its read and its write (an editor or a formatter: another graft process
+// waits for the lock). It names the first such file and shows what
+// changed, and it carries what the call read, so that the engine can
+// recompute the call against the current content (Engine.locked).
+func (tx *Tx) changedUnder(cause error) *Error {
+	e := &Error{Code: CodeConflict, Err: cause, reread: map[string][]byte{}}
+	for _, f := range tx.files {
+		var read []byte
+		if f.Exists {
+			read = f.Old
+		}
+		e.reread[f.Rel] = read
+		if e.Path != "" {
+			continue
+		}
+		now, err := os.ReadFile(f.Abs)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && f.Exists:
+			e.Path, e.Msg = f.Rel, "file deleted while the call ran"
+		case err == nil && !f.Exists:
+			e.Path, e.Msg = f.Rel, "file created while the call ran"
+		case err == nil && !bytes.Equal(now, f.Old):
+			ai, bi := newLineIndex(f.Old), newLineIndex(now)
+			edits := diffLines(ai, 1, ai.count()+1, bi, 1, bi.count()+1)
+			e.Path = f.Rel
+			e.Msg = "file changed while the call ran; read it again. What changed:\n" +
+				clipLines(unified("a/"+f.Rel+" (read)", "b/"+f.Rel+" (now)", ai, bi, edits), 60)
+		}
+	}
+	if e.Path == "" {
+		e.Path, e.Msg = tx.onlyPath(), strings.TrimPrefix(cause.Error(), tx.onlyPath()+": ")
+	}
+	return e
 }

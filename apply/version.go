@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -23,16 +24,33 @@ type sinceVersion struct {
 // content, and otherwise the map from that version to the current content.
 // A version graft never stored (file_read stores every version it returns)
 // is a conflict.
+//
+// Without a version, a call that is being recomputed because the file
+// changed between its read and its write (Engine.locked) takes what it
+// read then as the base, the same way: its line numbers referred to that.
 func (tx *Tx) since(f *TxFile, version, edit string) (*sinceVersion, error) {
-	if version == "" || !f.Exists || BlobID(f.Old) == version {
+	if !f.Exists {
 		return nil, nil
 	}
-	base, err := tx.e.store.Blob(version)
-	if errors.Is(err, gitstore.ErrUnknownBlob) {
-		return nil, errorf(CodeConflict, f.Rel, edit, "version %s is unknown (not from file_read here): read the file again", short(version))
-	}
-	if err != nil {
-		return nil, &Error{Code: CodeInternal, Path: f.Rel, Edit: edit, Msg: err.Error(), Err: err}
+	var base []byte
+	if version == "" {
+		read, ok := tx.e.reread[f.Rel]
+		if !ok || read == nil || bytes.Equal(read, f.Old) {
+			return nil, nil
+		}
+		base = read
+	} else {
+		if BlobID(f.Old) == version {
+			return nil, nil
+		}
+		var err error
+		base, err = tx.e.store.Blob(version)
+		if errors.Is(err, gitstore.ErrUnknownBlob) {
+			return nil, errorf(CodeConflict, f.Rel, edit, "version %s is unknown (not from file_read here): read the file again", short(version))
+		}
+		if err != nil {
+			return nil, &Error{Code: CodeInternal, Path: f.Rel, Edit: edit, Msg: err.Error(), Err: err}
+		}
 	}
 	ai, bi := newLineIndex(base), newLineIndex(f.Old)
 	edits := diffLines(ai, 1, ai.count()+1, bi, 1, bi.count()+1)
@@ -79,12 +97,21 @@ func (v *sinceVersion) after(n int, edit string) (int, error) {
 }
 
 func (v *sinceVersion) conflict(edit, what string) *Error {
-	diff := v.diff
-	if lines := strings.SplitAfter(diff, "\n"); len(lines) > 60 {
-		diff = strings.Join(lines[:60], "") + fmt.Sprintf("... (%d more lines)\n", len(lines)-60)
+	diff := clipLines(v.diff, 60)
+	if v.version == "" {
+		return errorf(CodeConflict, v.rel, edit,
+			"%s changed while the call ran (another writer); read the file again. What changed:\n%s", what, diff)
 	}
 	return errorf(CodeConflict, v.rel, edit,
 		"%s changed since version %s was read; read the file again. What changed since:\n%s", what, short(v.version), diff)
+}
+
+// clipLines keeps the first n lines of text and says how many it left out.
+func clipLines(text string, n int) string {
+	if lines := strings.SplitAfter(text, "\n"); len(lines) > n {
+		return strings.Join(lines[:n], "") + fmt.Sprintf("... (%d more lines)\n", len(lines)-n)
+	}
+	return text
 }
 
 // notFound turns a string edit's refusal on a stale version into a

@@ -101,3 +101,11 @@ func readLockHolder(name string) (LockHolder, bool) {
 	h.Alive = h.Host != host || processAlive(h.PID)
 	return h, h.PID != 0
 }
+
+// WithLock runs fn holding the repository's lock, as Land does, so that a
+// caller who reads files, computes a change and lands it inside fn is not
+// overtaken by another graft process between its read and its write. Land,
+// Undo and the other locking calls nest inside fn. A call interrupted by a
+// crash is recovered before fn runs. It fails with ErrLocked when the wait
+// for another process times out.
+func (s *Store) WithLock(fn func() error) error { return s.withLock(fn) }

@@ -41,22 +41,52 @@ func processAlive(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-// lockFile takes an exclusive flock on f, polling until the deadline.
-// The kernel drops the lock when its holder dies, so a dead holder's lock
-// is taken over at once.
+// lockFile takes an exclusive flock on f, waiting until the deadline. The
+// wait is a blocking flock in the kernel, which hands the lock over the
+// moment its holder lets go (polling would leave it idle between tries, and
+// many waiters polling would take turns unfairly). The kernel drops the
+// lock when its holder dies, so a dead holder's lock is taken over at once.
 func lockFile(f *os.File, deadline time.Time) (bool, error) {
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return true, nil
+	fd := int(f.Fd())
+	err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
+	if err == nil {
+		return true, nil
+	}
+	if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+		return false, err
+	}
+	// A duplicate descriptor shares f's open file description, so a lock
+	// taken through it is f's lock; it lets a wait that is given up finish
+	// on its own after f is closed.
+	dup, err := syscall.Dup(fd)
+	if err != nil {
+		return false, err
+	}
+	done := make(chan error, 1)
+	go func() {
+		for {
+			err := syscall.Flock(dup, syscall.LOCK_EX)
+			if !errors.Is(err, syscall.EINTR) {
+				done <- err
+				return
+			}
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			return false, err
-		}
-		if time.Now().After(deadline) {
-			return false, nil
-		}
-		time.Sleep(5 * time.Millisecond)
+	}()
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		_ = syscall.Close(dup)
+		return err == nil, err
+	case <-timer.C:
+		// Given up: should the wait still succeed, let go at once.
+		go func() {
+			if err := <-done; err == nil {
+				_ = syscall.Flock(dup, syscall.LOCK_UN)
+			}
+			_ = syscall.Close(dup)
+		}()
+		return false, nil
 	}
 }
 
