@@ -1,6 +1,9 @@
 package matcher
 
 import (
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -17,10 +20,7 @@ type lineAdapter struct {
 	indent   indentMap
 	reindent bool          // apply indent to new lines
 	partial  bool          // span starts after the first line's indentation
-	typo     map[rune]rune // ASCII/typographic substitutions old→file
-	dquote   [2]rune       // opening/closing double quote if '"' maps to both
-	squote   [2]rune       // same for '\''
-	plain    bool          // the caller wrote typography where the file has ASCII
+	typo     *typography   // per-occurrence typography, for the typography tier
 }
 
 // maxAlignCells bounds the old×new table used to align lines in Adapt.
@@ -34,8 +34,21 @@ func (a *lineAdapter) adapt(newText string) string {
 	if newText == "" {
 		return ""
 	}
+	out, _ := a.adaptChecked(newText)
+	return out
+}
+
+// adaptChecked is adapt, also reporting the first character of a changed
+// line whose typography the block leaves open (the block shows both
+// readings of it and nothing decides this occurrence); such a character is
+// kept as the caller typed it.
+func (a *lineAdapter) adaptChecked(newText string) (string, string) {
+	if newText == "" {
+		return "", ""
+	}
 	nl, endsNL := splitOld(newText)
 	match := alignLines(a.old, nl)
+	open := ""
 	var b strings.Builder
 	b.Grow(len(newText) + len(newText)/8)
 	for j, line := range nl {
@@ -52,7 +65,11 @@ func (a *lineAdapter) adapt(newText string) string {
 				line = a.indent.apply(ind) + line[len(ind):]
 			}
 			if a.typo != nil {
-				line = a.retype(line)
+				var why string
+				line, why = a.typo.retype(line, a.gapOld(match, j), j)
+				if open == "" {
+					open = why
+				}
 			}
 		}
 		b.WriteString(line)
@@ -62,7 +79,31 @@ func (a *lineAdapter) adapt(newText string) string {
 	if endsNL && (!a.endsNL || a.lastEOL) {
 		b.WriteByte('\n')
 	}
-	return b.String()
+	return b.String(), open
+}
+
+// gapOld lists the old lines that new line j, which is not one of them,
+// may have been made from: those between the old lines aligned with the
+// nearest aligned new lines before and after it.
+func (a *lineAdapter) gapOld(match []int, j int) []int {
+	lo, hi := 0, len(a.old)
+	for k := j - 1; k >= 0; k-- {
+		if match[k] >= 0 {
+			lo = match[k] + 1
+			break
+		}
+	}
+	for k := j + 1; k < len(match); k++ {
+		if match[k] >= 0 {
+			hi = match[k]
+			break
+		}
+	}
+	var out []int
+	for i := lo; i < hi; i++ {
+		out = append(out, i)
+	}
+	return out
 }
 
 // alignLines returns for each new line the index of the old line it is
@@ -95,82 +136,179 @@ func alignLines(old, nw []string) []int {
 	return match
 }
 
-// learnTypography records, over the matched line pairs, which characters
-// the caller wrote where the file has others that fold to the same (smart
-// quotes for straight ones, dashes, and the reverse). It returns nil when
-// there is nothing to learn.
+// learnTypography records, for the typography tier, every occurrence in
+// the matched lines of a character that has typographic forms (quotes,
+// dashes, spaces): what the caller typed, what the file has there, and the
+// characters around it. Nothing is recorded when the caller's text and the
+// file agree on every such character.
 func (a *lineAdapter) learnTypography() {
-	seen := map[rune]map[rune]bool{}
+	t := &typography{lines: make([]typoLine, len(a.old)), changed: map[rune]bool{}}
 	for i := range a.old {
-		o, f := strings.TrimSpace(a.old[i]), strings.TrimSpace(a.file[i])
-		if o == f {
-			continue
+		o, f := []rune(strings.TrimSpace(a.old[i])), []rune(strings.TrimSpace(a.file[i]))
+		if len(o) != len(f) {
+			continue // folding is rune for rune: not the same line after all
 		}
-		for o != "" && f != "" {
-			ro, no := utf8.DecodeRuneInString(o)
-			rf, nf := utf8.DecodeRuneInString(f)
-			if ro != rf && foldRune(ro) == foldRune(rf) {
-				if seen[ro] == nil {
-					seen[ro] = map[rune]bool{}
-				}
-				seen[ro][rf] = true
+		t.lines[i] = typoLine{old: o, file: f}
+		for k, r := range o {
+			if !hasForms(r) {
+				continue
 			}
-			o, f = o[no:], f[nf:]
+			t.add(typoKey{typed: r, ctx: contextOf(o, k)}, f[k])
+			t.add(typoKey{typed: r}, f[k])
+			if r != f[k] {
+				t.changed[foldRune(r)] = true
+				t.plain = t.plain || r >= utf8.RuneSelf && f[k] == foldRune(r)
+			}
 		}
 	}
-	if len(seen) == 0 {
-		return
-	}
-	a.typo = map[rune]rune{}
-	for r, to := range seen {
-		if r >= utf8.RuneSelf && to[foldRune(r)] {
-			a.plain = true
-		}
-		if len(to) == 1 {
-			for t := range to {
-				a.typo[r] = t
-			}
-			continue
-		}
-		// A straight quote standing for both an opening and a closing
-		// typographic one is placed by its neighbours.
-		if r == '"' && len(to) == 2 && to['\u201C'] && to['\u201D'] {
-			a.dquote = [2]rune{'\u201C', '\u201D'}
-		}
-		if r == '\'' && len(to) == 2 && to['\u2018'] && to['\u2019'] {
-			a.squote = [2]rune{'\u2018', '\u2019'}
-		}
+	if len(t.changed) > 0 {
+		a.typo = t
 	}
 }
 
-// retype applies the learnt typography to one new line.
-func (a *lineAdapter) retype(line string) string {
-	var b strings.Builder
-	prev := ' '
-	for _, r := range line {
-		out := r
-		if t, ok := a.typo[r]; ok {
-			out = t
-		} else if f := foldRune(r); a.plain && f != r && f < utf8.RuneSelf {
-			// The caller typed typographic punctuation the file does not
-			// use: the rest of it is the same artifact.
-			out = f
-		} else if r == '"' && a.dquote[0] != 0 {
-			out = a.dquote[pick(prev)]
-		} else if r == '\'' && a.squote[0] != 0 {
-			out = a.squote[pick(prev)]
-		}
-		b.WriteRune(out)
-		prev = r
-	}
-	return b.String()
+// typography is what the typography tier learnt from the matched lines:
+// each line pair rune by rune, and for each character with typographic
+// forms that the caller typed, the file's forms of its occurrences, by the
+// characters around them and over all.
+type typography struct {
+	lines   []typoLine
+	forms   map[typoKey][]rune
+	changed map[rune]bool // folded characters the caller typed differently somewhere
+	plain   bool          // the caller typed typographic punctuation where the file has ASCII
 }
 
-// pick chooses the opening (0) quote after a space or an opening bracket,
-// else the closing one (1).
-func pick(prev rune) int {
-	if unicode.IsSpace(prev) || strings.ContainsRune("([{<=,:", prev) {
-		return 0
+type typoLine struct{ old, file []rune } // trimmed, the same length; nil if not
+
+// typoKey is a typed character with its neighbours' classes, or with no
+// context (ctx zero) for all its occurrences.
+type typoKey struct {
+	typed rune
+	ctx   [2]rune
+}
+
+func (t *typography) add(k typoKey, form rune) {
+	if t.forms == nil {
+		t.forms = map[typoKey][]rune{}
 	}
-	return 1
+	if !slices.Contains(t.forms[k], form) {
+		t.forms[k] = append(t.forms[k], form)
+	}
+}
+
+// hasForms reports whether r is one of the characters that the typography
+// tier folds: a quote, a dash or a space, in any form.
+func hasForms(r rune) bool {
+	switch foldRune(r) {
+	case '\'', '"', '-', ' ':
+		return true
+	}
+	return false
+}
+
+// contextOf classes the characters on each side of rs[k]: '^' and '$' at
+// the ends, 's' for space, 'w' for a letter, digit or underscore, and any
+// other character as itself (folded).
+func contextOf(rs []rune, k int) [2]rune {
+	class := func(r rune) rune {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_':
+			return 'w'
+		case unicode.IsSpace(r) || foldRune(r) == ' ':
+			return 's'
+		}
+		return foldRune(r)
+	}
+	c := [2]rune{'^', '$'}
+	if k > 0 {
+		c[0] = class(rs[k-1])
+	}
+	if k+1 < len(rs) {
+		c[1] = class(rs[k+1])
+	}
+	return c
+}
+
+// maxTypoAlign bounds the rune table of aligning one new line with the old
+// lines it may have been made from.
+const maxTypoAlign = 1 << 18
+
+// retype gives one changed new line the file's typography, occurrence by
+// occurrence, and never by the character alone. A character with
+// typographic forms takes the file's form only where that occurrence is
+// accounted for: aligned, character by character, with an occurrence in
+// the old line it was made from (gap lists the candidates), it takes what
+// the file has at that occurrence; otherwise it takes the form that every
+// occurrence of the same typed character with the same neighbours in the
+// block has in the file. An occurrence with neighbours the block does not
+// show keeps the caller's character when the block reads that character
+// one way only; when the block shows it read several ways and nothing
+// decides, the character is kept and why is said (the caller refuses).
+func (t *typography) retype(line string, gap []int, j int) (string, string) {
+	rs := []rune(line)
+	body := len([]rune(indentOf(line)))
+	aligned := t.align(rs[body:], gap)
+	open := ""
+	for q := body; q < len(rs); q++ {
+		r := rs[q]
+		if !hasForms(r) || !t.changed[foldRune(r)] && !(t.plain && r >= utf8.RuneSelf) {
+			continue
+		}
+		if at, ok := aligned[q-body]; ok {
+			rs[q] = t.lines[at[0]].file[at[1]]
+			continue
+		}
+		exact := t.forms[typoKey{typed: r, ctx: contextOf(rs[body:], q-body)}]
+		any := t.forms[typoKey{typed: r}]
+		switch {
+		case len(exact) == 1:
+			rs[q] = exact[0]
+		case len(exact) > 1 || len(any) > 1:
+			if open == "" {
+				open = fmt.Sprintf("%q at line %d, column %d of the new text: the matched lines have it as %s, and nothing says which this one is",
+					r, j+1, q+1, quoteRunes(any))
+			}
+		case r >= utf8.RuneSelf && (len(any) == 1 && any[0] == foldRune(r) || len(any) == 0 && t.plain):
+			// The caller typed typographic punctuation where the block
+			// has plain ASCII (this character everywhere it stands in
+			// the block, or, where it stands nowhere, the caller's other
+			// typographic punctuation): the caller's artifact, undone.
+			rs[q] = foldRune(r)
+		}
+	}
+	return string(rs), open
+}
+
+// align maps positions of a new line's body (after its indentation) to
+// the occurrences of the old line (index, rune position in the trimmed
+// line) it shares the most characters with, among gap.
+func (t *typography) align(body []rune, gap []int) map[int][2]int {
+	best, bestN := -1, 0
+	var bestPairs [][2]int
+	for _, i := range gap {
+		o := t.lines[i].old
+		if o == nil || len(o)*len(body) > maxTypoAlign {
+			continue
+		}
+		trimmed := []rune(strings.TrimRightFunc(string(body), unicode.IsSpace))
+		pairs := lcsPairs(o, trimmed)
+		if len(pairs) > bestN {
+			best, bestN, bestPairs = i, len(pairs), pairs
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	out := make(map[int][2]int, len(bestPairs))
+	for _, p := range bestPairs {
+		out[p[1]] = [2]int{best, p[0]}
+	}
+	return out
+}
+
+func quoteRunes(rs []rune) string {
+	var parts []string
+	for _, r := range rs {
+		parts = append(parts, strconv.QuoteRune(r))
+	}
+	return strings.Join(parts, " and ")
 }

@@ -527,6 +527,9 @@ func (s *searcher) findLines(v variant) (found bool, m Match, err error) {
 		if r := s.sameEdit(v, lineTiers[lvl-1], a); r != nil {
 			return true, Match{}, r
 		}
+		if r := s.openTypography(v, c.p, tier, a); r != nil {
+			return true, Match{}, r
+		}
 		m := s.spanOf(v, c.p, a.partial)
 		m.Tier = tier
 		m.Similarity = s.similarityAt(v.lines, c.p)
@@ -735,6 +738,24 @@ func (s *searcher) sameEdit(v variant, t Tier, a *lineAdapter) *Refusal {
 	}
 	return &Refusal{Kind: ErrNotFound, Tier: v.tier(t), Reason: fmt.Sprintf(
 		"the edit only changes what the %s tier ignores, so it cannot be located fuzzily; give the file's exact text", t)}
+}
+
+// openTypography refuses a block found by the typography tier when the
+// new text has a character whose form the block leaves open: the matched
+// lines show it read several ways and nothing decides the new occurrence.
+func (s *searcher) openTypography(v variant, p int, tier Tier, a *lineAdapter) *Refusal {
+	if a.typo == nil || s.opt.NewText == "" {
+		return nil
+	}
+	_, why := a.adaptChecked(v.newFor(s.opt.NewText))
+	if why == "" {
+		return nil
+	}
+	n := len(v.lines)
+	return &Refusal{Kind: ErrNotFound, Tier: tier, Reason: "the old text was found only by the typography tier, and the new text's typography is open: " +
+		why + "; write the new text with the file's characters (the file's text is below)",
+		Candidates: []Candidate{{Line: p + 1, EndLine: p + n, Similarity: s.similarityAt(v.lines, p),
+			Text: linesText(s.content, p+1, p+n), Reason: "the block found"}}}
 }
 
 // spanOf is the byte span of the variant's lines at file line p.
