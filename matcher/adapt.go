@@ -18,9 +18,9 @@ type lineAdapter struct {
 	endsNL   bool     // the located span ends with the last line's break
 	lastEOL  bool     // the last matched file line has a line break
 	indent   indentMap
-	reindent bool          // apply indent to new lines
-	partial  bool          // span starts after the first line's indentation
-	typo     *typography   // per-occurrence typography, for the typography tier
+	reindent bool        // apply indent to new lines
+	partial  bool        // span starts after the first line's indentation
+	typo     *typography // per-occurrence typography, for the typography tier
 }
 
 // maxAlignCells bounds the old×new table used to align lines in Adapt.
