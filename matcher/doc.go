@@ -51,15 +51,22 @@
 // extra line) matches under no tier, so the block is refused, never
 // repaired. Similarity scores only rank the near misses in a refusal.
 //
-// When Options.NewText is given, three more checks run before a fuzzy match
-// is taken: an edit whose new text differs from the old text only in what
-// the tier ignored is refused (it cannot be told from an edit already made);
-// an edit whose new text already stands in the file is refused as already
-// applied (except a deletion of fewer than three non-blank lines, whose
-// context alone proves nothing, and a deletion whose kept lines stand inside
-// the block found); and a blank line left out at an end of the old text is
-// refused when the file has a blank line two or three lines further on (the
-// old text may have skipped the lines between).
+// When Options.NewText is given, more checks run before a fuzzy match is
+// taken: an edit whose new text differs from the old text only in what the
+// tier ignored is refused (it cannot be told from an edit already made); an
+// edit whose new text already stands in the file where the block found does
+// not explain it (overlapping the block, or elsewhere in another form than
+// the block would give it) is refused as already applied, while new text
+// that stands elsewhere exactly as the block found would write it is a file
+// repeating itself and no evidence (a deletion of fewer than three
+// non-blank lines is exempt, and so is one whose kept lines stand inside the
+// block found); a blank line left out at an end of the old text is refused
+// when the file has a blank line two or three lines further on and the
+// edit changes the line next to the left-out blank (read as skipped lines,
+// the edit would change them too; when it keeps that line, both readings
+// leave them alone); and under the typography tier, a character of a changed
+// line whose form the block leaves open is refused (see Adapt). Every such
+// refusal names its guard and what to send instead.
 //
 // # Adapt
 //
@@ -68,8 +75,15 @@
 // first). A new line equal to an old line becomes the file's line it was
 // matched to, byte for byte (its indentation, trailing white space and
 // typography). Other new lines get the block's transformation: the same
-// indentation mapping in the file's style (tabs stay tabs), the typography
-// learnt from the matched lines. The escapes and blank-lines readings apply
+// indentation mapping in the file's style (tabs stay tabs), and typography
+// occurrence by occurrence: a quote, dash or space takes the file's form
+// where it is aligned, character by character, with an occurrence in the
+// old line it was made from, or where every occurrence of the same typed
+// character with the same neighbours in the block reads one way; otherwise
+// it keeps the caller's character (a character the block shows read
+// several ways, undecided, is refused when NewText is known). Typographic
+// punctuation the caller typed where the block has ASCII is its artifact
+// and becomes ASCII. The escapes and blank-lines readings apply
 // to the new text as they did to the old. Line endings are left to the
 // caller.
 //

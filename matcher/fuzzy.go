@@ -363,14 +363,21 @@ func (s *searcher) find(old string) (Match, error) {
 //
 // A blank line left out at an end of the old text is refused when the file
 // has a blank line a few lines further on (maxSkipped non-blank lines
-// between): the old text may as well have skipped those lines as gained a
-// stray blank line.
+// between) and the edit changes the old text's line next to it (or drops
+// the blank line): the old text may as well have skipped those lines as
+// gained a stray blank line, and the two readings would change the file
+// differently. When the edit keeps that line and the blank, both readings
+// leave the lines beyond the block alone, and the match is taken.
 //
 // A match is refused when the caller's new text (read as the old text was)
-// already stands in the file, unless the new text only leaves out lines
-// of the old and has fewer than three non-blank lines (the context of a
-// short deletion is too common to tell anything): the edit looks made
-// already, and the fuzzy match would make it twice or somewhere else.
+// already stands in the file where the block found does not explain it:
+// overlapping the block, or elsewhere in another form than the block
+// found would give it (another indentation, other unchanged lines). The
+// edit then looks made already, and the fuzzy match would make it twice
+// or somewhere else. New text that stands elsewhere exactly as the block
+// found would write it is a file repeating itself, not evidence. A
+// deletion that leaves fewer than three non-blank lines is exempt (the
+// context of a short deletion is too common to tell anything).
 // maxSkipped is how many skipped lines the stray-blank guard considers.
 const maxSkipped = 2
 
@@ -394,23 +401,73 @@ func blankWithin(fl *fileLines, i, dir, n int) int {
 	return 0
 }
 
+// keepsEnd reports whether the edit leaves the old text's last (dir +1)
+// or first (dir -1) non-blank line as it is, as the new text's last or
+// first non-blank line. Then a blank line left out at that end cannot hide
+// skipped lines that the edit changes: read as a stray blank, the edit
+// leaves the lines after its block alone; read as skipped lines, it was
+// made by someone who did not see those lines, and leaves them alone too.
+// Only an edit that changes the line next to the left-out blank (or whose
+// new text ends elsewhere) could mean lines it does not show.
+func (s *searcher) keepsEnd(v variant, dir int) bool {
+	if s.opt.NewText == "" {
+		return false
+	}
+	// The new text must have the left-out blank lines too: an edit that
+	// drops them changes what lies beyond the block under one reading
+	// and not under the other.
+	raw := v
+	raw.lead, raw.trail = 0, 0
+	all, _ := splitOld(raw.newFor(s.opt.NewText))
+	blanks := 0
+	for k := range all {
+		i := k
+		if dir > 0 {
+			i = len(all) - 1 - k
+		}
+		if !isBlank(all[i]) {
+			break
+		}
+		blanks++
+	}
+	if dir > 0 && blanks < v.trail || dir < 0 && blanks < v.lead {
+		return false
+	}
+	nl, _ := splitOld(v.newFor(s.opt.NewText))
+	end := func(lines []string) (string, bool) {
+		for k := range lines {
+			i := k
+			if dir > 0 {
+				i = len(lines) - 1 - k
+			}
+			if !isBlank(lines[i]) {
+				return lines[i], true
+			}
+		}
+		return "", false
+	}
+	o, ok1 := end(v.lines)
+	n, ok2 := end(nl)
+	return ok1 && ok2 && o == n
+}
+
 func (s *searcher) guards(v variant, m Match) error {
 	if !s.index() {
 		return s.outOfBudget()
 	}
 	first, last := m.Line-1, m.EndLine-1
 	N := s.fl.count()
-	if v.trail > 0 {
+	if v.trail > 0 && !s.keepsEnd(v, +1) {
 		if d := blankWithin(s.fl, last, +1, N); d > 0 {
 			return &Refusal{Kind: ErrNotFound, Tier: m.Tier, Reason: fmt.Sprintf(
-				"the old text ends with a blank line where the file has %q (line %d) and a blank line %d lines further: are lines missing from the old text? Give the file's exact text",
+				"the old text ends with a blank line where the file has %q (line %d) and a blank line %d lines further: are lines missing from the old text? (stray-blank-line guard: the edit changes the line next to it) Send the file's exact text, with the missing lines or without the blank line",
 				clip(s.fl.text(last+1)), last+2, d)}
 		}
 	}
-	if v.lead > 0 {
+	if v.lead > 0 && !s.keepsEnd(v, -1) {
 		if d := blankWithin(s.fl, first, -1, N); d > 0 {
 			return &Refusal{Kind: ErrNotFound, Tier: m.Tier, Reason: fmt.Sprintf(
-				"the old text starts with a blank line where the file has %q (line %d) and a blank line %d lines before: are lines missing from the old text? Give the file's exact text",
+				"the old text starts with a blank line where the file has %q (line %d) and a blank line %d lines before: are lines missing from the old text? (stray-blank-line guard: the edit changes the line next to it) Send the file's exact text, with the missing lines or without the blank line",
 				clip(s.fl.text(first-1)), first, d)}
 		}
 	}
@@ -426,34 +483,115 @@ func (s *searcher) guards(v variant, m Match) error {
 		b--
 	}
 	nl = nl[a:b]
-	if len(nl) == 0 || subsequence(nl, v.lines) && nonBlank(nl) < 3 {
-		return nil // a short deletion's context is no evidence
+	if len(nl) == 0 {
+		return nil
 	}
-	// For a deletion (the new lines are some of the old ones), the new text
-	// standing inside the block where the old text was found is no
-	// evidence: it is what the edit keeps of that block.
+	// Where the new text stands is weighed by how the caller's texts fit:
+	//
+	//   - It fits there more tightly than the old text fits the block found
+	//     (exactly, against an indentation fit; with its blank lines, where
+	//     the old text needed them left out): the caller was looking at that
+	//     place, and it holds the edit already. Always evidence.
+	//   - Otherwise, a deletion (the new lines are some of the old ones)
+	//     whose new text stands inside the block found is what the edit
+	//     keeps of that block, and the kept context of a short deletion
+	//     (under three non-blank lines) is too common to tell anything: no
+	//     evidence.
+	//   - New text overlapping the block found is evidence: the block holds
+	//     the edit already.
+	//   - Elsewhere, it is evidence only if the new text, rewritten the way
+	//     the block found rewrites it (indentation, typography, unchanged
+	//     lines taken from the block), is not what stands there. When it is,
+	//     the file simply repeats itself (two similar functions, a table).
 	deletion := subsequence(nl, v.lines)
+	adapted := s.adaptedLines(m)
+	// A block found exactly inside a line (a reading other than as given,
+	// found by bytes) fits as tightly as can be.
+	lvlP, blankP := max(s.level(v.lines, first), levelLineEndings), v.lead+v.trail > 0
+	firstNB, lastNB := first, last // the block found, without blank lines at its ends
+	for firstNB < lastNB && isBlank(s.fl.text(firstNB)) {
+		firstNB++
+	}
+	for lastNB > firstNB && isBlank(s.fl.text(lastNB)) {
+		lastNB--
+	}
 	cs := slices.DeleteFunc(s.candidates(nl), func(c cand) bool {
-		return deletion && c.p >= first && c.p+len(nl)-1 <= last
+		lvlQ, blankQ := s.level(nl, c.p), blankP && !s.blanksAround(c.p, len(nl), v.lead, v.trail)
+		if blankP && !blankQ && lvlQ <= lvlP || blankP == blankQ && lvlQ < lvlP {
+			return false // fits more tightly
+		}
+		if c.p <= firstNB && c.p+len(nl)-1 >= lastNB {
+			return false // the block found lies inside it
+		}
+		if !blankP && blankQ || lvlQ > lvlP {
+			return true // fits more loosely: no evidence
+		}
+		explained := s.linesAt(adapted, c.p)
+		inside := c.p >= first && c.p+len(nl)-1 <= last
+		if deletion && inside && explained {
+			return true
+		}
+		if c.p <= last && c.p+len(nl)-1 >= first {
+			return false // overlaps the block found
+		}
+		return explained
 	})
 	if len(cs) > 0 {
 		return &Refusal{Kind: ErrNotFound, Tier: m.Tier, Reason: fmt.Sprintf(
-			"the new text is already in the file at line %d (the old text was found only by the %s tier, at line %d): the edit looks already applied",
-			cs[0].p+1, m.Tier, m.Line),
+			"the new text is already in the file at line %d (the old text was found only by the %s tier, at line %d): the edit looks already applied (already-applied guard). If it is not, send the old text exactly as the file has it at line %d",
+			cs[0].p+1, m.Tier, m.Line, m.Line),
 			Candidates: []Candidate{{Line: cs[0].p + 1, EndLine: cs[0].p + len(nl), Similarity: s.similarityAt(nl, cs[0].p),
 				Text: linesText(s.content, cs[0].p+1, cs[0].p+len(nl)), Reason: "the new text, already there"}}}
 	}
 	return nil
 }
 
-func nonBlank(lines []string) int {
-	n := 0
-	for _, l := range lines {
-		if !isBlank(l) {
-			n++
+// adaptedLines is the caller's new text as m would write it, without
+// blank lines at its ends.
+func (s *searcher) adaptedLines(m Match) []string {
+	lines, _ := splitOld(m.Adapt(s.opt.NewText))
+	a, b := 0, len(lines)
+	for a < b && isBlank(lines[a]) {
+		a++
+	}
+	for b > a && isBlank(lines[b-1]) {
+		b--
+	}
+	return lines[a:b]
+}
+
+// blanksAround reports whether the n lines from line p have lead blank
+// lines before them and trail after them.
+func (s *searcher) blanksAround(p, n, lead, trail int) bool {
+	for i := 1; i <= lead; i++ {
+		if p-i < 0 || !isBlank(s.fl.text(p-i)) {
+			return false
 		}
 	}
-	return n
+	for i := range trail {
+		if p+n+i >= s.fl.count() || !isBlank(s.fl.text(p+n+i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// linesAt reports whether lines stand in the file from line p on, but for
+// trailing white space (the first line may start after its indentation).
+func (s *searcher) linesAt(lines []string, p int) bool {
+	if p+len(lines) > s.fl.count() {
+		return false
+	}
+	for i, l := range lines {
+		f := rtrim(string(s.fl.text(p + i)))
+		if i == 0 && indentOf(l) == "" {
+			f = ltrim(f)
+		}
+		if f != rtrim(l) {
+			return false
+		}
+	}
+	return true
 }
 
 // subsequence reports whether the non-blank lines of a occur in order
