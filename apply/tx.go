@@ -270,9 +270,9 @@ func (tx *Tx) checkSyntax(f *TxFile) (*syntax.Report, error) {
 	if rep.Language == "" {
 		return nil, nil
 	}
-	if !rep.OK() && tx.e.opts.Check == CheckReject {
+	if rep.Refuses() && tx.e.opts.Check == CheckReject {
 		msg := strings.TrimPrefix(rep.String(), f.Rel+": ")
-		return nil, &Error{Code: CodeSyntax, Path: f.Rel, Msg: msg + "\n(edit not applied; fix the new text, or pass --check=warn to land it anyway)"}
+		return nil, &Error{Code: CodeSyntax, Path: f.Rel, Msg: msg + "\n(edit not applied; fix the new text. If another edit completes this one, such as a brace opened here and closed there, send both in one multi_edit or replace_in_file call. --check=warn lands it anyway)"}
 	}
 	return &rep, nil
 }

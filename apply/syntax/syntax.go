@@ -33,7 +33,18 @@ type Report struct {
 	// AddedCount is the number of added errors, including those left out of
 	// Added.
 	AddedCount int `json:"added_count,omitempty"`
+	// Unparsed is true when the checker could not parse the file cleanly
+	// before the edit, neither whole nor in the top-level declarations
+	// around the edit (a C header full of macros, a .js file that holds
+	// HTML): its recovery moves errors around, so errors it reports as
+	// added only warn and never refuse the edit.
+	Unparsed bool `json:"did_not_parse_before,omitempty"`
 }
+
+// Refuses reports whether the report is grounds to refuse the edit: it
+// added syntax errors to a file that parsed cleanly before it (at least
+// around the edit).
+func (r Report) Refuses() bool { return r.AddedCount > 0 && !r.Unparsed }
 
 // OK reports whether the edit added no syntax error (true also when the file
 // was not checked: consult Checked to tell the two apart).
@@ -56,7 +67,11 @@ func (r Report) String() string {
 	if r.AddedCount > 1 {
 		noun = "errors"
 	}
-	fmt.Fprintf(&b, "%s: the edit adds %d syntax %s (%s, %s):", r.Path, r.AddedCount, noun, r.Language, r.Checker)
+	fmt.Fprintf(&b, "%s: the edit adds %d syntax %s (%s, %s)", r.Path, r.AddedCount, noun, r.Language, r.Checker)
+	if r.Unparsed {
+		b.WriteString("; the file did not parse before the edit either, so this only warns")
+	}
+	b.WriteByte(':')
 	for _, d := range r.Added {
 		fmt.Fprintf(&b, "\n%s:%d:%d: %s\n%s", r.Path, d.Line, d.Column, d.Message, d.Snippet)
 	}
@@ -133,7 +148,10 @@ var errUndecided = errors.New("too large to compare whole, and the edit's surrou
 // compare returns the errors after has and before had not. See the package
 // documentation for the strategy: a window around the change first, whole
 // files when the window cannot decide.
-func compare(c *checker, unit func([]byte) bool, before, after []byte, opt options) ([]diag, error) {
+//
+// clean reports whether before parsed cleanly where it matters: the window
+// around the change, or else the whole file.
+func compare(c *checker, unit func([]byte) bool, before, after []byte, opt options) (added []diag, clean bool, err error) {
 	ch := changeOf(before, after)
 	// local holds the window's errors when the window was clean before the
 	// edit and is not after: they locate the damage better than a whole-file
@@ -142,45 +160,46 @@ func compare(c *checker, unit func([]byte) bool, before, after []byte, opt optio
 	if w, ok := findWindow(c, unit, before, ch, opt); ok {
 		aw, err := c.diagnoseWindow(after, w.start, w.afterEnd)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		bclean, err := c.windowClean(before, w.start, w.beforeEnd)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		switch {
 		case bclean && len(aw) == 0:
-			return nil, nil
+			return nil, true, nil
 		case bclean:
 			local = aw
 		}
 	}
 	if opt.maxWhole > 0 && (len(before) > opt.maxWhole || len(after) > opt.maxWhole) {
 		if len(local) > 0 {
-			return reanchor(local, after, ch), nil
+			return reanchor(local, after, ch), true, nil
 		}
-		return nil, errUndecided
+		return nil, false, errUndecided
 	}
 	var bd, ad []diag
-	var err error
 	if len(local) > 0 && c.pairFn == nil {
 		// The window says the edit broke something. An error of after that
 		// covers the edit confirms it without parsing before at all.
 		if ad, err = c.diagnose(after); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if covers(ad, ch) {
-			return reanchor(local, after, ch), nil
+			return reanchor(local, after, ch), true, nil
 		}
 		if len(ad) > 0 {
 			if bd, err = c.diagnose(before); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 		}
 	} else if bd, ad, err = c.pair(before, after, ch); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	added := addedDiags(bd, ad, ch)
+	// The window was clean before, or else the whole file must have been.
+	clean = len(local) > 0 || len(bd) == 0
+	added = addedDiags(bd, ad, ch)
 	if len(local) > 0 {
 		// The window was clean and is not. Whole files confirm it when they
 		// show an added error, or when an error of after covers the edit
@@ -193,7 +212,7 @@ func compare(c *checker, unit func([]byte) bool, before, after []byte, opt optio
 			added = local
 		}
 	}
-	return reanchor(added, after, ch), nil
+	return reanchor(added, after, ch), clean, nil
 }
 
 // covers reports whether one of ds overlaps or touches the changed span of
@@ -270,7 +289,9 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 	} else {
 		before = blankBOM(before)
 		var err error
-		added, err = compare(c, lang.unit, before, after, opt)
+		var clean bool
+		added, clean, err = compare(c, lang.unit, before, after, opt)
+		r.Unparsed = !clean && len(added) > 0
 		if errors.Is(err, errUndecided) {
 			r.Checked, r.Skipped = false, err.Error()
 			return r, nil

@@ -444,3 +444,49 @@ func TestLargeFilesDecidedByWindow(t *testing.T) {
 		t.Fatalf("an edit next to an old error was refused: %+v", rep)
 	}
 }
+
+// A file the checker cannot parse cleanly before the edit (a C header full
+// of calling-convention macros, a .js file that holds HTML): the errors it
+// reports as added only warn. A clean file broken by the edit still refuses.
+func TestUnparsedBeforeOnlyWarns(t *testing.T) {
+	before := []byte(`typedef struct sqlite3_io_methods sqlite3_io_methods;
+struct sqlite3_io_methods {
+  int iVersion;
+  int (SQLITE_CDECL *xClose)(sqlite3_file*);
+  int (SQLITE_CDECL *xRead)(sqlite3_file*, void*, int iAmt, sqlite3_int64 iOfst);
+  int (SQLITE_CDECL *xWrite)(sqlite3_file*, const void*, int iAmt, sqlite3_int64 iOfst);
+};
+int SQLITE_STDCALL sqlite3_open(const char *filename, sqlite3 **ppDb);
+int SQLITE_STDCALL sqlite3_close(sqlite3*);
+`)
+	after := bytes.Replace(before, []byte("  int (SQLITE_CDECL *xWrite)"),
+		[]byte("  int (SQLITE_CDECL *xTruncate)(sqlite3_file*, sqlite3_int64 size);\n  int (SQLITE_CDECL *xWrite)"), 1)
+	after = bytes.Replace(after, []byte("int SQLITE_STDCALL sqlite3_close"),
+		[]byte("int SQLITE_STDCALL sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags);\nint SQLITE_STDCALL sqlite3_close"), 1)
+	for _, name := range []string{"sqlite3.h", "sqlite3.c"} {
+		r, err := Check(name, before, after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Checked {
+			t.Logf("%s is unchecked in this build: %s", name, r.Skipped)
+			continue
+		}
+		if r.Refuses() {
+			t.Errorf("%s: an edit to a file that did not parse before refuses:\n%s", name, r)
+		}
+		if r.AddedCount > 0 && (!r.Unparsed || !strings.Contains(r.String(), "did not parse before")) {
+			t.Errorf("%s: added errors without saying the file did not parse before:\n%s", name, r)
+		}
+	}
+
+	clean := []byte("package p\n\nfunc f() int {\n\treturn 1\n}\n\nfunc g() int {\n\treturn 2\n}\n")
+	broken := bytes.Replace(clean, []byte("\treturn 1\n"), []byte("\tif x {\n\treturn 1\n"), 1)
+	r, err := Check("p.go", clean, broken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Refuses() || r.Unparsed {
+		t.Fatalf("an unclosed brace in a clean file does not refuse: %+v", r)
+	}
+}
