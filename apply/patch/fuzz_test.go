@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -99,3 +100,95 @@ func FuzzParseSearchReplace(f *testing.F) {
 	seeds(f, func(s string) bool { return strings.Contains(s, "<<<<<<< SEARCH") })
 	f.Fuzz(func(t *testing.T, text string) { fuzzParse(t, text) })
 }
+
+// FuzzExactHunkPlacement: a hunk whose context and removed lines stand
+// exactly at its stated line lands there, exactly, as git apply puts it;
+// one that stands exactly at a single other place lands at that place
+// (offset), as git apply's search finds it. Whatever the fuzzy tiers could
+// also make of it never moves it.
+func FuzzExactHunkPlacement(f *testing.F) {
+	f.Add([]byte("a\nb\nc\nd\nb\nc\n"), uint8(1), uint8(2), []byte("x\n"), uint8(0))
+	f.Add([]byte("\tif x {\n\t\ty()\n\t}\n    if x {\n        y()\n    }\n"), uint8(3), uint8(3), []byte("    z()\n"), uint8(9))
+	f.Add([]byte("a\r\nb\r\nb\nb\n"), uint8(1), uint8(1), []byte("c\n"), uint8(1))
+	f.Fuzz(func(t *testing.T, content []byte, at, n uint8, added []byte, statedDelta uint8) {
+		if len(content) > 4096 || len(added) > 1024 || strings.ContainsAny(string(content)+string(added), "\x00\r") {
+			return
+		}
+		lines := strings.SplitAfter(string(content), "\n")
+		if lines[len(lines)-1] == "" {
+			lines = lines[:len(lines)-1]
+		}
+		if len(lines) == 0 || !strings.HasSuffix(string(content), "\n") {
+			return
+		}
+		s := int(at) % len(lines)
+		k := 1 + int(n)%min(4, len(lines)-s)
+		old := lines[s : s+k]
+		var b strings.Builder
+		stated := s + 1
+		if statedDelta%3 == 1 {
+			stated += int(statedDelta)
+		}
+		b.WriteString("--- a/f\n+++ b/f\n")
+		b.WriteString("@@ -" + itoa(stated) + "," + itoa(k) + " +" + itoa(stated) + " @@\n")
+		// The first old line is context, the rest removed; then the added
+		// lines.
+		b.WriteString(" " + old[0])
+		for _, l := range old[1:] {
+			b.WriteString("-" + l)
+		}
+		var add []string
+		for _, l := range strings.SplitAfter(string(added), "\n") {
+			if l != "" && strings.HasSuffix(l, "\n") && !strings.HasPrefix(l, "\\") {
+				add = append(add, l)
+				b.WriteString("+" + l)
+			}
+		}
+		if len(add) == 0 && k == 1 {
+			return
+		}
+		p, err := Parse(b.String())
+		if err != nil {
+			return // lines that look like patch syntax
+		}
+		exactAt := func(i int) bool {
+			if i < 0 || i+k > len(lines) {
+				return false
+			}
+			for j := range old {
+				if lines[i+j] != old[j] {
+					return false
+				}
+			}
+			return true
+		}
+		var places []int
+		for i := range lines {
+			if exactAt(i) {
+				places = append(places, i)
+			}
+		}
+		want := -1
+		switch {
+		case exactAt(stated - 1):
+			want = stated - 1
+		case len(places) == 1:
+			want = places[0]
+		default:
+			return // several exact places and none stated: git apply picks the nearest; graft refuses
+		}
+		res, err := Apply(p, memSource{"f": content}, Options{Budget: 100_000})
+		if err != nil {
+			if strings.Contains(err.Error(), "changes nothing") {
+				return
+			}
+			t.Fatalf("a hunk that stands exactly at line %d did not land: %v\n%s", want+1, err, b.String())
+		}
+		exp := strings.Join(lines[:want], "") + old[0] + strings.Join(add, "") + strings.Join(lines[want+k:], "")
+		if got := string(res.Changes[0].New); got != exp {
+			t.Fatalf("landed elsewhere or otherwise:\n got %q\nwant %q\n%s", got, exp, b.String())
+		}
+	})
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -161,7 +161,16 @@ func locateFuzzy(f *fileLines, h *Hunk, index, lo, stated int, opt Options) (*lo
 		nb.WriteString(l.Text)
 		nb.WriteString(sentinel)
 	}
-	mo := matcher.Options{Budget: opt.Budget}
+	// The hunk's new side is the edit's new text: the matcher's guards
+	// (already applied, stray blank lines, open typography) and its reading
+	// of indentation weigh it exactly as they do for an edit, so a hunk
+	// lands wherever the equivalent edit would.
+	var ns strings.Builder
+	for _, l := range h.NewLines() {
+		ns.WriteString(l.Text)
+		ns.WriteString(eol)
+	}
+	mo := matcher.Options{Budget: opt.Budget, NewText: ns.String()}
 	if stated >= lo {
 		mo.Hint = stated - lo + 1
 	}
@@ -304,10 +313,6 @@ func statedNote(h *Hunk, stated int) string {
 	return ""
 }
 
-// skipReach is how far beyond a match dropStrayBlanks looks for a blank
-// line that would make a dropped blank line a skipped-lines case.
-const skipReach = 3
-
 // dropStrayBlanks returns h without the blank old lines at either end of
 // its old side that the file lines s..e lack, when the rest matches those
 // lines (blanks aside) one for one. Dropped lines are context or removed
@@ -324,26 +329,12 @@ func dropStrayBlanks(h *Hunk, f *fileLines, s, e int) (*Hunk, bool) {
 		}
 		return true
 	}
-	// A blank old line the file lacks may be stray, or the model may have
-	// skipped the lines between it and the rest: only when no blank line
-	// lies within skipReach lines beyond the match on that side (or the
-	// match reaches the end of the file) is it taken as stray.
-	clear := func(from, step int) bool {
-		for k := 0; k < skipReach; k++ {
-			i := from + k*step
-			if i < 0 || i >= f.n() {
-				return true
-			}
-			if strings.TrimSpace(string(f.text(i))) == "" {
-				return false
-			}
-		}
-		return true
-	}
+	// Whether a blank old line the file lacks is stray, or stands for lines
+	// the model skipped, is the matcher's stray-blank-lines guard's call,
+	// made before this runs: here the hunk only drops the lines it found.
 	for lead := 0; lead <= d; lead++ {
 		trail := d - lead
-		if !blank(old[:lead]) || !blank(old[len(old)-trail:]) ||
-			lead > 0 && !clear(s-1, -1) || trail > 0 && !clear(e+1, 1) {
+		if !blank(old[:lead]) || !blank(old[len(old)-trail:]) {
 			continue
 		}
 		ok := true

@@ -75,9 +75,11 @@ func hasLine(lines []rawLine, f func(string) bool) bool {
 	return false
 }
 
-var fenceRE = regexp.MustCompile("^\\s*(```|~~~)[\\w.+-]*\\s*$")
+var fenceRE = regexp.MustCompile("^(```|~~~)[\\w.+-]*\\s*$")
 
-// isFence reports whether s is a markdown code fence line.
+// isFence reports whether s is a markdown code fence line. The fence must
+// start the line: " ```go" is a hunk's context line holding a fence (a
+// Markdown file's), never the patch's own fence.
 func isFence(s string) bool { return fenceRE.MatchString(s) }
 
 func isUnifiedMarker(s string) bool {
