@@ -401,6 +401,15 @@ func blankWithin(fl *fileLines, i, dir, n int) int {
 	return 0
 }
 
+// blockAndBeyond lists the file's lines from..to (0-based, clamped) as the
+// candidate of a stray-blank-line refusal: the block found and the lines up
+// to the blank line that the old text may have skipped.
+func (s *searcher) blockAndBeyond(from, to int) []Candidate {
+	from, to = max(from, 0), min(to, s.fl.count()-1)
+	return []Candidate{{Line: from + 1, EndLine: to + 1, Similarity: 1,
+		Text: linesText(s.content, from+1, to+1), Reason: "the block found, and the lines up to the file's blank line"}}
+}
+
 // keepsEnd reports whether the edit leaves the old text's last (dir +1)
 // or first (dir -1) non-blank line as it is, as the new text's last or
 // first non-blank line. Then a blank line left out at that end cannot hide
@@ -461,14 +470,14 @@ func (s *searcher) guards(v variant, m Match) error {
 		if d := blankWithin(s.fl, last, +1, N); d > 0 {
 			return &Refusal{Kind: ErrNotFound, Tier: m.Tier, Reason: fmt.Sprintf(
 				"the old text ends with a blank line where the file has %q (line %d) and a blank line %d lines further: are lines missing from the old text? (stray-blank-line guard: the edit changes the line next to it) Send the file's exact text, with the missing lines or without the blank line",
-				clip(s.fl.text(last+1)), last+2, d)}
+				clip(s.fl.text(last+1)), last+2, d), Candidates: s.blockAndBeyond(first, last+d)}
 		}
 	}
 	if v.lead > 0 && !s.keepsEnd(v, -1) {
 		if d := blankWithin(s.fl, first, -1, N); d > 0 {
 			return &Refusal{Kind: ErrNotFound, Tier: m.Tier, Reason: fmt.Sprintf(
 				"the old text starts with a blank line where the file has %q (line %d) and a blank line %d lines before: are lines missing from the old text? (stray-blank-line guard: the edit changes the line next to it) Send the file's exact text, with the missing lines or without the blank line",
-				clip(s.fl.text(first-1)), first, d)}
+				clip(s.fl.text(first-1)), first, d), Candidates: s.blockAndBeyond(first-d, last)}
 		}
 	}
 	if s.opt.NewText == "" {
