@@ -10,8 +10,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
+	"github.com/graftdev/graft/apply/fspath"
 	"github.com/graftdev/graft/gitstore"
 	"github.com/graftdev/graft/matcher"
 )
@@ -77,6 +79,8 @@ type Engine struct {
 	// reread is set while a call is recomputed because files changed
 	// between its read and its write: what it read of each (see locked).
 	reread map[string][]byte
+	// rules are the worktree file system's naming rules (case folding).
+	rules fspath.Rules
 	// beforeLand, if set, runs just before a call's changes go to the
 	// store (tests use it to change a file under a call).
 	beforeLand func()
@@ -197,7 +201,7 @@ func New(store *gitstore.Store, dir string, opts Options) *Engine {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Engine{store: store, dir: dir, opts: opts, log: log}
+	return &Engine{store: store, dir: dir, opts: opts, log: log, rules: pathRules(store.Root())}
 }
 
 // Store is the engine's repository.
@@ -247,22 +251,59 @@ func (e *Engine) resolve(path, edit string) (rel, abs string, err error) {
 		return "", "", &Error{Code: CodePermission, Path: path, Edit: edit, Msg: "cannot resolve path", Err: err}
 	}
 	root := e.store.Root()
-	r, err := filepath.Rel(root, real)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+	rel, where := fspath.Classify(root, e.store.GitDir(), real, e.rules)
+	switch where {
+	case fspath.Outside:
 		return "", "", errorf(CodePermission, path, edit, "permission denied: outside the worktree %s", root)
-	}
-	if r == "." {
-		return "", "", invalidf(path, edit, "is a directory, not a file")
-	}
-	if gd := e.store.GitDir(); gd != "" && within(gd, real) {
+	case fspath.GitDir:
 		return "", "", errorf(CodePermission, path, edit, "permission denied: inside the git directory")
+	case fspath.Root:
+		return "", "", invalidf(path, edit, "is a directory, not a file")
+	case fspath.Invalid:
+		return "", "", errorf(CodePermission, path, edit, "permission denied: not a plain path to a file in the worktree")
 	}
-	for _, part := range strings.Split(r, string(filepath.Separator)) {
-		if part == ".git" {
-			return "", "", errorf(CodePermission, path, edit, "permission denied: inside the git directory")
+	// On a file system that folds case, the journal records the name as
+	// the file system spells it, never as the caller did.
+	rel = fspath.Canonical(rel, e.rules, func(dir string) []string {
+		ents, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+		if err != nil {
+			return nil
 		}
+		names := make([]string, len(ents))
+		for i, d := range ents {
+			names[i] = d.Name()
+		}
+		return names
+	})
+	return rel, filepath.Join(root, filepath.FromSlash(rel)), nil
+}
+
+// pathRules are the naming rules of the worktree's file system: Windows'
+// on Windows, and case folded where the file system folds it (probed on
+// the worktree's own .git, or its own name).
+func pathRules(root string) fspath.Rules {
+	r := fspath.Rules{Windows: runtime.GOOS == "windows"}
+	probe := func(name string) (bool, bool) {
+		swapped, ok := fspath.SwapCase(filepath.Base(name))
+		if !ok {
+			return false, false
+		}
+		a, err1 := os.Stat(name)
+		b, err2 := os.Stat(filepath.Join(filepath.Dir(name), swapped))
+		if err1 != nil {
+			return false, false
+		}
+		return err2 == nil && os.SameFile(a, b), true
 	}
-	return filepath.ToSlash(r), real, nil
+	fold, known := probe(filepath.Join(root, ".git"))
+	if !known {
+		fold, known = probe(root)
+	}
+	if !known {
+		fold = runtime.GOOS == "windows" || runtime.GOOS == "darwin"
+	}
+	r.FoldCase = fold
+	return r
 }
 
 // realPath resolves symlinks in p; for a path that does not exist yet it
@@ -284,11 +325,6 @@ func realPath(p string) (string, error) {
 		return "", err
 	}
 	return filepath.Join(rp, filepath.Base(p)), nil
-}
-
-func within(dir, p string) bool {
-	r, err := filepath.Rel(dir, p)
-	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // errFromFS classifies an I/O error on path.

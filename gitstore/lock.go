@@ -10,12 +10,13 @@ import (
 )
 
 // The lock is the file graft.lock in the worktree's git dir, held with an
-// exclusive flock for the length of one transaction (or one recovery).
-// While held it names its holder ("pid PID\nhost HOST\n"), so that a
-// waiter's error and `graft status` can say who holds it. The kernel drops
-// a flock when its process dies, so the lock of a killed graft is taken
-// over at once; the file itself is never removed, which avoids the race in
-// which two waiters both decide a stale lock file is theirs to delete.
+// exclusive lock of the operating system (platform.go) for the length of
+// one transaction (or one recovery). While held, a note names its holder
+// ("pid PID\nhost HOST\n"), so that a waiter's error and `graft status` can
+// say who holds it. The system drops the lock when its process dies, so the
+// lock of a killed graft is taken over at once; the file itself is never
+// removed, which avoids the race in which two waiters both decide a stale
+// lock file is theirs to delete.
 
 func (s *Store) lockPath() string { return filepath.Join(s.gitDir, "graft.lock") }
 
@@ -38,12 +39,7 @@ func (s *Store) withLock(fn func() error) error {
 	if err := s.openStorage(); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(s.lockPath(), os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return fmt.Errorf("gitstore: lock: %w", err)
-	}
-	defer f.Close()
-	ok, err := lockFile(f, time.Now().Add(s.opts.LockTimeout))
+	l, ok, err := acquireLock(s.lockPath(), time.Now().Add(s.opts.LockTimeout))
 	if err != nil {
 		return fmt.Errorf("gitstore: lock %s: %w", s.lockPath(), err)
 	}
@@ -55,8 +51,7 @@ func (s *Store) withLock(fn func() error) error {
 		return fmt.Errorf("gitstore: %s: waited %s%s: %w", s.root, s.opts.LockTimeout, who, ErrLocked)
 	}
 	host, _ := os.Hostname()
-	_ = f.Truncate(0)
-	_, _ = f.WriteAt([]byte(fmt.Sprintf("pid %d\nhost %s\n", os.Getpid(), host)), 0)
+	_ = l.note(fmt.Sprintf("pid %d\nhost %s\n", os.Getpid(), host))
 	s.lockOwned = true
 	defer func() {
 		// The next transaction sees packs written since, and a long-lived
@@ -66,8 +61,7 @@ func (s *Store) withLock(fn func() error) error {
 	}()
 	defer func() {
 		s.lockOwned = false
-		_ = f.Truncate(0)
-		_ = unlockFile(f)
+		_ = l.unlock()
 	}()
 	crashPoint("locked")
 	// A call interrupted in another process since this Store was opened
@@ -83,7 +77,7 @@ func (s *Store) withLock(fn func() error) error {
 // readLockHolder reads who wrote the lock file last; ok is false when the
 // file is empty (nobody holds it) or missing.
 func readLockHolder(name string) (LockHolder, bool) {
-	b, err := os.ReadFile(name)
+	b, err := os.ReadFile(holderPath(name))
 	if err != nil || len(b) == 0 {
 		return LockHolder{}, false
 	}

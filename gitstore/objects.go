@@ -125,7 +125,7 @@ func (s *Store) writeLoose(h plumbing.Hash, t plumbing.ObjectType, content []byt
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, hex[2:]))
+		err = replaceFile(tmp, filepath.Join(dir, hex[2:]))
 	}
 	if err != nil {
 		os.Remove(tmp)

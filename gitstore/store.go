@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -107,7 +108,8 @@ type OpenOptions struct {
 	// 0 means 30 s.
 	LockTimeout time.Duration
 	// StateDir holds the private repositories of directories outside any
-	// repository; "" means $XDG_STATE_HOME/graft or ~/.local/state/graft.
+	// repository; "" means %LOCALAPPDATA%\graft on Windows, else
+	// $XDG_STATE_HOME/graft or ~/.local/state/graft.
 	StateDir string
 }
 
@@ -271,15 +273,24 @@ func privateRepoDir(stateDir, dir string) string {
 	return filepath.Join(stateDir, "repos", filepath.Base(dir)+"-"+hex.EncodeToString(sum[:8])+".git")
 }
 
-func defaultStateDir() string {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+func defaultStateDir() string { return stateDirFor(runtime.GOOS, os.Getenv, os.UserHomeDir) }
+
+// stateDirFor is where graft keeps its state on goos: %LOCALAPPDATA%\graft
+// on Windows, else $XDG_STATE_HOME/graft or ~/.local/state/graft.
+func stateDirFor(goos string, getenv func(string) string, home func() (string, error)) string {
+	if goos == "windows" {
+		if d := getenv("LOCALAPPDATA"); d != "" {
+			return filepath.Join(d, "graft")
+		}
+	}
+	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "graft")
 	}
-	home, err := os.UserHomeDir()
+	h, err := home()
 	if err != nil {
 		return filepath.Join(os.TempDir(), "graft-state")
 	}
-	return filepath.Join(home, ".local", "state", "graft")
+	return filepath.Join(h, ".local", "state", "graft")
 }
 
 // openStorage opens go-git's object and reference storage on the git dir,

@@ -108,7 +108,7 @@ func (s *Store) commitIntent(ctx context.Context, in *intent) error {
 				err = nil
 			}
 		} else {
-			err = os.Rename(s.tmpName(f.Path, in.NewTip), name)
+			err = replaceFile(s.tmpName(f.Path, in.NewTip), name)
 		}
 		if err != nil {
 			return s.abort(in, fmt.Errorf("gitstore: %s: %w", f.Path, err))
@@ -347,7 +347,7 @@ func (s *Store) restore(path, want string, perm uint32, other, tip string) error
 		if err == nil {
 			tmp := s.tmpName(path, tip)
 			if err = writeTemp(tmp, content, fs.FileMode(perm)); err == nil {
-				err = os.Rename(tmp, name)
+				err = replaceFile(tmp, name)
 			}
 		}
 	}
@@ -430,7 +430,7 @@ func (s *Store) updateBranch(name plumbing.ReferenceName, old, nw plumbing.Hash,
 	if err := f.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(lock, file); err != nil {
+	if err := replaceFile(lock, file); err != nil {
 		return err
 	}
 	committed = true
@@ -540,7 +540,7 @@ func writeFileSync(name string, content []byte, perm fs.FileMode) error {
 	if err := writeTemp(tmp, content, perm); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, name); err != nil {
+	if err := replaceFile(tmp, name); err != nil {
 		os.Remove(tmp)
 		return err
 	}
