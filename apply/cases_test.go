@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/graftdev/graft/apply"
+	"github.com/graftdev/graft/gitstore/gittest"
 	"golang.org/x/tools/txtar"
 )
 
@@ -191,26 +191,14 @@ func encodeSection(b []byte, quoted bool) []byte {
 
 func writeFile(t *testing.T, name string, content []byte) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(name, content, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	gittest.WriteFile(t, filepath.Dir(name), filepath.Base(name), string(content))
 }
 
 // newRepo makes an empty git repository with a fixed identity and a
 // private state directory.
 func newRepo(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("HOME", t.TempDir())
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "config", "user.name", "Test")
-	git(t, dir, "config", "user.email", "test@example.com")
-	return dir
+	return gittest.Repo(t, nil)
 }
 
 func commitAll(t *testing.T, dir string) {
@@ -221,11 +209,5 @@ func commitAll(t *testing.T, dir string) {
 
 func git(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
+	return gittest.Git(t, dir, args...)
 }

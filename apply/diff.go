@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/graftdev/graft/apply/textdiff"
+	"github.com/graftdev/graft/gitstore/textdiff"
 )
 
 // lineEdit replaces old lines [A0, A1) with new lines [B0, B1); line

@@ -127,7 +127,7 @@ func storeError(err error, path string) error {
 	switch {
 	case errors.Is(err, gitstore.ErrConflict), errors.Is(err, gitstore.ErrLocked):
 		code = CodeConflict
-	case errors.Is(err, gitstore.ErrFiltered), errors.Is(err, gitstore.ErrUnsafeRepository):
+	case errors.Is(err, gitstore.ErrFiltered), errors.Is(err, gitstore.ErrUnsafeRepository), errors.Is(err, gitstore.ErrUnsupportedFormat):
 		code = CodePermission
 	case errors.Is(err, gitstore.ErrNothingToUndo), errors.Is(err, gitstore.ErrNothingToRedo),
 		errors.Is(err, gitstore.ErrNoJournal), errors.Is(err, gitstore.ErrUnknownEntry):

@@ -1,54 +1,12 @@
 package gitstore
 
 import (
-	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
 )
-
-// checkFilters refuses, in branch mode, every change that git would not
-// commit byte for byte: a path with a filter (LFS and other clean/smudge
-// filters), an ident or working-tree-encoding attribute, or end-of-line
-// conversion that would alter the new content (text or eol attributes, or
-// core.autocrlf, applied to content holding a carriage return).
-//
-// Attributes are read only from the places that can name the path: the
-// global attributes file, the .gitattributes of each directory from the
-// root down to the file, and $GIT_DIR/info/attributes, so the cost follows
-// the depth of the path, not the size of the repository.
-func (s *Store) checkFilters(changes []Change) error {
-	autocrlf := strings.ToLower(s.cfg.get("core", "autocrlf"))
-	conv := autocrlf == "true" || autocrlf == "input"
-	cache := map[string][]gitattributes.MatchAttribute{}
-	for _, c := range changes {
-		if c.New == nil {
-			continue
-		}
-		attrs := s.attributes(c.Path, cache)
-		for _, name := range []string{"filter", "ident", "working-tree-encoding"} {
-			if a, ok := attrs[name]; ok && (a.IsSet() || a.IsValueSet()) {
-				return fmt.Errorf("gitstore: %s: %s=%s: %w; commit it with git, or use the journal (without --commit)", c.Path, name, a.Value(), ErrFiltered)
-			}
-		}
-		text, hasText := attrs["text"]
-		_, hasEOL := attrs["eol"]
-		converts := conv
-		if hasText {
-			converts = text.IsSet() || text.IsValueSet()
-		}
-		if hasEOL && !(hasText && text.IsUnset()) {
-			converts = true
-		}
-		if converts && !isBinary(c.New) && bytes.IndexByte(c.New, '\r') >= 0 {
-			return fmt.Errorf("gitstore: %s: end-of-line conversion would change it on commit (text/eol attributes or core.autocrlf): %w", c.Path, ErrFiltered)
-		}
-	}
-	return nil
-}
 
 // attributes returns the attributes that apply to path, later sources
 // overriding earlier ones; "binary" expands to -text -diff -merge.

@@ -124,3 +124,28 @@ func boolValue(v string) bool {
 	}
 	return true
 }
+
+// repoValue returns section.key from the repository's own config only (format
+// and extensions are the repository's, whatever other layers say).
+func (c *gitConfig) repoValue(section, key string) string {
+	if c.repo == nil || !c.repo.HasSection(section) {
+		return ""
+	}
+	all := c.repo.Section(section).OptionAll(key)
+	if len(all) == 0 {
+		return ""
+	}
+	return all[len(all)-1]
+}
+
+// repoKeys lists the keys of a section of the repository's own config.
+func (c *gitConfig) repoKeys(section string) []string {
+	if c.repo == nil || !c.repo.HasSection(section) {
+		return nil
+	}
+	var keys []string
+	for _, o := range c.repo.Section(section).Options {
+		keys = append(keys, o.Key)
+	}
+	return keys
+}

@@ -7,48 +7,33 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/graftdev/graft/gitstore/gittest"
 )
 
 // testEnv isolates git and graft from the machine's configuration.
 func testEnv(t *testing.T) {
 	t.Helper()
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	t.Setenv("XDG_STATE_HOME", filepath.Join(home, ".state"))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE", "EMAIL", "GIT_DIR", "GIT_WORK_TREE", CrashEnv} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
+	gittest.Isolate(t)
+	t.Setenv(CrashEnv, "")
+	os.Unsetenv(CrashEnv)
 }
 
 // newRepo makes a repository with one commit holding files.
 func newRepo(t *testing.T, files map[string]string) string {
 	t.Helper()
-	testEnv(t)
-	dir := t.TempDir()
-	dir, _ = filepath.EvalSymlinks(dir)
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "config", "user.name", "Test User")
-	git(t, dir, "config", "user.email", "test@example.com")
-	for name, content := range files {
-		writeFile(t, dir, name, content)
+	dir := gittest.Repo(t, files)
+	t.Setenv(CrashEnv, "")
+	os.Unsetenv(CrashEnv)
+	if len(files) == 0 {
+		git(t, dir, "commit", "-q", "-m", "initial", "--allow-empty")
 	}
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-q", "-m", "initial", "--allow-empty")
 	return dir
 }
 
 func git(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimRight(string(out), "\n")
+	return strings.TrimRight(gittest.Git(t, dir, args...), "\n")
 }
 
 func fsck(t *testing.T, dir string) {
@@ -60,16 +45,7 @@ func fsck(t *testing.T, dir string) {
 	}
 }
 
-func writeFile(t *testing.T, dir, name, content string) {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+func writeFile(t *testing.T, dir, name, content string) { gittest.WriteFile(t, dir, name, content) }
 
 func readFile(t *testing.T, dir, name string) string {
 	t.Helper()

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -179,9 +180,6 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		return Landed{}, err
 	}
 	if s.mode == ModeCommit {
-		if err := s.checkFilters(changes); err != nil {
-			return Landed{}, err
-		}
 		if _, err := exec.LookPath("git"); err != nil {
 			return Landed{}, fmt.Errorf("gitstore: branch mode updates the index with git, which is not installed: %w", err)
 		}
@@ -196,7 +194,10 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	// core.fileMode false, as git does, the executable bit on disk is not
 	// trusted: the recorded mode is kept.
 	trustMode := s.cfg.get("core", "filemode") == "" || boolValue(s.cfg.get("core", "filemode"))
+	// Journal blobs are clean forms (clean.go): what git add would store.
 	haves := make([]entry, len(changes))
+	convs := make([]conversion, len(changes))
+	attrCache := map[string][]gitattributes.MatchAttribute{}
 	snap := map[string]entry{}
 	for i, c := range changes {
 		have, err := s.lookup(st.tree, c.Path)
@@ -204,18 +205,21 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 			return Landed{}, err
 		}
 		haves[i] = have
+		convs[i] = s.conversionOf(c.Path, attrCache)
 		want := entry{}
+		var old cleaned
 		if c.Old != nil {
-			want = entry{Hash: blobHash(c.Old), Mode: fileMode(curs[i].perm)}
+			if old, err = s.clean(c.Path, c.Old, convs[i], have); err != nil {
+				return Landed{}, err
+			}
+			want = entry{Hash: old.hash, Mode: fileMode(curs[i].perm)}
 			if !trustMode && !have.absent() {
 				want.Mode = have.Mode
 			}
 		}
 		if have != want {
-			if c.Old != nil {
-				if _, err := s.writeBlob(c.Old); err != nil {
-					return Landed{}, err
-				}
+			if err := s.store(old); err != nil {
+				return Landed{}, err
 			}
 			snap[c.Path] = want
 		}
@@ -260,9 +264,23 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		if c.New == nil {
 			set[c.Path] = entry{}
 		} else {
+			// The worktree bytes' blob is what recovery restores from; the
+			// tree gets the clean form's.
 			h, err := s.writeBlob(c.New)
 			if err != nil {
 				return Landed{}, err
+			}
+			f.New = h.String()
+			nc, err := s.clean(c.Path, c.New, convs[i], haves[i])
+			if err != nil {
+				return Landed{}, err
+			}
+			if nc.changed {
+				if err := s.store(nc); err != nil {
+					return Landed{}, err
+				}
+				h = nc.hash
+				f.Stored = h.String()
 			}
 			mode := fileMode(perm)
 			deliberate := c.Mode != 0 && uint32(c.Mode.Perm()) != curs[i].perm
@@ -270,7 +288,6 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 				mode = haves[i].Mode
 			}
 			set[c.Path] = entry{Hash: h, Mode: mode}
-			f.New = h.String()
 		}
 		in.Files = append(in.Files, f)
 		paths = append(paths, c.Path)

@@ -13,6 +13,6 @@ func acquireLock(name string, deadline time.Time) (repoLock, bool, error) {
 	return nil, false, errors.New("gitstore: file locking is not supported on this platform")
 }
 
-func holderPath(name string) string             { return name }
-func renameOver(tmp, name string) error         { return os.Rename(tmp, name) }
-func transientReplace(error) bool               { return false }
+func holderPath(name string) string     { return name }
+func renameOver(tmp, name string) error { return os.Rename(tmp, name) }
+func transientReplace(error) bool       { return false }

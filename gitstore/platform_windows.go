@@ -39,7 +39,9 @@ func acquireLock(name string, deadline time.Time) (repoLock, bool, error) {
 	return winLock{fl: fl, name: name}, true, nil
 }
 
-func (l winLock) note(text string) error { return os.WriteFile(holderPath(l.name), []byte(text), 0o644) }
+func (l winLock) note(text string) error {
+	return os.WriteFile(holderPath(l.name), []byte(text), 0o644)
+}
 
 func (l winLock) unlock() error {
 	_ = os.WriteFile(holderPath(l.name), nil, 0o644)

@@ -177,6 +177,9 @@ func OpenWith(dir string, o OpenOptions) (*Store, error) {
 		if err := s.checkSafe(); err != nil {
 			return nil, err
 		}
+		if err := s.checkFormat(); err != nil {
+			return nil, err
+		}
 	}
 	s.mode = o.Mode
 	if s.mode == ModeDefault {

@@ -65,6 +65,9 @@ type intentFile struct {
 	New     string `json:"new,omitempty"` // blob id; "" when the call deletes it
 	OldPerm uint32 `json:"old_perm,omitempty"`
 	NewPerm uint32 `json:"new_perm,omitempty"`
+	// Stored is the blob the commit's tree records when it differs from
+	// New, the worktree bytes' (a clean form: clean.go); the index gets it.
+	Stored string `json:"stored,omitempty"`
 }
 
 func (s *Store) intentPath() string { return filepath.Join(s.gitDir, "graft-intent.json") }
@@ -487,7 +490,11 @@ func (s *Store) updateIndex(files []intentFile) error {
 			fmt.Fprintf(&b, "0 %s\t%s\n", plumbing.ZeroHash, f.Path)
 			continue
 		}
-		fmt.Fprintf(&b, "%o %s\t%s\n", uint32(fileMode(f.NewPerm)), f.New, f.Path)
+		blob := f.New
+		if f.Stored != "" {
+			blob = f.Stored
+		}
+		fmt.Fprintf(&b, "%o %s\t%s\n", uint32(fileMode(f.NewPerm)), blob, f.Path)
 	}
 	return s.git(b.String(), "update-index", "--index-info")
 }

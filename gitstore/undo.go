@@ -11,9 +11,10 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/graftdev/graft/apply/textdiff"
+	"github.com/graftdev/graft/gitstore/textdiff"
 )
 
 // Undo and redo are git-style: undoing an edit reverse-applies its diff to
@@ -94,10 +95,11 @@ func (s *Store) revert(ctx context.Context, steps int, undo bool) (Reverted, err
 	}
 	var out Reverted
 	err := s.withLock(func() error {
-		commits, _, err := s.journal()
+		commits, st, err := s.journal()
 		if err != nil {
 			return err
 		}
+		attrCache := map[string][]gitattributes.MatchAttribute{}
 		done, undone := stacks(commits)
 		stack, empty, verb, key := done, ErrNothingToUndo, "undo", TrailerUndo
 		if !undo {
@@ -149,7 +151,16 @@ func (s *Store) revert(ctx context.Context, steps int, undo bool) (Reverted, err
 				if !undo {
 					from, to, base, target = ch.before, ch.after, before, after
 				}
-				merged, err := merge3(base, target, f.cur)
+				stored, err := s.lookup(st.tree, ch.path)
+				if err != nil {
+					return err
+				}
+				conv := s.conversionOf(ch.path, attrCache)
+				baseH, targetH := ch.after.Hash, ch.before.Hash
+				if !undo {
+					baseH, targetH = ch.before.Hash, ch.after.Hash
+				}
+				merged, err := s.mergeWorktree(ch.path, conv, stored, base, target, f.cur, baseH, targetH)
 				if err != nil {
 					return fmt.Errorf("%s: cannot %s %s: %v: %w", ch.path, verb, id[:12], err, ErrConflict)
 				}
@@ -220,6 +231,41 @@ func permOf(m filemode.FileMode, cur uint32) uint32 {
 		return cur | (cur&0o444)>>2 | 0o100
 	}
 	return cur &^ 0o111
+}
+
+// mergeWorktree applies the journal's change base→target (clean forms,
+// with their blob ids) to the worktree bytes cur. A path git converts with
+// its own machinery has its blobs checked out by git first; a path whose
+// line endings git converts is merged in its clean form and the result
+// carried back onto cur's bytes (reapply), so its line endings survive.
+func (s *Store) mergeWorktree(path string, conv conversion, stored entry, base, target, cur []byte, baseH, targetH plumbing.Hash) ([]byte, error) {
+	switch {
+	case conv.external:
+		var err error
+		if base != nil {
+			if base, err = s.gitSmudge(path, baseH); err != nil {
+				return nil, err
+			}
+		}
+		if target != nil {
+			if target, err = s.gitSmudge(path, targetH); err != nil {
+				return nil, err
+			}
+		}
+	case conv.text && cur != nil:
+		c, err := s.clean(path, cur, conv, stored)
+		if err != nil {
+			return nil, err
+		}
+		if c.changed {
+			m, err := merge3(base, target, c.content)
+			if err != nil {
+				return nil, err
+			}
+			return reapply(cur, c.content, m)
+		}
+	}
+	return merge3(base, target, cur)
 }
 
 // merge3 applies the change base→target to cur, where cur is base changed

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/graftdev/graft/apply"
+	"github.com/graftdev/graft/gitstore/gittest"
 )
 
 // These tests drive `graft mcp` (Main, in process) over pipes with raw
@@ -51,31 +51,12 @@ type mcpSession struct {
 // gitRepo makes a repository with files committed on main.
 func gitRepo(t testing.TB, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	gitRun(t, dir, "init", "-q", "-b", "main")
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gitRun(t, dir, "add", "-A")
-	gitRun(t, dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "init")
-	return dir
+	return gittest.Repo(t, files)
 }
 
 func gitRun(t testing.TB, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
+	return gittest.Git(t, dir, args...)
 }
 
 // startMCP runs `graft -C dir mcp ARGS` in process and initializes the
