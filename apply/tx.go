@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/graftdev/graft/apply/syntax"
@@ -135,7 +136,7 @@ func (tx *Tx) open(path, edit string, create, binary bool) (*TxFile, error) {
 	case !fi.Mode().IsRegular():
 		return nil, invalidf(rel, edit, "not a regular file")
 	case fi.Size() > tx.e.opts.MaxFileBytes:
-		return nil, errorf(CodeTooLarge, rel, edit, "file too large: %d bytes (limit %d)", fi.Size(), tx.e.opts.MaxFileBytes)
+		return nil, errorf(CodeTooLarge, rel, edit, "file too large: %s (the limit is %s; graft --max-file-size raises it)", sizeOf(fi.Size()), sizeOf(tx.e.opts.MaxFileBytes))
 	default:
 		content, err := os.ReadFile(abs)
 		if err != nil {
@@ -190,21 +191,23 @@ func (f *TxFile) Delete() {
 // in the journal with message. A call that changes nothing is refused.
 func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	var changed []*TxFile
-	var total int64
+	var total int64 // bytes changed: removed plus added, over every file
 	for _, f := range tx.files {
 		if f.changed() {
 			changed = append(changed, f)
-			total += int64(len(f.Cur))
+			total += f.changedBytes()
 		}
 	}
 	if len(changed) == 0 {
 		return nil, invalidf(tx.onlyPath(), "", "the edit changes nothing: the new content equals the current content")
 	}
 	if len(changed) > tx.e.opts.MaxFiles {
-		return nil, errorf(CodeTooLarge, "", "", "call touches %d files (limit %d)", len(changed), tx.e.opts.MaxFiles)
+		return nil, errorf(CodeTooLarge, "", "", "call changes %d files (the limit is %d; graft --max-files raises it)", len(changed), tx.e.opts.MaxFiles)
 	}
-	if total > tx.e.opts.MaxCallBytes {
-		return nil, errorf(CodeTooLarge, "", "", "call writes %d bytes (limit %d)", total, tx.e.opts.MaxCallBytes)
+	// A call changing one file is never held to less than that file (the
+	// per-file limit bounds it).
+	if total > tx.e.opts.MaxCallBytes && len(changed) > 1 {
+		return nil, errorf(CodeTooLarge, "", "", "call changes %s across %d files (the limit is %s; graft --max-call-size raises it)", sizeOf(total), len(changed), sizeOf(tx.e.opts.MaxCallBytes))
 	}
 	res := &Landing{Success: true, DryRun: tx.dryRun}
 	changes := make([]gitstore.Change, 0, len(changed))
@@ -396,4 +399,36 @@ func (tx *Tx) changedUnder(cause error) *Error {
 		e.Path, e.Msg = tx.onlyPath(), strings.TrimPrefix(cause.Error(), tx.onlyPath()+": ")
 	}
 	return e
+}
+
+// changedBytes is how many bytes the call changes in the file: those it
+// removes plus those it adds, outside the common start and end.
+func (f *TxFile) changedBytes() int64 {
+	old := f.Old
+	if !f.Exists {
+		old = nil
+	}
+	cur := f.Cur
+	p := 0
+	for p < len(old) && p < len(cur) && old[p] == cur[p] {
+		p++
+	}
+	q := 0
+	for q < len(old)-p && q < len(cur)-p && old[len(old)-1-q] == cur[len(cur)-1-q] {
+		q++
+	}
+	return int64(len(old)-p-q) + int64(len(cur)-p-q)
+}
+
+// sizeOf writes a byte count for people: "64 MiB", "1.5 KiB", "300 bytes".
+func sizeOf(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return strconv.FormatFloat(float64(n)/(1<<30), 'f', -1, 64) + " GiB"
+	case n >= 1<<20:
+		return strconv.FormatFloat(float64(int64(float64(n)/(1<<20)*10))/10, 'f', -1, 64) + " MiB"
+	case n >= 1<<10:
+		return strconv.FormatFloat(float64(int64(float64(n)/(1<<10)*10))/10, 'f', -1, 64) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
 }
