@@ -185,7 +185,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		}
 	}
 	author, committer := s.identity(time.Now())
-	in := &intent{Version: 1, Ref: string(st.ref), Branch: s.mode == ModeCommit}
+	in := &intent{Version: 1, Ref: string(st.ref), Branch: s.mode == ModeCommit, content: map[string][]byte{}}
 	if !st.tip.IsZero() {
 		in.OldTip = st.tip.String()
 	}
@@ -271,6 +271,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 				return Landed{}, err
 			}
 			f.New = h.String()
+			in.content[c.Path] = c.New
 			nc, err := s.clean(c.Path, c.New, convs[i], haves[i])
 			if err != nil {
 				return Landed{}, err

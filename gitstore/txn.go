@@ -57,6 +57,12 @@ type intent struct {
 	JournalLog string       `json:"journal_log,omitempty"`
 	Reflog     string       `json:"reflog,omitempty"`
 	Files      []intentFile `json:"files"`
+
+	// content holds, by path, the new bytes of the files while the call
+	// that made the intent runs, so that they are not read back from the
+	// blobs just written (recovery, which has only the record, reads
+	// the blobs).
+	content map[string][]byte
 }
 
 type intentFile struct {
@@ -93,7 +99,11 @@ func (s *Store) commitIntent(ctx context.Context, in *intent) error {
 		if f.New == "" {
 			continue
 		}
-		content, err := s.readBlob(plumbing.NewHash(f.New))
+		content, ok := in.content[f.Path]
+		var err error
+		if !ok {
+			content, err = s.readBlob(plumbing.NewHash(f.New))
+		}
 		if err == nil {
 			err = writeTemp(s.tmpName(f.Path, in.NewTip), content, fs.FileMode(f.NewPerm))
 		}
