@@ -122,6 +122,10 @@ func (v *sinceVersion) notFound(err error, edit string) error {
 	}
 	c := v.conflict(edit, "the old text was not found, and the file")
 	c.Err = err
+	var e *Error
+	if errors.As(err, &e) {
+		c.Candidates = e.Candidates // the nearest places, as a refusal lists them
+	}
 	return c
 }
 
