@@ -114,53 +114,14 @@ func unified(oldName, newName string, ai, bi *lineIndex, edits []lineEdit) strin
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "--- %s\n+++ %s\n", oldName, newName)
-	for i := 0; i < len(edits); {
-		j := i + 1
-		for j < len(edits) && edits[j].A0-edits[j-1].A1 <= 2*contextLines {
-			j++
-		}
-		first, last := edits[i], edits[j-1]
-		c0 := max(1, first.A0-contextLines)
-		c1 := min(ai.count()+1, last.A1+contextLines)
-		n0 := first.B0 - (first.A0 - c0)
-		n1 := last.B1 + (c1 - last.A1)
-		fmt.Fprintf(&b, "@@ -%s +%s @@\n", rangeHeader(c0, c1-c0), rangeHeader(n0, n1-n0))
-		at := c0
-		for _, e := range edits[i:j] {
-			for ; at < e.A0; at++ {
-				writeLine(&b, ' ', ai, at)
-			}
-			for l := e.A0; l < e.A1; l++ {
-				writeLine(&b, '-', ai, l)
-			}
-			for l := e.B0; l < e.B1; l++ {
-				writeLine(&b, '+', bi, l)
-			}
-			at = e.A1
-		}
-		for ; at < c1; at++ {
-			writeLine(&b, ' ', ai, at)
-		}
-		i = j
+	es := make([]textdiff.Edit, len(edits))
+	for i, e := range edits {
+		es[i] = textdiff.Edit{A0: e.A0 - 1, A1: e.A1 - 1, B0: e.B0 - 1, B1: e.B1 - 1}
 	}
+	line := func(ix *lineIndex) func(int) []byte {
+		return func(i int) []byte { return ix.content[ix.start(i+1):ix.end(i+1)] }
+	}
+	textdiff.WriteHunks(&b, es, contextLines, ai.count(), line(ai), line(bi))
 	return b.String()
 }
 
-func rangeHeader(start, n int) string {
-	switch n {
-	case 0:
-		return fmt.Sprintf("%d,0", start-1)
-	case 1:
-		return fmt.Sprint(start)
-	}
-	return fmt.Sprintf("%d,%d", start, n)
-}
-
-func writeLine(b *strings.Builder, sign byte, ix *lineIndex, n int) {
-	b.WriteByte(sign)
-	line := ix.content[ix.start(n):ix.end(n)]
-	b.Write(line)
-	if len(line) == 0 || line[len(line)-1] != '\n' {
-		b.WriteString("\n\\ No newline at end of file\n")
-	}
-}

@@ -3,10 +3,7 @@ package apply
 import (
 	"bytes"
 	"context"
-	"crypto/sha1"
-	"encoding/hex"
 	"fmt"
-	"strconv"
 
 	"github.com/graftdev/graft/matcher"
 )
@@ -216,14 +213,6 @@ func EditContent(content []byte, oldText, newText string, replaceAll bool, opt m
 	hunks, _ := stringHunks(content, ms, newText, "")
 	out, err := Apply(content, hunks)
 	return out, ms, err
-}
-
-// BlobID is the git blob id of content: what file_read returns as version.
-func BlobID(content []byte) string {
-	h := sha1.New()
-	h.Write([]byte("blob " + strconv.Itoa(len(content)) + "\x00"))
-	h.Write(content)
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 func short(id string) string { return id[:min(len(id), 12)] }

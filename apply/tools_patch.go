@@ -66,7 +66,7 @@ func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*App
 		if len(res.Changes) != 1 || res.Changes[0].Old == nil {
 			return nil, invalidf("", "", "version can only be checked for a patch that changes one existing file")
 		}
-		if err := src.files[res.Changes[0].Path].checkVersion(req.Version, ""); err != nil {
+		if err := tx.checkVersion(src.files[res.Changes[0].Path], req.Version, ""); err != nil {
 			return nil, err
 		}
 	}

@@ -47,8 +47,11 @@ func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileRea
 	}
 	ix := newLineIndex(f.Old)
 	total := ix.count()
-	if _, err := e.store.SaveBlob(f.Old); err != nil { // so that a later edit can diff against this version
+	// The version is stored, so that a later edit can diff against it.
+	version, err := e.store.SaveBlob(f.Old)
+	if err != nil {
 		e.log.Debug("version not stored", "path", f.Rel, "err", err)
+		version = e.store.BlobID(f.Old)
 	}
 	first, last := max(req.StartLine, 1), req.EndLine
 	if last == 0 || last > total {
@@ -70,7 +73,7 @@ func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileRea
 		b.WriteByte('\n')
 	}
 	res := &FileReadResult{Path: f.Rel, Content: b.String(), StartLine: first, EndLine: last,
-		TotalLines: total, Version: BlobID(f.Old), LineEndings: lineEndings(ix)}
+		TotalLines: total, Version: version, LineEndings: lineEndings(ix)}
 	if total == 0 {
 		res.StartLine = 0
 	}

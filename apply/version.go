@@ -40,7 +40,7 @@ func (tx *Tx) since(f *TxFile, version, edit string) (*sinceVersion, error) {
 		}
 		base = read
 	} else {
-		if BlobID(f.Old) == version {
+		if tx.e.store.BlobID(f.Old) == version {
 			return nil, nil
 		}
 		var err error
@@ -132,11 +132,11 @@ func (v *sinceVersion) notFound(err error, edit string) error {
 // checkVersion refuses an edit based on a version of the file other than
 // the one on disk. Tools that carry line numbers through changes use
 // Tx.since instead.
-func (f *TxFile) checkVersion(version, edit string) error {
+func (tx *Tx) checkVersion(f *TxFile, version, edit string) error {
 	if version == "" || !f.Exists {
 		return nil
 	}
-	if cur := BlobID(f.Old); cur != version {
+	if cur := tx.e.store.BlobID(f.Old); cur != version {
 		return errorf(CodeConflict, f.Rel, edit, "file changed since it was read (version %s, now %s): read it again", short(version), short(cur))
 	}
 	return nil

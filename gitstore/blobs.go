@@ -1,10 +1,6 @@
 package gitstore
 
-import (
-	"errors"
-
-	"github.com/go-git/go-git/v5/plumbing"
-)
+import "errors"
 
 // ErrUnknownBlob: no blob with that id is in the repository.
 var ErrUnknownBlob = errors.New("unknown blob")
@@ -19,13 +15,15 @@ func (s *Store) SaveBlob(content []byte) (string, error) {
 	return h.String(), nil
 }
 
+// BlobID is the blob id of content in the repository's hash algorithm
+// (40 hex digits for SHA-1, 64 for SHA-256): what file_read reports as
+// version, without storing anything.
+func (s *Store) BlobID(content []byte) string { return s.blobHash(content).String() }
+
 // Blob returns the content of the blob id, or ErrUnknownBlob.
 func (s *Store) Blob(id string) ([]byte, error) {
-	if len(id) != 40 {
-		return nil, ErrUnknownBlob
-	}
-	h := plumbing.NewHash(id)
-	if h.String() != id || s.st.HasEncodedObject(h) != nil {
+	h, ok := s.algo.parse(id)
+	if !ok || h.IsZero() || !s.hasObject(h) {
 		return nil, ErrUnknownBlob
 	}
 	return s.readBlob(h)

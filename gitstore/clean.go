@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
 )
 
@@ -78,7 +76,7 @@ func (s *Store) conversionOf(path string, cache map[string][]gitattributes.Match
 
 // cleaned is the clean form of one version of a file.
 type cleaned struct {
-	hash    plumbing.Hash
+	hash    oid
 	content []byte // nil when git computed it (read the blob when needed)
 	changed bool   // the clean form differs from the worktree bytes
 }
@@ -92,7 +90,7 @@ func (s *Store) clean(path string, content []byte, conv conversion, stored entry
 		if err != nil {
 			return cleaned{}, err
 		}
-		return cleaned{hash: h, changed: h != blobHash(content)}, nil
+		return cleaned{hash: h, changed: h != s.blobHash(content)}, nil
 	}
 	out := content
 	if conv.text && bytes.Contains(content, []byte("\r\n")) {
@@ -104,7 +102,7 @@ func (s *Store) clean(path string, content []byte, conv conversion, stored entry
 			out = crlfToLF(content)
 		}
 	}
-	return cleaned{hash: blobHash(out), content: out, changed: len(out) != len(content)}, nil
+	return cleaned{hash: s.blobHash(out), content: out, changed: len(out) != len(content)}, nil
 }
 
 // store writes the clean form's blob when it has the content (a filter's
@@ -163,9 +161,9 @@ func gitBinary(b []byte) bool {
 
 // gitHashObject writes content's clean form through git's own filters and
 // returns its id.
-func (s *Store) gitHashObject(path string, content []byte) (plumbing.Hash, error) {
+func (s *Store) gitHashObject(path string, content []byte) (oid, error) {
 	if _, err := exec.LookPath("git"); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("gitstore: %s: its attributes name a filter, ident or working-tree-encoding, which only git can apply, and git is not installed: %w", path, ErrFiltered)
+		return "", fmt.Errorf("gitstore: %s: its attributes name a filter, ident or working-tree-encoding, which only git can apply, and git is not installed: %w", path, ErrFiltered)
 	}
 	cmd := exec.Command("git", "--git-dir", s.gitDir, "--work-tree", s.root, "hash-object", "-w", "--path="+path, "--stdin")
 	cmd.Dir = s.root
@@ -174,18 +172,19 @@ func (s *Store) gitHashObject(path string, content []byte) (plumbing.Hash, error
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("gitstore: %s: git hash-object (its filter) failed: %v: %s: %w", path, err, strings.TrimSpace(stderr.String()), ErrFiltered)
+		return "", fmt.Errorf("gitstore: %s: git hash-object (its filter) failed: %v: %s: %w", path, err, strings.TrimSpace(stderr.String()), ErrFiltered)
 	}
 	id := strings.TrimSpace(string(out))
-	if !plumbing.IsHash(id) {
-		return plumbing.ZeroHash, fmt.Errorf("gitstore: %s: git hash-object printed %q", path, id)
+	h, ok := s.algo.parse(id)
+	if !ok || h.IsZero() {
+		return "", fmt.Errorf("gitstore: %s: git hash-object printed %q", path, id)
 	}
-	return plumbing.NewHash(id), nil
+	return h, nil
 }
 
 // gitSmudge returns a blob as git would check it out at path (its smudge
 // filter, ident, encoding and line endings applied).
-func (s *Store) gitSmudge(path string, h plumbing.Hash) ([]byte, error) {
+func (s *Store) gitSmudge(path string, h oid) ([]byte, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, fmt.Errorf("gitstore: %s: only git can apply its filter, and git is not installed: %w", path, ErrFiltered)
 	}

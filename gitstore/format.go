@@ -15,18 +15,20 @@ var ErrUnsupportedFormat = errors.New("repository format not supported")
 // not concern what it does) in a version 1 repository, with the values it
 // accepts ("" for any).
 var knownExtensions = map[string][]string{
-	"objectformat":    {"sha1"},
-	"refstorage":      {"files"},
+	"objectformat":    {"sha1", "sha256"},
+	"refstorage":      {"files", "reftable"},
 	"worktreeconfig":  nil, // config.worktree files: graft reads no per-worktree setting it needs
 	"preciousobjects": nil, // graft never deletes objects
 	"partialclone":    nil, // objects graft reads are ones it wrote or the checkout has
 	"noop":            nil,
 }
 
-// checkFormat refuses a repository graft cannot work in correctly: a
-// format version above 1, or (in a version 1 repository, where git itself
-// honours extensions) an extension it does not know, SHA-256 objects, or
-// reftable refs. Each refusal names what it found and why.
+// checkFormat reads the repository's format: its hash algorithm (SHA-1 or
+// SHA-256) and ref storage (files, or reftable through an installed git of
+// 2.45 or later). It refuses a repository graft cannot work in correctly:
+// a format version above 1, or (in a version 1 repository, where git
+// itself honours extensions) an extension it does not know, and reftable
+// without a git that handles it. Each refusal names what it found and why.
 func (s *Store) checkFormat() error {
 	v := strings.TrimSpace(s.cfg.repoValue("core", "repositoryformatversion"))
 	version := 0
@@ -49,12 +51,15 @@ func (s *Store) checkFormat() error {
 		switch {
 		case !known:
 			return fmt.Errorf("gitstore: extensions.%s is set, which graft does not know: %w", name, ErrUnsupportedFormat)
-		case strings.EqualFold(name, "objectformat") && value == "sha256":
-			return fmt.Errorf("gitstore: this repository uses SHA-256 object ids (extensions.objectFormat = sha256); graft writes SHA-1 objects only: %w", ErrUnsupportedFormat)
-		case strings.EqualFold(name, "refstorage") && value == "reftable":
-			return fmt.Errorf("gitstore: this repository keeps its refs in reftable (extensions.refStorage = reftable); graft moves refs as files and would bypass it (git 2.45 or later reads reftable): %w", ErrUnsupportedFormat)
 		case allowed != nil && !contains(allowed, value):
 			return fmt.Errorf("gitstore: extensions.%s = %s is not supported: %w", name, value, ErrUnsupportedFormat)
+		case strings.EqualFold(name, "objectformat") && value == "sha256":
+			s.algo = formatSHA256
+		case strings.EqualFold(name, "refstorage") && value == "reftable":
+			if err := checkReftableGit(); err != nil {
+				return fmt.Errorf("gitstore: this repository keeps its refs in reftable (extensions.refStorage = reftable), which graft moves through git 2.45 or later, and %v: %w", err, ErrUnsupportedFormat)
+			}
+			s.refs = &gitRefs{s: s}
 		}
 	}
 	return nil

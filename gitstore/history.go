@@ -3,12 +3,11 @@ package gitstore
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/graftdev/graft/gitstore/textdiff"
 )
 
 // Entry is one journal commit as History reports it.
@@ -42,7 +41,7 @@ type FileStat struct {
 // journal returns the commits of the current journal, newest first, and
 // the state they were read from. A journal whose base is no longer HEAD's
 // commit is empty: the next call starts a new one.
-func (s *Store) journal() ([]*object.Commit, *state, error) {
+func (s *Store) journal() ([]*commit, *state, error) {
 	if s.private && !exists(s.gitDir) {
 		return nil, nil, nil
 	}
@@ -56,7 +55,7 @@ func (s *Store) journal() ([]*object.Commit, *state, error) {
 	if !st.valid {
 		return nil, st, nil
 	}
-	var out []*object.Commit
+	var out []*commit
 	for h := st.tip; !h.IsZero() && h != st.base; {
 		c, err := s.commit(h)
 		if err != nil {
@@ -66,10 +65,10 @@ func (s *Store) journal() ([]*object.Commit, *state, error) {
 			break // not a journal commit: the chain ends here
 		}
 		out = append(out, c)
-		if len(c.ParentHashes) == 0 {
+		if len(c.Parents) == 0 {
 			break
 		}
-		h = c.ParentHashes[0]
+		h = c.Parents[0]
 	}
 	return out, st, nil
 }
@@ -98,7 +97,7 @@ func (s *Store) History(limit int) ([]Entry, error) {
 	return out, nil
 }
 
-func (s *Store) entry(c *object.Commit) (Entry, error) {
+func (s *Store) entry(c *commit) (Entry, error) {
 	tr := trailers(c.Message)
 	e := Entry{ID: c.Hash.String(), Time: c.Author.When, Message: subject(c.Message),
 		Undoes: tr[TrailerUndo], Redoes: tr[TrailerRedo], Files: []FileStat{}}
@@ -132,57 +131,93 @@ type fileChange struct {
 }
 
 // commitChanges lists the paths c changed against its first parent.
-func (s *Store) commitChanges(c *object.Commit) ([]fileChange, error) {
-	var parent plumbing.Hash
-	if len(c.ParentHashes) > 0 {
-		p, err := s.commit(c.ParentHashes[0])
+func (s *Store) commitChanges(c *commit) ([]fileChange, error) {
+	var parent oid
+	if len(c.Parents) > 0 {
+		p, err := s.commit(c.Parents[0])
 		if err != nil {
 			return nil, err
 		}
-		parent = p.TreeHash
+		parent = p.Tree
 	}
-	return s.treeChanges(parent, c.TreeHash)
+	return s.treeChanges(parent, c.Tree)
 }
 
 // treeChanges lists the file paths that differ between two trees (zero is
-// the empty tree), skipping unchanged subtrees by their ids.
-func (s *Store) treeChanges(a, b plumbing.Hash) ([]fileChange, error) {
+// the empty tree), in path order, skipping unchanged subtrees by their ids.
+// A submodule is compared as a file whose content is its commit id.
+func (s *Store) treeChanges(a, b oid) ([]fileChange, error) {
+	var out []fileChange
+	err := s.diffTrees("", a, b, &out)
+	return out, err
+}
+
+func (s *Store) diffTrees(prefix string, a, b oid, out *[]fileChange) error {
+	if a == b {
+		return nil
+	}
 	ta, err := s.tree(a)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	tb, err := s.tree(b)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	changes, err := object.DiffTree(ta, tb)
-	if err != nil {
-		return nil, fmt.Errorf("gitstore: diff: %w", err)
-	}
-	var out []fileChange
-	for _, ch := range changes {
-		fc := fileChange{}
-		if ch.From.Name != "" {
-			fc.path = ch.From.Name
-			fc.before = entry{Hash: ch.From.TreeEntry.Hash, Mode: ch.From.TreeEntry.Mode}
+	type side struct{ file, dir treeEntry }
+	names := map[string]*[2]side{}
+	var order []string
+	add := func(entries []treeEntry, i int) {
+		for _, e := range entries {
+			n := names[e.Name]
+			if n == nil {
+				n = &[2]side{}
+				names[e.Name] = n
+				order = append(order, e.Name)
+			}
+			if e.Mode == modeDir {
+				n[i].dir = e
+			} else {
+				n[i].file = e
+			}
 		}
-		if ch.To.Name != "" {
-			fc.path = ch.To.Name
-			fc.after = entry{Hash: ch.To.TreeEntry.Hash, Mode: ch.To.TreeEntry.Mode}
-		}
-		out = append(out, fc)
 	}
-	return out, nil
+	add(ta, 0)
+	add(tb, 1)
+	key := func(name string) string {
+		if n := names[name]; n[0].dir.Name != "" || n[1].dir.Name != "" {
+			return name + "/"
+		}
+		return name
+	}
+	sort.Slice(order, func(i, j int) bool { return key(order[i]) < key(order[j]) })
+	for _, name := range order {
+		n := names[name]
+		p := prefix + name
+		// A name can be a file on one side and a directory on the other:
+		// the file's change and the directory's are reported apart.
+		if n[0].file.Hash != n[1].file.Hash || n[0].file.Mode != n[1].file.Mode {
+			*out = append(*out, fileChange{path: p,
+				before: entry{Hash: n[0].file.Hash, Mode: n[0].file.Mode},
+				after:  entry{Hash: n[1].file.Hash, Mode: n[1].file.Mode}})
+		}
+		if n[0].dir.Hash != n[1].dir.Hash {
+			if err := s.diffTrees(p+"/", n[0].dir.Hash, n[1].dir.Hash, out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // changeContents reads both sides of a change (nil for an absent side).
 func (s *Store) changeContents(ch fileChange) (before, after []byte, err error) {
-	if !ch.before.absent() && ch.before.Mode != filemode.Submodule {
+	if !ch.before.absent() && ch.before.Mode != modeSubmodule {
 		if before, err = s.readBlob(ch.before.Hash); err != nil {
 			return nil, nil, err
 		}
 	}
-	if !ch.after.absent() && ch.after.Mode != filemode.Submodule {
+	if !ch.after.absent() && ch.after.Mode != modeSubmodule {
 		if after, err = s.readBlob(ch.after.Hash); err != nil {
 			return nil, nil, err
 		}
@@ -205,7 +240,7 @@ func (s *Store) Diff(id string) (string, error) {
 		}
 		return "", nil
 	}
-	from, to := plumbing.ZeroHash, commits[0].TreeHash
+	from, to := oid(""), commits[0].Tree
 	if id == "" {
 		if !st.base.IsZero() {
 			if from, err = s.commitTree(st.base); err != nil {
@@ -217,9 +252,9 @@ func (s *Store) Diff(id string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		to = c.TreeHash
-		if len(c.ParentHashes) > 0 {
-			if from, err = s.commitTree(c.ParentHashes[0]); err != nil {
+		to = c.Tree
+		if len(c.Parents) > 0 {
+			if from, err = s.commitTree(c.Parents[0]); err != nil {
 				return "", err
 			}
 		}
@@ -227,12 +262,12 @@ func (s *Store) Diff(id string) (string, error) {
 	return s.patch(from, to)
 }
 
-func findCommit(commits []*object.Commit, id string) (*object.Commit, error) {
+func findCommit(commits []*commit, id string) (*commit, error) {
 	id = strings.ToLower(strings.TrimSpace(id))
 	if len(id) < 4 {
 		return nil, fmt.Errorf("gitstore: %q: give at least 4 hex digits of a journal commit: %w", id, ErrUnknownEntry)
 	}
-	var found *object.Commit
+	var found *commit
 	for _, c := range commits {
 		if strings.HasPrefix(c.Hash.String(), id) {
 			if found != nil {
@@ -247,24 +282,65 @@ func findCommit(commits []*object.Commit, id string) (*object.Commit, error) {
 	return found, nil
 }
 
-func (s *Store) patch(from, to plumbing.Hash) (string, error) {
-	ta, err := s.tree(from)
+// patch renders the difference of two trees as git diff does: a
+// "diff --git" header per path, mode and index lines, and the hunks with
+// three lines of context ("Binary files ... differ" for binary content).
+func (s *Store) patch(from, to oid) (string, error) {
+	changes, err := s.treeChanges(from, to)
 	if err != nil {
 		return "", err
 	}
-	tb, err := s.tree(to)
-	if err != nil {
-		return "", err
+	var w strings.Builder
+	for _, ch := range changes {
+		before, after, err := s.changeContents(ch)
+		if err != nil {
+			return "", err
+		}
+		if ch.before.Mode == modeSubmodule {
+			before = []byte("Subproject commit " + ch.before.Hash.String() + "\n")
+		}
+		if ch.after.Mode == modeSubmodule {
+			after = []byte("Subproject commit " + ch.after.Hash.String() + "\n")
+		}
+		fmt.Fprintf(&w, "diff --git a/%s b/%s\n", ch.path, ch.path)
+		oldName, newName := "a/"+ch.path, "b/"+ch.path
+		idx := func(e entry) string {
+			if e.absent() {
+				return strings.Repeat("0", 7)
+			}
+			return e.Hash.String()[:7]
+		}
+		switch {
+		case ch.before.absent():
+			fmt.Fprintf(&w, "new file mode %06o\nindex %s..%s\n", ch.after.Mode, idx(ch.before), idx(ch.after))
+			oldName = "/dev/null"
+		case ch.after.absent():
+			fmt.Fprintf(&w, "deleted file mode %06o\nindex %s..%s\n", ch.before.Mode, idx(ch.before), idx(ch.after))
+			newName = "/dev/null"
+		case ch.before.Mode != ch.after.Mode:
+			fmt.Fprintf(&w, "old mode %06o\nnew mode %06o\n", ch.before.Mode, ch.after.Mode)
+			if ch.before.Hash != ch.after.Hash {
+				fmt.Fprintf(&w, "index %s..%s\n", idx(ch.before), idx(ch.after))
+			}
+		default:
+			fmt.Fprintf(&w, "index %s..%s %06o\n", idx(ch.before), idx(ch.after), ch.after.Mode)
+		}
+		if ch.before.Hash == ch.after.Hash {
+			continue
+		}
+		if isBinary(before) || isBinary(after) {
+			fmt.Fprintf(&w, "Binary files %s and %s differ\n", oldName, newName)
+			continue
+		}
+		edits := textdiff.Lines(before, after)
+		if len(edits) == 0 {
+			continue
+		}
+		fmt.Fprintf(&w, "--- %s\n+++ %s\n", oldName, newName)
+		la, lb := textdiff.Split(before), textdiff.Split(after)
+		textdiff.WriteHunks(&w, edits, 3, len(la), func(i int) []byte { return la[i] }, func(i int) []byte { return lb[i] })
 	}
-	changes, err := object.DiffTree(ta, tb)
-	if err != nil {
-		return "", err
-	}
-	p, err := changes.Patch()
-	if err != nil {
-		return "", err
-	}
-	return p.String(), nil
+	return w.String(), nil
 }
 
 // ErrNoJournal: a journal operation found no journal to work on.

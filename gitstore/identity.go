@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // DefaultName and DefaultEmail are the identity graft commits under when
@@ -21,14 +19,14 @@ const (
 // them: GIT_AUTHOR_* / GIT_COMMITTER_* first, then user.name/user.email
 // from the repository, global and system config, then EMAIL, then graft's
 // own identity. GIT_AUTHOR_DATE and GIT_COMMITTER_DATE are honoured.
-func (s *Store) identity(now time.Time) (author, committer object.Signature) {
+func (s *Store) identity(now time.Time) (author, committer signature) {
 	name := s.cfg.get("user", "name")
 	email := s.cfg.get("user", "email")
 	if email == "" {
 		email = os.Getenv("EMAIL")
 	}
-	pick := func(kind string) object.Signature {
-		sig := object.Signature{Name: name, Email: email, When: now}
+	pick := func(kind string) signature {
+		sig := signature{Name: name, Email: email, When: now}
 		if v := os.Getenv("GIT_" + kind + "_NAME"); v != "" {
 			sig.Name = v
 		}

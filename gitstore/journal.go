@@ -13,9 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Trailer keys written into journal commit messages.
@@ -28,19 +26,19 @@ const (
 
 // DetachedJournal is the journal ref used while HEAD is detached. It is
 // restarted on the new HEAD commit whenever HEAD moves.
-const DetachedJournal = plumbing.ReferenceName("refs/graft/detached")
+const DetachedJournal = "refs/graft/detached"
 
 // state is where the next commit goes: the ref, its current value, the
 // parent and tree to build on, and the journal's base.
 type state struct {
-	branch plumbing.ReferenceName // refs/heads/X, or "" when HEAD is detached
-	head   plumbing.Hash          // HEAD's commit; zero on an unborn branch
-	ref    plumbing.ReferenceName // where commits go
-	tip    plumbing.Hash          // ref's current value; zero when absent
-	base   plumbing.Hash          // journal base (HEAD's commit when it started)
-	valid  bool                   // tip is a journal based on head
-	parent plumbing.Hash          // parent of the next commit; zero for a root commit
-	tree   plumbing.Hash          // tree of parent; zero for empty
+	branch string // refs/heads/X, or "" when HEAD is detached
+	head   oid    // HEAD's commit; zero on an unborn branch
+	ref    string // where commits go
+	tip    oid    // ref's current value; zero when absent
+	base   oid    // journal base (HEAD's commit when it started)
+	valid  bool   // tip is a journal based on head
+	parent oid    // parent of the next commit; zero for a root commit
+	tree   oid    // tree of parent; zero for empty
 }
 
 // JournalRef names the journal ref of the current branch
@@ -58,22 +56,21 @@ func (s *Store) JournalRef() (string, error) {
 
 func (s *Store) state(mode Mode) (*state, error) {
 	st := &state{}
-	head, err := s.st.Reference(plumbing.HEAD)
+	branch, detached, err := s.refs.head()
 	if err != nil {
-		return nil, fmt.Errorf("gitstore: HEAD: %w", err)
+		return nil, err
 	}
-	if head.Type() == plumbing.SymbolicReference {
-		st.branch = head.Target()
-		br, err := s.st.Reference(st.branch)
-		switch {
-		case errors.Is(err, plumbing.ErrReferenceNotFound):
+	if branch != "" {
+		st.branch = branch
+		switch h, err := s.refs.read(branch); {
+		case errors.Is(err, errRefNotFound):
 		case err != nil:
-			return nil, fmt.Errorf("gitstore: %s: %w", st.branch, err)
+			return nil, err
 		default:
-			st.head = br.Hash()
+			st.head = h
 		}
 	} else {
-		st.head = head.Hash()
+		st.head = detached
 	}
 	if mode == ModeCommit {
 		if st.branch == "" {
@@ -85,11 +82,11 @@ func (s *Store) state(mode Mode) (*state, error) {
 	}
 	st.ref = DetachedJournal
 	if st.branch != "" {
-		st.ref = "refs/graft/" + plumbing.ReferenceName(strings.TrimPrefix(string(st.branch), "refs/heads/"))
+		st.ref = "refs/graft/" + strings.TrimPrefix(st.branch, "refs/heads/")
 	}
-	if r, err := s.st.Reference(st.ref); err == nil {
-		st.tip = r.Hash()
-	} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
+	if h, err := s.refs.read(st.ref); err == nil {
+		st.tip = h
+	} else if !errors.Is(err, errRefNotFound) {
 		return nil, fmt.Errorf("gitstore: %s: %w", st.ref, err)
 	}
 	if !st.tip.IsZero() {
@@ -97,9 +94,9 @@ func (s *Store) state(mode Mode) (*state, error) {
 		if err != nil {
 			return nil, err
 		}
-		st.base = journalBase(c)
+		st.base = s.journalBase(c)
 		if st.base == st.head {
-			st.valid, st.parent, st.tree = true, st.tip, c.TreeHash
+			st.valid, st.parent, st.tree = true, st.tip, c.Tree
 			return st, nil
 		}
 	}
@@ -111,22 +108,23 @@ func (s *Store) state(mode Mode) (*state, error) {
 
 // journalBase is the base a journal commit records, or the commit itself
 // when it is not a journal commit (a journal reset onto a branch commit).
-func journalBase(c *object.Commit) plumbing.Hash {
+func (s *Store) journalBase(c *commit) oid {
 	if v := trailers(c.Message)[TrailerBase]; len(v) > 0 {
-		return plumbing.NewHash(v[len(v)-1])
+		h, _ := s.algo.parse(v[len(v)-1])
+		return h
 	}
 	return c.Hash
 }
 
-func (s *Store) commitTree(h plumbing.Hash) (plumbing.Hash, error) {
+func (s *Store) commitTree(h oid) (oid, error) {
 	if h.IsZero() {
-		return plumbing.ZeroHash, nil
+		return "", nil
 	}
 	c, err := s.commit(h)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return "", err
 	}
-	return c.TreeHash, nil
+	return c.Tree, nil
 }
 
 // current is a touched file as it is on disk under the lock.
@@ -185,7 +183,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		}
 	}
 	author, committer := s.identity(time.Now())
-	in := &intent{Version: 1, Ref: string(st.ref), Branch: s.mode == ModeCommit, content: map[string][]byte{}}
+	in := &intent{Version: 1, Ref: st.ref, Branch: s.mode == ModeCommit, content: map[string][]byte{}}
 	if !st.tip.IsZero() {
 		in.OldTip = st.tip.String()
 	}
@@ -226,8 +224,8 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	}
 	parent, tree := st.parent, st.tree
 	var landed Landed
-	landed.Ref = string(st.ref)
-	baseTrailer := []string{TrailerBase + ": " + st.base.String()}
+	landed.Ref = st.ref
+	baseTrailer := []string{TrailerBase + ": " + s.hexOrZero(st.base)}
 	if s.mode == ModeCommit {
 		baseTrailer = nil
 	}
@@ -251,7 +249,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	for i, c := range changes {
 		f := intentFile{Path: c.Path, OldPerm: curs[i].perm}
 		if c.Old != nil {
-			f.Old = blobHash(c.Old).String()
+			f.Old = s.blobHash(c.Old).String()
 		}
 		perm := uint32(c.Mode.Perm())
 		if perm == 0 {
@@ -325,7 +323,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	}
 	landed.Commit = h.String()
 	in.NewTip = h.String()
-	in.Reflog = reflogLine(st.tip, h, committer, tool+": "+subj)
+	in.Reflog = tool + ": " + subj
 	crashPoint("objects")
 
 	if err := s.commitIntent(ctx, in); err != nil {
@@ -334,12 +332,21 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	return landed, nil
 }
 
-func newCommit(author, committer object.Signature, msg string, tree, parent plumbing.Hash) *object.Commit {
-	c := &object.Commit{Author: author, Committer: committer, Message: msg, TreeHash: tree}
+func newCommit(author, committer signature, msg string, tree, parent oid) *commit {
+	c := &commit{Author: author, Committer: committer, Message: msg, Tree: tree}
 	if !parent.IsZero() {
-		c.ParentHashes = []plumbing.Hash{parent}
+		c.Parents = []oid{parent}
 	}
 	return c
+}
+
+// hexOrZero is h's digits, or the all-zero id for none (as trailers and
+// git's own records write it).
+func (s *Store) hexOrZero(h oid) string {
+	if h.IsZero() {
+		return s.algo.zeroHex()
+	}
+	return h.String()
 }
 
 // commitMessage assembles subject, an optional list of paths and trailers.

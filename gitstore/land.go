@@ -8,9 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
 // Squashed reports a landing of the journal on the branch (graft land).
@@ -58,15 +55,15 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 			return err
 		}
 		tip := commits[0]
-		changes, err := s.treeChanges(baseTree, tip.TreeHash)
+		changes, err := s.treeChanges(baseTree, tip.Tree)
 		if err != nil {
 			return err
 		}
 		if len(changes) == 0 {
 			return fmt.Errorf("gitstore: the journal's edits cancel out, nothing to land: %w", ErrNoJournal)
 		}
-		in := &intent{Version: 1, Ref: string(st.branch), Branch: true, IndexOnly: true,
-			Journal: string(st.ref), OldTip: st.head.String()}
+		in := &intent{Version: 1, Ref: st.branch, Branch: true, IndexOnly: true,
+			Journal: st.ref, OldTip: st.head.String()}
 		// The journal's blobs are clean forms already (clean.go): they go
 		// to the branch and the index as they are.
 		for _, ch := range changes {
@@ -74,7 +71,7 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 			if !ch.after.absent() {
 				f.New = ch.after.Hash.String()
 				f.NewPerm = 0o644
-				if ch.after.Mode == filemode.Executable {
+				if isExec(ch.after.Mode) {
 					f.NewPerm = 0o755
 				}
 			}
@@ -89,18 +86,18 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 			message = fmt.Sprintf("graft: land %d journal entries", len(commits))
 		}
 		author, committer := s.identity(time.Now())
-		h, err := s.writeCommit(newCommit(author, committer, message+"\n", tip.TreeHash, st.head))
+		h, err := s.writeCommit(newCommit(author, committer, message+"\n", tip.Tree, st.head))
 		if err != nil {
 			return err
 		}
 		in.NewTip = h.String()
-		in.Reflog = reflogLine(st.head, h, committer, "graft land: "+message)
-		in.JournalLog = reflogLine(st.tip, h, committer, "graft land: journal restarts on the landed commit")
+		in.Reflog = "graft land: " + message
+		in.JournalLog = "graft land: journal restarts on the landed commit"
 		if err := s.writeIntent(in); err != nil {
 			return err
 		}
 		crashPoint("intent")
-		if err := s.updateBranch(st.branch, st.head, h, in.Reflog); err != nil {
+		if err := s.refs.update(st.branch, st.head, h, false, committer, in.Reflog); err != nil {
 			_ = s.clearIntent(true)
 			return err
 		}
@@ -123,13 +120,8 @@ func (s *Store) finishLanding(in *intent) error {
 	if err := s.updateIndex(in.Files); err != nil {
 		return err
 	}
-	name := plumbing.ReferenceName(in.Journal)
-	nw := plumbing.NewHashReference(name, plumbing.NewHash(in.NewTip))
-	if err := s.st.SetReference(nw); err != nil {
-		return err
-	}
-	s.appendReflog(name, in.JournalLog)
-	return nil
+	_, who := s.identity(time.Now())
+	return s.refs.update(in.Journal, "", oid(in.NewTip), true, who, reflogMessage(in.JournalLog))
 }
 
 // Status is what `graft status` shows.
@@ -176,7 +168,7 @@ func (s *Store) Status() (Status, error) {
 	if err != nil {
 		return st, err
 	}
-	st.Branch, st.Journal = string(js.branch), string(js.ref)
+	st.Branch, st.Journal = js.branch, js.ref
 	st.Stale = !js.tip.IsZero() && !js.valid
 	if !js.base.IsZero() {
 		st.Base = js.base.String()

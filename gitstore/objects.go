@@ -3,21 +3,13 @@ package gitstore
 import (
 	"bytes"
 	"compress/zlib"
-	"crypto/sha1"
 	"errors"
 	"fmt"
 	"hash/adler32"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Objects are written straight into the object store: one blob per new
@@ -25,26 +17,24 @@ import (
 // here lists or reads a directory of the worktree, so the cost follows the
 // number and depth of the touched paths, not the size of the repository.
 
-// blobHash is the git blob id of content. It uses crypto/sha1 (SHA-NI
-// where the CPU has it), not go-git's collision-detecting SHA-1, which is
-// several times slower and guards against crafted objects fetched from
-// others, not against the content of the user's own files.
-func blobHash(content []byte) plumbing.Hash {
-	h := sha1.New()
-	h.Write([]byte("blob " + strconv.Itoa(len(content)) + "\x00"))
-	h.Write(content)
-	var out plumbing.Hash
-	copy(out[:], h.Sum(nil))
-	return out
-}
+// blobHash is the blob id of content in this repository's hash algorithm.
+func (s *Store) blobHash(content []byte) oid { return s.algo.sum("blob", content) }
 
 // writeBlob stores content as a blob (once) and returns its id.
-func (s *Store) writeBlob(content []byte) (plumbing.Hash, error) {
-	h := blobHash(content)
-	if s.hasLoose(h) {
+func (s *Store) writeBlob(content []byte) (oid, error) {
+	return s.writeObject("blob", content)
+}
+
+// writeObject stores an object unless it already exists as a loose
+// object, and returns its id. Existence in a pack is not asked, to keep
+// the write path off the pack indexes; writing a loose copy of a packed
+// object is harmless (git gc removes it).
+func (s *Store) writeObject(typ string, content []byte) (oid, error) {
+	h := s.algo.sum(typ, content)
+	if exists(loosePath(s.objectDirs()[0], h)) {
 		return h, nil
 	}
-	return h, s.writeLoose(h, plumbing.BlobObject, content)
+	return h, s.writeLoose(h, typ, content)
 }
 
 // storedLimit is the size up to which loose objects are written as zlib
@@ -74,38 +64,11 @@ func zlibStored(w *bytes.Buffer, header, content []byte) {
 	w.Write([]byte{byte(sum >> 24), byte(sum >> 16), byte(sum >> 8), byte(sum)})
 }
 
-// hasLoose reports whether h is stored as a loose object. Existence in a
-// pack is not asked: that would make go-git read the pack's whole index,
-// whose size grows with the repository, and writing a loose copy of a
-// packed object is harmless (git gc removes it).
-func (s *Store) hasLoose(h plumbing.Hash) bool {
-	hex := h.String()
-	return exists(filepath.Join(s.commonDir, "objects", hex[:2], hex[2:]))
-}
-
-// setObject stores obj unless it already exists as a loose object.
-func (s *Store) setObject(obj plumbing.EncodedObject) (plumbing.Hash, error) {
-	h := obj.Hash()
-	if s.hasLoose(h) {
-		return h, nil
-	}
-	r, err := obj.Reader()
-	if err != nil {
-		return h, err
-	}
-	defer r.Close()
-	content, err := io.ReadAll(r)
-	if err != nil {
-		return h, err
-	}
-	return h, s.writeLoose(h, obj.Type(), content)
-}
-
 // writeLoose writes a loose object as git does: zlib of "TYPE SIZE\0"
 // and the content, into a temporary file beside its final name, renamed
 // into place. (go-git's writer creates its temporary files in
 // objects/pack, which costs more per object than the object itself.)
-func (s *Store) writeLoose(h plumbing.Hash, t plumbing.ObjectType, content []byte) error {
+func (s *Store) writeLoose(h oid, t string, content []byte) error {
 	header := fmt.Sprintf("%s %d\x00", t, len(content))
 	var buf bytes.Buffer
 	if len(content) <= storedLimit {
@@ -119,7 +82,7 @@ func (s *Store) writeLoose(h plumbing.Hash, t plumbing.ObjectType, content []byt
 		}
 	}
 	hex := h.String()
-	dir := filepath.Join(s.commonDir, "objects", hex[:2])
+	dir := filepath.Join(s.objectDirs()[0], hex[:2])
 	tmp := filepath.Join(dir, fmt.Sprintf("tmp_graft_%d_%s", os.Getpid(), hex[2:10]))
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o444)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -145,53 +108,49 @@ func (s *Store) writeLoose(h plumbing.Hash, t plumbing.ObjectType, content []byt
 }
 
 // readBlob returns a blob's content.
-func (s *Store) readBlob(h plumbing.Hash) ([]byte, error) {
-	obj, err := s.object(plumbing.BlobObject, h)
+func (s *Store) readBlob(h oid) ([]byte, error) {
+	b, err := s.object("blob", h)
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: blob %s: %w", h, err)
 	}
-	r, err := obj.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return io.ReadAll(r)
+	return b, nil
 }
 
 // entry is one path's state in a tree: absent, or a blob with a mode.
 type entry struct {
-	Hash plumbing.Hash
-	Mode filemode.FileMode
+	Hash oid
+	Mode uint32
 }
 
 func (e entry) absent() bool { return e.Hash.IsZero() }
 
 // fileMode is the tree mode of a worktree file with permission bits perm.
-func fileMode(perm uint32) filemode.FileMode {
+func fileMode(perm uint32) uint32 {
 	if perm&0o111 != 0 {
-		return filemode.Executable
+		return modeExec
 	}
-	return filemode.Regular
+	return modeRegular
 }
 
-// tree reads a tree, once per Store (go-git does not cache loose objects).
-func (s *Store) tree(h plumbing.Hash) (*object.Tree, error) {
+// tree reads a tree's entries, once per Store; the zero id is the empty
+// tree.
+func (s *Store) tree(h oid) ([]treeEntry, error) {
 	if h.IsZero() {
-		return &object.Tree{}, nil
+		return nil, nil
 	}
 	if t, ok := s.trees[h]; ok {
 		return t, nil
 	}
-	obj, err := s.object(plumbing.TreeObject, h)
+	data, err := s.object("tree", h)
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: tree %s: %w", h, err)
 	}
-	t, err := object.DecodeTree(s.st, obj)
+	t, err := parseTree(s.algo, data)
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: tree %s: %w", h, err)
 	}
 	if s.trees == nil {
-		s.trees = map[plumbing.Hash]*object.Tree{}
+		s.trees = map[oid][]treeEntry{}
 	}
 	s.trees[h] = t
 	return t, nil
@@ -199,7 +158,7 @@ func (s *Store) tree(h plumbing.Hash) (*object.Tree, error) {
 
 // lookup finds path in the tree rooted at root, reading only the trees on
 // the path. A missing path is the zero entry.
-func (s *Store) lookup(root plumbing.Hash, path string) (entry, error) {
+func (s *Store) lookup(root oid, path string) (entry, error) {
 	h := root
 	parts := strings.Split(path, "/")
 	for i, name := range parts {
@@ -210,10 +169,10 @@ func (s *Store) lookup(root plumbing.Hash, path string) (entry, error) {
 		if err != nil {
 			return entry{}, err
 		}
-		var found *object.TreeEntry
-		for j := range t.Entries {
-			if t.Entries[j].Name == name {
-				found = &t.Entries[j]
+		var found *treeEntry
+		for j := range t {
+			if t[j].Name == name {
+				found = &t[j]
 				break
 			}
 		}
@@ -221,12 +180,12 @@ func (s *Store) lookup(root plumbing.Hash, path string) (entry, error) {
 			return entry{}, nil
 		}
 		if i == len(parts)-1 {
-			if found.Mode == filemode.Dir || found.Mode == filemode.Submodule {
+			if found.Mode == modeDir || found.Mode == modeSubmodule {
 				return entry{}, nil
 			}
 			return entry{Hash: found.Hash, Mode: found.Mode}, nil
 		}
-		if found.Mode != filemode.Dir {
+		if found.Mode != modeDir {
 			return entry{}, nil
 		}
 		h = found.Hash
@@ -236,19 +195,20 @@ func (s *Store) lookup(root plumbing.Hash, path string) (entry, error) {
 
 // updateTree returns the id of the tree rooted at root with each path of
 // set replaced (an absent entry deletes it), writing only the trees on the
-// changed paths. Directories left empty disappear, as in git.
-func (s *Store) updateTree(root plumbing.Hash, set map[string]entry) (plumbing.Hash, error) {
+// changed paths. Directories left empty disappear, as in git; a result
+// with nothing left is the zero id.
+func (s *Store) updateTree(root oid, set map[string]entry) (oid, error) {
 	h, _, err := s.updateSubtree(root, set)
 	return h, err
 }
 
-func (s *Store) updateSubtree(h plumbing.Hash, set map[string]entry) (plumbing.Hash, bool, error) {
+func (s *Store) updateSubtree(h oid, set map[string]entry) (oid, bool, error) {
 	t, err := s.tree(h)
 	if err != nil {
-		return plumbing.ZeroHash, false, err
+		return "", false, err
 	}
-	entries := make(map[string]object.TreeEntry, len(t.Entries))
-	for _, e := range t.Entries {
+	entries := make(map[string]treeEntry, len(t))
+	for _, e := range t {
 		entries[e.Name] = e
 	}
 	sub := map[string]map[string]entry{}
@@ -258,7 +218,7 @@ func (s *Store) updateSubtree(h plumbing.Hash, set map[string]entry) (plumbing.H
 			if e.absent() {
 				delete(entries, p)
 			} else {
-				entries[p] = object.TreeEntry{Name: p, Mode: e.Mode, Hash: e.Hash}
+				entries[p] = treeEntry{Name: p, Mode: e.Mode, Hash: e.Hash}
 			}
 			continue
 		}
@@ -268,73 +228,48 @@ func (s *Store) updateSubtree(h plumbing.Hash, set map[string]entry) (plumbing.H
 		sub[dir][rest] = e
 	}
 	for dir, changes := range sub {
-		var child plumbing.Hash
-		if e, ok := entries[dir]; ok && e.Mode == filemode.Dir {
+		var child oid
+		if e, ok := entries[dir]; ok && e.Mode == modeDir {
 			child = e.Hash
 		}
 		ch, empty, err := s.updateSubtree(child, changes)
 		if err != nil {
-			return plumbing.ZeroHash, false, err
+			return "", false, err
 		}
 		if empty {
-			if e, ok := entries[dir]; ok && e.Mode == filemode.Dir {
+			if e, ok := entries[dir]; ok && e.Mode == modeDir {
 				delete(entries, dir)
 			}
 			continue
 		}
-		entries[dir] = object.TreeEntry{Name: dir, Mode: filemode.Dir, Hash: ch}
+		entries[dir] = treeEntry{Name: dir, Mode: modeDir, Hash: ch}
 	}
-	nt := &object.Tree{Entries: make([]object.TreeEntry, 0, len(entries))}
+	if len(entries) == 0 {
+		return "", true, nil
+	}
+	nt := make([]treeEntry, 0, len(entries))
 	for _, e := range entries {
-		nt.Entries = append(nt.Entries, e)
+		nt = append(nt, e)
 	}
-	sort.Slice(nt.Entries, func(i, j int) bool {
-		return treeKey(nt.Entries[i]) < treeKey(nt.Entries[j])
-	})
-	if len(nt.Entries) == 0 {
-		return plumbing.ZeroHash, true, nil
-	}
-	obj := s.st.NewEncodedObject()
-	if err := nt.Encode(obj); err != nil {
-		return plumbing.ZeroHash, false, err
-	}
-	nh, err := s.setObject(obj)
+	nh, err := s.writeObject("tree", encodeTree(nt))
 	return nh, false, err
 }
 
-// treeKey orders tree entries as git does: a directory sorts as if its
-// name ended in "/".
-func treeKey(e object.TreeEntry) string {
-	if e.Mode == filemode.Dir {
-		return e.Name + "/"
-	}
-	return e.Name
-}
-
 // emptyTree writes (once) and returns the empty tree.
-func (s *Store) emptyTree() (plumbing.Hash, error) {
-	obj := s.st.NewEncodedObject()
-	if err := (&object.Tree{}).Encode(obj); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	return s.setObject(obj)
-}
+func (s *Store) emptyTree() (oid, error) { return s.writeObject("tree", nil) }
 
 // writeCommit stores a commit and returns its id.
-func (s *Store) writeCommit(c *object.Commit) (plumbing.Hash, error) {
-	obj := s.st.NewEncodedObject()
-	if err := c.Encode(obj); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	return s.setObject(obj)
+func (s *Store) writeCommit(c *commit) (oid, error) {
+	return s.writeObject("commit", encodeCommit(c))
 }
 
-func (s *Store) commit(h plumbing.Hash) (*object.Commit, error) {
-	obj, err := s.object(plumbing.CommitObject, h)
+// commit reads a commit.
+func (s *Store) commit(h oid) (*commit, error) {
+	data, err := s.object("commit", h)
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: commit %s: %w", h, err)
 	}
-	c, err := object.DecodeCommit(s.st, obj)
+	c, err := parseCommit(s.algo, h, data)
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: commit %s: %w", h, err)
 	}

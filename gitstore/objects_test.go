@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/graftdev/graft/gitstore/gittest"
 )
 
 func TestZlibStoredRoundTrip(t *testing.T) {
@@ -33,8 +33,9 @@ func TestZlibStoredRoundTrip(t *testing.T) {
 
 // packedRepo makes a repository whose history is all in one pack with
 // deltas (git repack -adf), plus a big file so that offsets are large.
-func packedRepo(t *testing.T) string {
-	dir := newRepo(t, map[string]string{"a.txt": strings.Repeat("line\n", 300), "d/b.txt": "b\n"})
+func packedRepo(t *testing.T, format string) string {
+	dir := gittest.RepoFormat(t, format, map[string]string{"a.txt": strings.Repeat("line\n", 300), "d/b.txt": "b\n"})
+	testEnv(t)
 	for i := 0; i < 5; i++ {
 		writeFile(t, dir, "a.txt", strings.Repeat("line\n", 300)+strings.Repeat("more\n", i+1))
 		writeFile(t, dir, "d/b.txt", strings.Repeat("b\n", i+2))
@@ -45,66 +46,80 @@ func packedRepo(t *testing.T) string {
 	return dir
 }
 
+// objectFormats are the hash algorithms the object tests run on.
+var objectFormats = []string{"sha1", "sha256"}
+
 func TestPackIndexMatchesGit(t *testing.T) {
-	dir := packedRepo(t)
-	idx := git(t, dir, "rev-parse", "--git-path", "objects/pack")
-	names, _ := filepath.Glob(filepath.Join(dir, idx, "*.idx"))
-	if len(names) != 1 {
-		t.Fatalf("packs: %v", names)
-	}
-	p, err := openPackIndex(names[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.f.Close()
-	deltas := 0
-	for _, line := range strings.Split(git(t, dir, "verify-pack", "-v", names[0]), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 5 || len(f[0]) != 40 {
-			continue
-		}
-		if len(f) > 5 {
-			deltas++
-		}
-		off, err := p.FindOffset(plumbing.NewHash(f[0]))
-		if err != nil || fmt.Sprint(off) != f[4] {
-			t.Fatalf("%s: offset %d (%v), git says %s", f[0], off, err, f[4])
-		}
-	}
-	if deltas == 0 {
-		t.Fatal("no deltas in the pack: the test would not exercise them")
-	}
-	if ok, _ := p.Contains(plumbing.NewHash("0123456789012345678901234567890123456789")); ok {
-		t.Fatal("found an absent object")
+	for _, format := range objectFormats {
+		t.Run(format, func(t *testing.T) {
+			dir := packedRepo(t, format)
+			s := open(t, dir)
+			idx := git(t, dir, "rev-parse", "--git-path", "objects/pack")
+			names, _ := filepath.Glob(filepath.Join(dir, idx, "*.idx"))
+			if len(names) != 1 {
+				t.Fatalf("packs: %v", names)
+			}
+			p, err := openPackIndex(names[0], s.algo.size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.f.Close()
+			deltas := 0
+			for _, line := range strings.Split(git(t, dir, "verify-pack", "-v", names[0]), "\n") {
+				f := strings.Fields(line)
+				if len(f) < 5 || len(f[0]) != 2*s.algo.size {
+					continue
+				}
+				if len(f) > 5 {
+					deltas++
+				}
+				off, ok, err := p.find(oid(f[0]))
+				if err != nil || !ok || fmt.Sprint(off) != f[4] {
+					t.Fatalf("%s: offset %d (%v %v), git says %s", f[0], off, ok, err, f[4])
+				}
+			}
+			if deltas == 0 {
+				t.Fatal("no deltas in the pack: the test would not exercise them")
+			}
+			if _, ok, _ := p.find(oid(strings.Repeat("01", s.algo.size))); ok {
+				t.Fatal("found an absent object")
+			}
+		})
 	}
 }
 
+// Every object of a packed repository (deltas included) reads back as git
+// prints it and hashes to its id; then the journal works on it.
 func TestJournalOnPackedRepository(t *testing.T) {
-	dir := packedRepo(t)
-	s := open(t, dir)
-	for _, rev := range strings.Fields(git(t, dir, "rev-list", "--objects", "--all", "--no-object-names")) {
-		h := plumbing.NewHash(rev)
-		typ := git(t, dir, "cat-file", "-t", rev)
-		ot, _ := plumbing.ParseObjectType(typ)
-		obj, err := s.object(ot, h)
-		if err != nil {
-			t.Fatalf("%s %s: %v", typ, rev, err)
-		}
-		r, _ := obj.Reader()
-		got, _ := io.ReadAll(r)
-		if want := git(t, dir, "cat-file", typ, rev); typ != "tree" && strings.TrimRight(string(got), "\n") != want {
-			t.Fatalf("%s %s: content differs", typ, rev)
-		}
-		if plumbing.ComputeHash(ot, got) != h {
-			t.Fatalf("%s %s: content hashes to another id", typ, rev)
-		}
+	for _, format := range objectFormats {
+		t.Run(format, func(t *testing.T) {
+			dir := packedRepo(t, format)
+			s := open(t, dir)
+			if s.algo.name != format {
+				t.Fatalf("read the format as %s", s.algo.name)
+			}
+			for _, rev := range strings.Fields(git(t, dir, "rev-list", "--objects", "--all", "--no-object-names")) {
+				h := oid(rev)
+				typ := git(t, dir, "cat-file", "-t", rev)
+				got, err := s.object(typ, h)
+				if err != nil {
+					t.Fatalf("%s %s: %v", typ, rev, err)
+				}
+				if want := git(t, dir, "cat-file", typ, rev); typ != "tree" && strings.TrimRight(string(got), "\n") != want {
+					t.Fatalf("%s %s: content differs", typ, rev)
+				}
+				if s.algo.sum(typ, got) != h {
+					t.Fatalf("%s %s: content hashes to another id", typ, rev)
+				}
+			}
+			edit(t, s, "edit", "d/b.txt", "b\n", "B\n")
+			if got := git(t, dir, "diff", "--name-only", "main", "refs/graft/main"); got != "d/b.txt" {
+				t.Fatalf("diff: %q", got)
+			}
+			if _, err := s.Undo(ctx, 1); err != nil {
+				t.Fatal(err)
+			}
+			fsck(t, dir)
+		})
 	}
-	edit(t, s, "edit", "d/b.txt", "b\n", "B\n")
-	if got := git(t, dir, "diff", "--name-only", "main", "refs/graft/main"); got != "d/b.txt" {
-		t.Fatalf("diff: %q", got)
-	}
-	if _, err := s.Undo(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
-	fsck(t, dir)
 }

@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"bufio"
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
@@ -11,111 +12,170 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"github.com/go-git/go-billy/v5/osfs"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 )
 
 // Reading objects without reading whole pack indexes.
 //
-// go-git's object storage, asked for an object that is not loose, loads
-// the index of every pack into memory first: in a repository of 100,000
-// files that is over 100,000 entries read and parsed, tens of milliseconds,
-// on the first call after every commit (when the journal starts on a new
-// HEAD whose trees are packed). Here a loose object is read directly, and
-// a packed one is found by a binary search in the pack's .idx file (a few
-// 20-byte reads, as git itself does through mmap), then decoded by go-git's
-// packfile reader. Anything else (alternates, version 1 indexes) falls back
-// to go-git's storage.
+// An object is read loose when it is, else found by a binary search in
+// each pack's .idx file (a few id-sized reads, as git itself does through
+// mmap) and decoded from the pack, following offset and reference deltas.
+// Nothing lists a pack's index, so the first read after a commit costs the
+// same in a repository of ten files or of a hundred thousand. The object
+// directories searched are the repository's and those its
+// objects/info/alternates names.
 
-// object returns the object h, which must be of type t.
-func (s *Store) object(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
-	obj, err := s.readLoose(h)
-	if err == nil {
-		if obj.Type() != t {
-			return nil, fmt.Errorf("gitstore: object %s is a %s, not a %s", h, obj.Type(), t)
-		}
-		return obj, nil
+// errObjectNotFound: no object directory holds the id.
+var errObjectNotFound = errors.New("object not found")
+
+// objectDirs lists the object directories: the repository's, then its
+// alternates (recursively, as git follows them, at most a few levels).
+func (s *Store) objectDirs() []string {
+	if s.objDirs != nil {
+		return s.objDirs
 	}
-	if !errors.Is(err, os.ErrNotExist) {
+	main := filepath.Join(s.commonDir, "objects")
+	dirs := []string{main}
+	seen := map[string]bool{main: true}
+	for i := 0; i < len(dirs) && i < 6; i++ {
+		b, err := os.ReadFile(filepath.Join(dirs[i], "info", "alternates"))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			line = strings.TrimSpace(line)
+			if line == "" || line[0] == '#' {
+				continue
+			}
+			if !filepath.IsAbs(line) {
+				line = filepath.Join(dirs[i], line)
+			}
+			line = filepath.Clean(line)
+			if !seen[line] {
+				seen[line] = true
+				dirs = append(dirs, line)
+			}
+		}
+	}
+	s.objDirs = dirs
+	return dirs
+}
+
+// object returns the content of object h, which must be of type typ.
+func (s *Store) object(typ string, h oid) ([]byte, error) {
+	t, data, err := s.readObject(h)
+	if err != nil {
 		return nil, err
 	}
-	if obj, err := s.readPacked(h); err == nil && obj != nil {
-		if obj.Type() != t {
-			return nil, fmt.Errorf("gitstore: object %s is a %s, not a %s", h, obj.Type(), t)
-		}
-		return obj, nil
+	if t != typ {
+		return nil, fmt.Errorf("gitstore: object %s is a %s, not a %s", h, t, typ)
 	}
-	return s.st.EncodedObject(t, h)
+	return data, nil
+}
+
+// readObject returns an object's type and content.
+func (s *Store) readObject(h oid) (string, []byte, error) {
+	if len(h) != 2*s.algo.size {
+		return "", nil, fmt.Errorf("gitstore: %q is not a %s object id", h, s.algo.name)
+	}
+	for _, dir := range s.objectDirs() {
+		t, data, err := readLoose(dir, h)
+		if err == nil {
+			return t, data, nil
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return "", nil, err
+		}
+	}
+	for _, p := range s.packIndexes() {
+		off, ok, err := p.find(h)
+		if err != nil {
+			return "", nil, fmt.Errorf("gitstore: %s: %w", p.name, err)
+		}
+		if ok {
+			t, data, err := s.readPacked(p, off, 0)
+			if err != nil {
+				return "", nil, fmt.Errorf("gitstore: object %s in %s: %w", h, filepath.Base(p.name), err)
+			}
+			return t, data, nil
+		}
+	}
+	return "", nil, fmt.Errorf("gitstore: object %s: %w", h, errObjectNotFound)
+}
+
+// hasObject reports whether h is stored, loose or packed.
+func (s *Store) hasObject(h oid) bool {
+	if len(h) != 2*s.algo.size {
+		return false
+	}
+	for _, dir := range s.objectDirs() {
+		if exists(loosePath(dir, h)) {
+			return true
+		}
+	}
+	for _, p := range s.packIndexes() {
+		if _, ok, err := p.find(h); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+func loosePath(dir string, h oid) string {
+	return filepath.Join(dir, string(h[:2]), string(h[2:]))
 }
 
 // readLoose reads a loose object; os.ErrNotExist when there is none.
-func (s *Store) readLoose(h plumbing.Hash) (plumbing.EncodedObject, error) {
-	hex := h.String()
-	f, err := os.Open(filepath.Join(s.commonDir, "objects", hex[:2], hex[2:]))
+func readLoose(dir string, h oid) (string, []byte, error) {
+	f, err := os.Open(loosePath(dir, h))
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	defer f.Close()
-	zr, err := zlib.NewReader(f)
+	zr, err := zlib.NewReader(bufio.NewReaderSize(f, 32<<10))
 	if err != nil {
-		return nil, fmt.Errorf("gitstore: object %s: %w", hex, err)
+		return "", nil, fmt.Errorf("gitstore: object %s: %w", h, err)
 	}
 	defer zr.Close()
-	b, err := io.ReadAll(zr)
+	br := bufio.NewReaderSize(zr, 64)
+	head, err := br.ReadString(0)
 	if err != nil {
-		return nil, fmt.Errorf("gitstore: object %s: %w", hex, err)
+		return "", nil, fmt.Errorf("gitstore: object %s: bad loose object header", h)
 	}
-	head, body, ok := bytes.Cut(b, []byte{0})
-	typ, size, ok2 := strings.Cut(string(head), " ")
+	typ, size, ok := strings.Cut(strings.TrimSuffix(head, "\x00"), " ")
 	n, err := strconv.Atoi(size)
-	if !ok || !ok2 || err != nil || n != len(body) {
-		return nil, fmt.Errorf("gitstore: object %s: bad loose object header", hex)
+	if !ok || err != nil || n < 0 || !knownType(typ) {
+		return "", nil, fmt.Errorf("gitstore: object %s: bad loose object header %q", h, head)
 	}
-	ot, err := plumbing.ParseObjectType(typ)
-	if err != nil {
-		return nil, fmt.Errorf("gitstore: object %s: %w", hex, err)
+	data := make([]byte, n)
+	if _, err := io.ReadFull(br, data); err != nil {
+		return "", nil, fmt.Errorf("gitstore: object %s: %w", h, err)
 	}
-	obj := &plumbing.MemoryObject{}
-	obj.SetType(ot)
-	obj.SetSize(int64(n))
-	if _, err := obj.Write(body); err != nil {
-		return nil, err
-	}
-	return obj, nil
+	return typ, data, nil
 }
 
-// readPacked looks h up in each pack's index; nil when no pack has it.
-func (s *Store) readPacked(h plumbing.Hash) (plumbing.EncodedObject, error) {
-	if s.packs == nil {
-		s.packs = []*packIndex{}
-		dir := filepath.Join(s.commonDir, "objects", "pack")
-		names, _ := filepath.Glob(filepath.Join(dir, "pack-*.idx"))
+func knownType(t string) bool {
+	return t == "blob" || t == "tree" || t == "commit" || t == "tag"
+}
+
+// packIndexes opens the index of every pack (its header and fan-out
+// table only), once per Store.
+func (s *Store) packIndexes() []*packIndex {
+	if s.packs != nil {
+		return s.packs
+	}
+	s.packs = []*packIndex{}
+	for _, dir := range s.objectDirs() {
+		names, _ := filepath.Glob(filepath.Join(dir, "pack", "pack-*.idx"))
 		for _, name := range names {
-			if p, err := openPackIndex(name); err == nil {
+			if p, err := openPackIndex(name, s.algo.size); err == nil {
 				s.packs = append(s.packs, p)
 			}
 		}
 	}
-	for _, p := range s.packs {
-		if _, err := p.FindOffset(h); err != nil {
-			continue
-		}
-		if p.pack == nil {
-			f, err := osfs.New(filepath.Dir(p.name)).Open(strings.TrimSuffix(filepath.Base(p.name), ".idx") + ".pack")
-			if err != nil {
-				return nil, err
-			}
-			p.pack = packfile.NewPackfile(p, nil, f, 0)
-		}
-		return p.pack.Get(h)
-	}
-	return nil, nil
+	return s.packs
 }
 
-// close releases the pack files opened for reading.
+// closePacks releases the pack files opened for reading.
 func (s *Store) closePacks() {
 	for _, p := range s.packs {
 		if p.pack != nil {
@@ -124,23 +184,23 @@ func (s *Store) closePacks() {
 		p.f.Close()
 	}
 	s.packs = nil
+	s.deltaBases = nil
 }
 
 // packIndex is a version 2 pack index read on demand: the fan-out table
-// in memory, the sorted ids, CRCs and offsets read where a lookup needs
-// them. It implements the part of go-git's idxfile.Index that the
-// packfile reader uses to fetch one object.
+// in memory, the sorted ids and offsets read where a lookup needs them.
 type packIndex struct {
 	name   string
 	f      *os.File
+	pack   *os.File // opened at the first object read from it
+	idSize int
 	n      int64
 	fanout [256]uint32
-	pack   *packfile.Packfile
 }
 
 const idxHeader = 8 + 256*4
 
-func openPackIndex(name string) (*packIndex, error) {
+func openPackIndex(name string, idSize int) (*packIndex, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -154,7 +214,7 @@ func openPackIndex(name string) (*packIndex, error) {
 		f.Close()
 		return nil, errors.New("not a version 2 pack index")
 	}
-	p := &packIndex{name: name, f: f}
+	p := &packIndex{name: name, f: f, idSize: idSize}
 	for i := range p.fanout {
 		p.fanout[i] = binary.BigEndian.Uint32(head[8+4*i:])
 	}
@@ -162,91 +222,253 @@ func openPackIndex(name string) (*packIndex, error) {
 	return p, nil
 }
 
-// position returns the index of h in the sorted id table.
-func (p *packIndex) position(h plumbing.Hash) (int64, error) {
+// position returns the index of id in the sorted id table.
+func (p *packIndex) position(id []byte) (int64, bool, error) {
 	lo := int64(0)
-	if h[0] > 0 {
-		lo = int64(p.fanout[h[0]-1])
+	if id[0] > 0 {
+		lo = int64(p.fanout[id[0]-1])
 	}
-	hi := int64(p.fanout[h[0]])
-	var id [20]byte
+	hi := int64(p.fanout[id[0]])
+	buf := make([]byte, p.idSize)
 	for lo < hi {
 		mid := (lo + hi) / 2
-		if _, err := p.f.ReadAt(id[:], idxHeader+mid*20); err != nil {
-			return 0, err
+		if _, err := p.f.ReadAt(buf, idxHeader+mid*int64(p.idSize)); err != nil {
+			return 0, false, err
 		}
-		switch c := bytes.Compare(id[:], h[:]); {
+		switch c := bytes.Compare(buf, id); {
 		case c == 0:
-			return mid, nil
+			return mid, true, nil
 		case c < 0:
 			lo = mid + 1
 		default:
 			hi = mid
 		}
 	}
-	return 0, plumbing.ErrObjectNotFound
+	return 0, false, nil
 }
 
-// Contains reports whether the pack holds h.
-func (p *packIndex) Contains(h plumbing.Hash) (bool, error) {
-	_, err := p.position(h)
-	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		return false, nil
+// find returns where h starts in the pack.
+func (p *packIndex) find(h oid) (int64, bool, error) {
+	id := h.raw()
+	if len(id) != p.idSize {
+		return 0, false, nil
 	}
-	return err == nil, err
-}
-
-// FindOffset returns where h starts in the pack.
-func (p *packIndex) FindOffset(h plumbing.Hash) (int64, error) {
-	i, err := p.position(h)
-	if err != nil {
-		return 0, err
+	i, ok, err := p.position(id)
+	if !ok || err != nil {
+		return 0, false, err
 	}
+	offsets := idxHeader + p.n*int64(p.idSize+4) // after the ids and CRCs
 	var b [8]byte
-	if _, err := p.f.ReadAt(b[:4], idxHeader+p.n*24+i*4); err != nil {
-		return 0, err
+	if _, err := p.f.ReadAt(b[:4], offsets+i*4); err != nil {
+		return 0, false, err
 	}
 	off := binary.BigEndian.Uint32(b[:4])
 	if off&0x80000000 == 0 {
-		return int64(off), nil
+		return int64(off), true, nil
 	}
-	if _, err := p.f.ReadAt(b[:], idxHeader+p.n*28+int64(off&0x7fffffff)*8); err != nil {
-		return 0, err
+	if _, err := p.f.ReadAt(b[:], offsets+p.n*4+int64(off&0x7fffffff)*8); err != nil {
+		return 0, false, err
 	}
-	return int64(binary.BigEndian.Uint64(b[:])), nil
+	return int64(binary.BigEndian.Uint64(b[:])), true, nil
 }
 
-// FindCRC32 returns h's CRC-32 in the pack.
-func (p *packIndex) FindCRC32(h plumbing.Hash) (uint32, error) {
-	i, err := p.position(h)
+// Pack entry types.
+const (
+	packCommit   = 1
+	packTree     = 2
+	packBlob     = 3
+	packTag      = 4
+	packOfsDelta = 6
+	packRefDelta = 7
+)
+
+var packTypeNames = map[int]string{packCommit: "commit", packTree: "tree", packBlob: "blob", packTag: "tag"}
+
+// maxDeltaDepth bounds a delta chain (git's default is 50, its maximum
+// 4095); a longer chain is a damaged pack.
+const maxDeltaDepth = 10000
+
+// deltaBaseCacheBytes bounds the delta bases kept between reads.
+const deltaBaseCacheBytes = 16 << 20
+
+type baseKey struct {
+	pack *packIndex
+	off  int64
+}
+
+type baseValue struct {
+	typ  string
+	data []byte
+}
+
+// readPacked decodes the object at off in p's pack.
+func (s *Store) readPacked(p *packIndex, off int64, depth int) (string, []byte, error) {
+	if depth > maxDeltaDepth {
+		return "", nil, errors.New("delta chain too long")
+	}
+	if v, ok := s.deltaBases[baseKey{p, off}]; ok {
+		return v.typ, v.data, nil
+	}
+	if p.pack == nil {
+		f, err := os.Open(strings.TrimSuffix(p.name, ".idx") + ".pack")
+		if err != nil {
+			return "", nil, err
+		}
+		p.pack = f
+	}
+	r := bufio.NewReaderSize(io.NewSectionReader(p.pack, off, 1<<62), 4096)
+	c, err := r.ReadByte()
 	if err != nil {
-		return 0, err
+		return "", nil, err
 	}
-	var b [4]byte
-	if _, err := p.f.ReadAt(b[:], idxHeader+p.n*20+i*4); err != nil {
-		return 0, err
+	kind := int(c>>4) & 7
+	size := int64(c & 0x0f)
+	for shift := 4; c&0x80 != 0; shift += 7 {
+		if c, err = r.ReadByte(); err != nil {
+			return "", nil, err
+		}
+		if shift > 56 {
+			return "", nil, errors.New("bad entry size")
+		}
+		size |= int64(c&0x7f) << shift
 	}
-	return binary.BigEndian.Uint32(b[:]), nil
+	var baseType string
+	var base []byte
+	switch kind {
+	case packOfsDelta:
+		c, err := r.ReadByte()
+		if err != nil {
+			return "", nil, err
+		}
+		rel := int64(c & 0x7f)
+		for c&0x80 != 0 {
+			if c, err = r.ReadByte(); err != nil {
+				return "", nil, err
+			}
+			rel = (rel+1)<<7 | int64(c&0x7f)
+		}
+		if rel <= 0 || rel > off {
+			return "", nil, errors.New("bad delta base offset")
+		}
+		if baseType, base, err = s.readPacked(p, off-rel, depth+1); err != nil {
+			return "", nil, err
+		}
+		s.keepBase(p, off-rel, baseType, base)
+	case packRefDelta:
+		id := make([]byte, p.idSize)
+		if _, err := io.ReadFull(r, id); err != nil {
+			return "", nil, err
+		}
+		if baseType, base, err = s.readObject(fromRaw(id)); err != nil {
+			return "", nil, err
+		}
+	default:
+		if packTypeNames[kind] == "" {
+			return "", nil, fmt.Errorf("unknown pack entry type %d", kind)
+		}
+	}
+	zr, err := zlib.NewReader(r)
+	if err != nil {
+		return "", nil, err
+	}
+	defer zr.Close()
+	data := make([]byte, size)
+	if _, err := io.ReadFull(zr, data); err != nil {
+		return "", nil, err
+	}
+	if base == nil && baseType == "" {
+		return packTypeNames[kind], data, nil
+	}
+	out, err := applyDelta(base, data)
+	if err != nil {
+		return "", nil, err
+	}
+	return baseType, out, nil
 }
 
-// FindHash names the object at offset o. The packfile reader asks it only
-// for the base of an offset delta, to key its cache; a real answer would
-// need the whole index sorted by offset, so the name returned is a
-// stand-in that no real id equals ("\xff\xfe" then the offset).
-func (p *packIndex) FindHash(o int64) (plumbing.Hash, error) {
-	var h plumbing.Hash
-	h[0], h[1] = 0xff, 0xfe
-	binary.BigEndian.PutUint64(h[2:], uint64(o))
-	return h, nil
+// keepBase caches a delta base; the cache is emptied when it grows past
+// its bound (a chain's bases are read newest to oldest, so what matters is
+// keeping the ones the next few reads share).
+func (s *Store) keepBase(p *packIndex, off int64, typ string, data []byte) {
+	if s.deltaBases == nil || s.deltaBytes+len(data) > deltaBaseCacheBytes {
+		s.deltaBases, s.deltaBytes = map[baseKey]baseValue{}, 0
+	}
+	if len(data) > deltaBaseCacheBytes/4 {
+		return
+	}
+	s.deltaBases[baseKey{p, off}] = baseValue{typ, data}
+	s.deltaBytes += len(data)
 }
 
-// Count is the number of objects in the pack.
-func (p *packIndex) Count() (int64, error) { return p.n, nil }
-
-var errNoIteration = errors.New("gitstore: lazy pack index cannot list entries")
-
-// Entries is not supported: listing is what this index avoids.
-func (p *packIndex) Entries() (idxfile.EntryIter, error) { return nil, errNoIteration }
-
-// EntriesByOffset is not supported either.
-func (p *packIndex) EntriesByOffset() (idxfile.EntryIter, error) { return nil, errNoIteration }
+// applyDelta applies a git delta (two sizes, then copy and insert
+// instructions) to base.
+func applyDelta(base, delta []byte) ([]byte, error) {
+	bad := errors.New("bad delta")
+	varint := func() (int, bool) {
+		n, shift := 0, 0
+		for {
+			if len(delta) == 0 || shift > 56 {
+				return 0, false
+			}
+			c := delta[0]
+			delta = delta[1:]
+			n |= int(c&0x7f) << shift
+			shift += 7
+			if c&0x80 == 0 {
+				return n, true
+			}
+		}
+	}
+	srcSize, ok1 := varint()
+	dstSize, ok2 := varint()
+	if !ok1 || !ok2 || srcSize != len(base) {
+		return nil, bad
+	}
+	out := make([]byte, 0, dstSize)
+	for len(delta) > 0 {
+		op := delta[0]
+		delta = delta[1:]
+		switch {
+		case op&0x80 != 0:
+			var off, n int
+			for i := 0; i < 4; i++ {
+				if op&(1<<i) != 0 {
+					if len(delta) == 0 {
+						return nil, bad
+					}
+					off |= int(delta[0]) << (8 * i)
+					delta = delta[1:]
+				}
+			}
+			for i := 0; i < 3; i++ {
+				if op&(0x10<<i) != 0 {
+					if len(delta) == 0 {
+						return nil, bad
+					}
+					n |= int(delta[0]) << (8 * i)
+					delta = delta[1:]
+				}
+			}
+			if n == 0 {
+				n = 0x10000
+			}
+			if off+n > len(base) || off+n < off {
+				return nil, bad
+			}
+			out = append(out, base[off:off+n]...)
+		case op != 0:
+			n := int(op)
+			if n > len(delta) {
+				return nil, bad
+			}
+			out = append(out, delta[:n]...)
+			delta = delta[n:]
+		default:
+			return nil, bad
+		}
+	}
+	if len(out) != dstSize {
+		return nil, bad
+	}
+	return out, nil
+}

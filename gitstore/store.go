@@ -14,12 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-billy/v5/osfs"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/storage/filesystem"
-	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
 // ErrConflict: a file changed on disk between graft's read and its write,
@@ -123,11 +117,17 @@ type Store struct {
 	opts      OpenOptions
 	mode      Mode
 	cfg       *gitConfig
-	st        *filesystem.Storage
+	algo      objectFormat // the repository's object ids: SHA-1 or SHA-256
+	refs      refStore     // files, or reftable through git
+	opened    bool         // the private repository exists (openStorage)
 	lockOwned bool
 	recovered *Recovery
-	trees     map[plumbing.Hash]*object.Tree
+	trees     map[oid][]treeEntry
+	objDirs   []string     // the object directories (objectDirs)
 	packs     []*packIndex // nil until a packed object is asked for
+	// deltaBases caches pack entries that deltas are based on.
+	deltaBases map[baseKey]baseValue
+	deltaBytes int
 }
 
 // Open finds the worktree that contains dir, as git does: the nearest
@@ -173,6 +173,8 @@ func OpenWith(dir string, o OpenOptions) (*Store, error) {
 		s.commonDir = commonDir(gitDir)
 	}
 	s.cfg = loadConfig(s.commonDir, !s.private)
+	s.algo = formatSHA1
+	s.refs = &filesRefs{s: s, durable: func(name string) bool { return !strings.HasPrefix(name, "refs/graft/") }}
 	if !s.private {
 		if err := s.checkSafe(); err != nil {
 			return nil, err
@@ -296,10 +298,10 @@ func stateDirFor(goos string, getenv func(string) string, home func() (string, e
 	return filepath.Join(h, ".local", "state", "graft")
 }
 
-// openStorage opens go-git's object and reference storage on the git dir,
-// creating graft's private repository when it does not exist yet.
+// openStorage creates graft's private repository when it does not exist
+// yet; in a repository it has nothing to do.
 func (s *Store) openStorage() error {
-	if s.st != nil {
+	if s.opened {
 		return nil
 	}
 	if s.private && !exists(filepath.Join(s.gitDir, "HEAD")) {
@@ -307,11 +309,7 @@ func (s *Store) openStorage() error {
 			return fmt.Errorf("gitstore: private repository for %s: %w", s.root, err)
 		}
 	}
-	var fsys = osfs.New(s.gitDir)
-	if s.commonDir != s.gitDir {
-		fsys = dotgit.NewRepositoryFilesystem(osfs.New(s.gitDir), osfs.New(s.commonDir))
-	}
-	s.st = filesystem.NewStorage(fsys, cache.NewObjectLRUDefault())
+	s.opened = true
 	return nil
 }
 

@@ -14,9 +14,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // A transaction, in order (crash steps in brackets, see CrashEnv):
@@ -53,9 +50,10 @@ type intent struct {
 	// Journal is reset to the new commit.
 	IndexOnly bool   `json:"index_only,omitempty"`
 	Journal   string `json:"journal,omitempty"`
-	// JournalLog is the journal ref's reflog line for that reset.
-	JournalLog string       `json:"journal_log,omitempty"`
-	Reflog     string       `json:"reflog,omitempty"`
+	// JournalLog is the journal ref's reflog message for that reset.
+	JournalLog string `json:"journal_log,omitempty"`
+	// Reflog is the ref's reflog message for the move.
+	Reflog string       `json:"reflog,omitempty"`
 	Files      []intentFile `json:"files"`
 
 	// content holds, by path, the new bytes of the files while the call
@@ -102,7 +100,7 @@ func (s *Store) commitIntent(ctx context.Context, in *intent) error {
 		content, ok := in.content[f.Path]
 		var err error
 		if !ok {
-			content, err = s.readBlob(plumbing.NewHash(f.New))
+			content, err = s.readBlob(oid(f.New))
 		}
 		if err == nil {
 			err = writeTemp(s.tmpName(f.Path, in.NewTip), content, fs.FileMode(f.NewPerm))
@@ -168,9 +166,9 @@ func (s *Store) recover() error {
 	if err != nil || in == nil {
 		return err
 	}
-	cur, err := s.st.Reference(plumbing.ReferenceName(in.Ref))
-	forward := err == nil && cur.Hash().String() == in.NewTip
-	if err != nil && !errors.Is(err, plumbing.ErrReferenceNotFound) {
+	cur, err := s.refs.read(in.Ref)
+	forward := err == nil && cur.String() == in.NewTip
+	if err != nil && !errors.Is(err, errRefNotFound) {
 		// An empty or torn ref file: the crash came while the ref moved,
 		// after every file was in place. Finish it.
 		forward = true
@@ -344,7 +342,7 @@ func (s *Store) restore(path, want string, perm uint32, other, tip string) error
 	name := s.abs(path)
 	have := ""
 	if b, err := os.ReadFile(name); err == nil {
-		have = blobHash(b).String()
+		have = s.blobHash(b).String()
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("gitstore: recovering %s: %w", path, err)
 	}
@@ -356,7 +354,7 @@ func (s *Store) restore(path, want string, perm uint32, other, tip string) error
 		err = os.Remove(name)
 	} else {
 		var content []byte
-		content, err = s.readBlob(plumbing.NewHash(want))
+		content, err = s.readBlob(oid(want))
 		if err == nil {
 			tmp := s.tmpName(path, tip)
 			if err = writeTemp(tmp, content, fs.FileMode(perm)); err == nil {
@@ -371,122 +369,29 @@ func (s *Store) restore(path, want string, perm uint32, other, tip string) error
 	return nil
 }
 
-// moveRef moves the transaction's ref from its old tip to its new one.
-// Journal refs belong to graft and move with go-git's compare-and-swap;
-// branches move with git's own lock-file protocol, so that a concurrent
-// git command and graft cannot both win.
+// moveRef moves the transaction's ref from its old tip to its new one by
+// compare-and-swap (refs.go).
 func (s *Store) moveRef(in *intent) error {
-	name := plumbing.ReferenceName(in.Ref)
-	nw := plumbing.NewHashReference(name, plumbing.NewHash(in.NewTip))
-	if in.Branch {
-		return s.updateBranch(name, plumbing.NewHash(in.OldTip), plumbing.NewHash(in.NewTip), in.Reflog)
-	}
-	var old *plumbing.Reference
-	if in.OldTip != "" {
-		old = plumbing.NewHashReference(name, plumbing.NewHash(in.OldTip))
-	} else if _, err := s.st.Reference(name); err == nil {
-		return fmt.Errorf("gitstore: %s: created by someone else: %w", name, ErrConflict)
-	}
-	if err := s.st.CheckAndSetReference(nw, old); err != nil {
-		return fmt.Errorf("gitstore: %s: %w", name, err)
-	}
-	s.appendReflog(name, in.Reflog)
-	return nil
+	_, who := s.identity(time.Now())
+	return s.refs.update(in.Ref, oid(in.OldTip), oid(in.NewTip), false, who, reflogMessage(in.Reflog))
 }
 
 // moveRefForce makes the ref hold the new tip during recovery.
 func (s *Store) moveRefForce(in *intent) error {
-	name := plumbing.ReferenceName(in.Ref)
-	if r, err := s.st.Reference(name); err == nil && r.Hash().String() == in.NewTip {
+	if h, err := s.refs.read(in.Ref); err == nil && h.String() == in.NewTip {
 		return nil
 	}
-	if in.Branch {
-		return s.updateBranch(name, plumbing.ZeroHash, plumbing.NewHash(in.NewTip), in.Reflog)
-	}
-	return s.st.SetReference(plumbing.NewHashReference(name, plumbing.NewHash(in.NewTip)))
+	_, who := s.identity(time.Now())
+	return s.refs.update(in.Ref, "", oid(in.NewTip), true, who, reflogMessage(in.Reflog))
 }
 
-// updateBranch moves a branch as git does: take REF.lock exclusively,
-// check the current value against old (unless old is zero and the branch
-// exists, in recovery), write, fsync, rename; then append to the branch's
-// and HEAD's reflogs.
-func (s *Store) updateBranch(name plumbing.ReferenceName, old, nw plumbing.Hash, reflog string) error {
-	file := filepath.Join(s.commonDir, filepath.FromSlash(string(name)))
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return err
+// reflogMessage is the message of an intent's reflog field (which older
+// versions of graft filled with a whole reflog line).
+func reflogMessage(v string) string {
+	if _, msg, ok := strings.Cut(v, "\t"); ok {
+		return strings.TrimSpace(msg)
 	}
-	lock := file + ".lock"
-	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return fmt.Errorf("gitstore: %s is being updated by another git command (%s exists): %w", name, lock, err)
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			f.Close()
-			os.Remove(lock)
-		}
-	}()
-	cur := plumbing.ZeroHash
-	if r, err := s.st.Reference(name); err == nil {
-		cur = r.Hash()
-	}
-	if cur != old && !(old.IsZero() && cur == nw) {
-		return fmt.Errorf("gitstore: %s moved to %s since graft read it: %w", name, cur, ErrConflict)
-	}
-	if _, err := f.WriteString(nw.String() + "\n"); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := replaceFile(lock, file); err != nil {
-		return err
-	}
-	committed = true
-	s.appendReflog(name, reflog)
-	if head, err := s.st.Reference(plumbing.HEAD); err == nil && head.Type() == plumbing.SymbolicReference && head.Target() == name {
-		s.appendReflog(plumbing.HEAD, reflog)
-	}
-	return nil
-}
-
-// reflogLine formats a reflog entry moving from old to nw.
-func reflogLine(old, nw plumbing.Hash, who object.Signature, msg string) string {
-	msg = strings.ReplaceAll(subject(msg), "\t", " ")
-	_, off := who.When.Zone()
-	sign := '+'
-	if off < 0 {
-		sign, off = '-', -off
-	}
-	return fmt.Sprintf("%s %s %s <%s> %d %c%02d%02d\t%s\n", old, nw, who.Name, who.Email,
-		who.When.Unix(), sign, off/3600, off%3600/60, msg)
-}
-
-// appendReflog adds a line to the ref's reflog (HEAD's lives in the
-// worktree's git dir, the others in the common dir). Reflogs are a
-// convenience: failing to write one does not fail the call.
-func (s *Store) appendReflog(name plumbing.ReferenceName, line string) {
-	if line == "" {
-		return
-	}
-	dir := s.commonDir
-	if name == plumbing.HEAD {
-		dir = s.gitDir
-	}
-	file := filepath.Join(dir, "logs", filepath.FromSlash(string(name)))
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return
-	}
-	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	_, _ = f.WriteString(line)
+	return v
 }
 
 // updateIndex points the index entries of the given paths at their new
@@ -497,7 +402,7 @@ func (s *Store) updateIndex(files []intentFile) error {
 	var b strings.Builder
 	for _, f := range files {
 		if f.New == "" {
-			fmt.Fprintf(&b, "0 %s\t%s\n", plumbing.ZeroHash, f.Path)
+			fmt.Fprintf(&b, "0 %s\t%s\n", s.algo.zeroHex(), f.Path)
 			continue
 		}
 		blob := f.New

@@ -9,10 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/graftdev/graft/gitstore/textdiff"
 )
@@ -39,7 +36,7 @@ type Reverted struct {
 
 // stacks replays the journal (oldest first) into the edits that can be
 // undone (top last) and those that can be redone (top last).
-func stacks(commits []*object.Commit) (done, undone []string) {
+func stacks(commits []*commit) (done, undone []string) {
 	remove := func(stack []string, id string) []string {
 		for i := len(stack) - 1; i >= 0; i-- {
 			if stack[i] == id {
@@ -122,7 +119,7 @@ func (s *Store) revert(ctx context.Context, steps int, undo bool) (Reverted, err
 		var trailerLines []string
 		for i := 0; i < steps; i++ {
 			id := stack[len(stack)-1-i]
-			c, err := s.commit(plumbingHash(id))
+			c, err := s.commit(oid(id))
 			if err != nil {
 				return err
 			}
@@ -189,12 +186,10 @@ func (s *Store) revert(ctx context.Context, steps int, undo bool) (Reverted, err
 	return out, err
 }
 
-func plumbingHash(id string) plumbing.Hash { return plumbing.NewHash(id) }
-
 func subjectOf(s *Store, ids []string) string {
 	var parts []string
 	for _, id := range ids {
-		c, err := s.commit(plumbingHash(id))
+		c, err := s.commit(oid(id))
 		if err != nil {
 			parts = append(parts, id[:12])
 			continue
@@ -226,8 +221,8 @@ func readWorktree(name string) ([]byte, uint32, error) {
 	return b, uint32(fi.Mode().Perm()), nil
 }
 
-func permOf(m filemode.FileMode, cur uint32) uint32 {
-	if m == filemode.Executable {
+func permOf(m uint32, cur uint32) uint32 {
+	if isExec(m) {
 		return cur | (cur&0o444)>>2 | 0o100
 	}
 	return cur &^ 0o111
@@ -238,7 +233,7 @@ func permOf(m filemode.FileMode, cur uint32) uint32 {
 // its own machinery has its blobs checked out by git first; a path whose
 // line endings git converts is merged in its clean form and the result
 // carried back onto cur's bytes (reapply), so its line endings survive.
-func (s *Store) mergeWorktree(path string, conv conversion, stored entry, base, target, cur []byte, baseH, targetH plumbing.Hash) ([]byte, error) {
+func (s *Store) mergeWorktree(path string, conv conversion, stored entry, base, target, cur []byte, baseH, targetH oid) ([]byte, error) {
 	switch {
 	case conv.external:
 		var err error

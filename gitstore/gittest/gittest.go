@@ -28,14 +28,28 @@ func Isolate(t testing.TB) {
 	}
 }
 
+// ObjectFormatEnv names the hash algorithm of the repositories Repo makes
+// ("sha1", the default, or "sha256"), so that a package's tests can be run
+// again on SHA-256 repositories: GRAFT_TEST_OBJECT_FORMAT=sha256 go test.
+const ObjectFormatEnv = "GRAFT_TEST_OBJECT_FORMAT"
+
 // Repo makes an isolated repository on branch main with a fixed identity.
 // With files (path: content), it commits them as its first commit; with
-// none, it has no commit.
+// none, it has no commit. Its object format is ObjectFormatEnv's.
 func Repo(t testing.TB, files map[string]string) string {
+	return RepoFormat(t, os.Getenv(ObjectFormatEnv), files)
+}
+
+// RepoFormat is Repo with the object format given ("" for git's default).
+func RepoFormat(t testing.TB, format string, files map[string]string) string {
 	t.Helper()
 	Isolate(t)
 	dir, _ := filepath.EvalSymlinks(t.TempDir())
-	Git(t, dir, "init", "-q", "-b", "main")
+	if format != "" {
+		Git(t, dir, "init", "-q", "-b", "main", "--object-format="+format)
+	} else {
+		Git(t, dir, "init", "-q", "-b", "main")
+	}
 	Git(t, dir, "config", "user.name", "Test User")
 	Git(t, dir, "config", "user.email", "test@example.com")
 	if len(files) > 0 {

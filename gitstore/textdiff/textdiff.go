@@ -10,7 +10,11 @@
 // reports the middle as one replacement, which is still exact.
 package textdiff
 
-import "bytes"
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
 
 // Edit replaces lines [A0, A1) of the old text with lines [B0, B1) of the
 // new one; line numbers are 0-based.
@@ -147,4 +151,62 @@ func backtrack(trace [][]int, x, y int) []Edit {
 		out = append(out, e)
 	}
 	return out
+}
+
+// WriteHunks writes edits (in order, as Lines returns them) as the "@@"
+// hunks of a unified diff, with context unchanged lines around each change
+// and changes closer than twice that joined into one hunk. nA is the
+// number of old lines; a and b return old and new line i (0-based, with
+// its line ending). A line without a final newline is followed by git's
+// "\ No newline at end of file".
+func WriteHunks(w *strings.Builder, edits []Edit, context, nA int, a, b func(i int) []byte) {
+	for i := 0; i < len(edits); {
+		j := i + 1
+		for j < len(edits) && edits[j].A0-edits[j-1].A1 <= 2*context {
+			j++
+		}
+		first, last := edits[i], edits[j-1]
+		c0 := max(0, first.A0-context)
+		c1 := min(nA, last.A1+context)
+		n0 := first.B0 - (first.A0 - c0)
+		n1 := last.B1 + (c1 - last.A1)
+		fmt.Fprintf(w, "@@ -%s +%s @@\n", rangeHeader(c0, c1-c0), rangeHeader(n0, n1-n0))
+		at := c0
+		for _, e := range edits[i:j] {
+			for ; at < e.A0; at++ {
+				writeLine(w, ' ', a(at))
+			}
+			for l := e.A0; l < e.A1; l++ {
+				writeLine(w, '-', a(l))
+			}
+			for l := e.B0; l < e.B1; l++ {
+				writeLine(w, '+', b(l))
+			}
+			at = e.A1
+		}
+		for ; at < c1; at++ {
+			writeLine(w, ' ', a(at))
+		}
+		i = j
+	}
+}
+
+// rangeHeader is one side of a hunk header for lines [start, start+n),
+// 0-based: "START,N" 1-based, "START" for one line, "START-1,0" for none.
+func rangeHeader(start, n int) string {
+	switch n {
+	case 0:
+		return fmt.Sprintf("%d,0", start)
+	case 1:
+		return fmt.Sprint(start + 1)
+	}
+	return fmt.Sprintf("%d,%d", start+1, n)
+}
+
+func writeLine(w *strings.Builder, sign byte, line []byte) {
+	w.WriteByte(sign)
+	w.Write(line)
+	if len(line) == 0 || line[len(line)-1] != '\n' {
+		w.WriteString("\n\\ No newline at end of file\n")
+	}
 }
