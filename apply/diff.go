@@ -124,4 +124,3 @@ func unified(oldName, newName string, ai, bi *lineIndex, edits []lineEdit) strin
 	textdiff.WriteHunks(&b, es, contextLines, ai.count(), line(ai), line(bi))
 	return b.String()
 }
-

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
 	"os/exec"
 	"strings"
-	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
 )
 
 // Journal blobs are the clean form of a file, what `git add` would store;

@@ -13,7 +13,6 @@ import (
 	"runtime"
 	"strings"
 	"time"
-
 )
 
 // ErrConflict: a file changed on disk between graft's read and its write,

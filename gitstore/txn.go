@@ -54,7 +54,7 @@ type intent struct {
 	JournalLog string `json:"journal_log,omitempty"`
 	// Reflog is the ref's reflog message for the move.
 	Reflog string       `json:"reflog,omitempty"`
-	Files      []intentFile `json:"files"`
+	Files  []intentFile `json:"files"`
 
 	// content holds, by path, the new bytes of the files while the call
 	// that made the intent runs, so that they are not read back from the
