@@ -60,7 +60,7 @@ func TestReftableNeedsNewGit(t *testing.T) {
 		t.Skip("git not installed")
 	}
 	if v, _ := parseGitVersion(string(out)); v[0] > 2 || v[0] == 2 && v[1] >= 45 {
-		t.Skipf("%s reads reftable: TestReftable covers it", strings.TrimSpace(string(out)))
+		t.Skipf("%s reads reftable: TestJournalInEveryFormat covers it", strings.TrimSpace(string(out)))
 	}
 	dir := gittest.RepoFormat(t, "sha1", map[string]string{"a.txt": "a\n"})
 	testEnv(t)
