@@ -123,3 +123,62 @@ func TestJournalOnPackedRepository(t *testing.T) {
 		})
 	}
 }
+
+// Reference deltas (packs written without offset deltas) and objects
+// reached through alternates (git clone --shared) read back as git prints
+// them.
+func TestRefDeltasAndAlternates(t *testing.T) {
+	for _, format := range objectFormats {
+		t.Run(format, func(t *testing.T) {
+			src := packedRepo(t, format)
+			git(t, src, "-c", "repack.useDeltaBaseOffset=false", "repack", "-adfq", "--depth=10", "--window=50")
+			dir := filepath.Join(t.TempDir(), "shared")
+			git(t, src, "clone", "-q", "--shared", src, dir)
+			git(t, dir, "config", "user.name", "Test User")
+			git(t, dir, "config", "user.email", "test@example.com")
+			if !exists(filepath.Join(dir, ".git", "objects", "info", "alternates")) {
+				t.Fatal("clone --shared made no alternates file")
+			}
+			s := open(t, dir)
+			n := 0
+			for _, rev := range strings.Fields(git(t, dir, "rev-list", "--objects", "--all", "--no-object-names")) {
+				typ := git(t, dir, "cat-file", "-t", rev)
+				got, err := s.object(typ, oid(rev))
+				if err != nil {
+					t.Fatalf("%s %s: %v", typ, rev, err)
+				}
+				if s.algo.sum(typ, got) != oid(rev) {
+					t.Fatalf("%s %s: content hashes to another id", typ, rev)
+				}
+				n++
+			}
+			if n < 10 {
+				t.Fatalf("only %d objects", n)
+			}
+			edit(t, s, "edit", "a.txt", "more\n", "MORE\n")
+			fsck(t, dir)
+		})
+	}
+}
+
+// A damaged delta is an error, never a panic or a wrong object.
+func TestApplyDeltaRejectsDamage(t *testing.T) {
+	base := []byte("hello, world\n")
+	// src 13, dst 5, copy offset 0 size 5.
+	good := []byte{13, 5, 0x80 | 0x10, 5}
+	if out, err := applyDelta(base, good); err != nil || string(out) != "hello" {
+		t.Fatalf("good delta: %q %v", out, err)
+	}
+	for name, d := range map[string][]byte{
+		"wrong source size": {12, 5, 0x90, 5},
+		"copy past the end": {13, 5, 0x91, 10, 5},
+		"short insert":      {13, 5, 4, 'a'},
+		"size mismatch":     {13, 6, 0x90, 5},
+		"reserved opcode":   {13, 0, 0},
+		"truncated":         {13},
+	} {
+		if _, err := applyDelta(base, d); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
