@@ -82,15 +82,20 @@ type cleaned struct {
 }
 
 // clean returns the clean form of content at path; stored is the
-// journal's entry for the path (for the safer autocrlf rule). Only a filter
-// writes a blob here (git does); the caller writes the others it keeps.
-func (s *Store) clean(path string, content []byte, conv conversion, stored entry) (cleaned, error) {
+// journal's entry for the path (for the safer autocrlf rule), and id the
+// blob id of content itself when the caller has it ("" to compute it).
+// Only a filter writes a blob here (git does); the caller writes the
+// others it keeps.
+func (s *Store) clean(path string, content []byte, conv conversion, stored entry, id oid) (cleaned, error) {
 	if conv.external {
 		h, err := s.gitHashObject(path, content)
 		if err != nil {
 			return cleaned{}, err
 		}
-		return cleaned{hash: h, changed: h != s.blobHash(content)}, nil
+		if id.IsZero() {
+			id = s.blobHash(content)
+		}
+		return cleaned{hash: h, changed: h != id}, nil
 	}
 	out := content
 	if conv.text && bytes.Contains(content, []byte("\r\n")) {
@@ -102,7 +107,10 @@ func (s *Store) clean(path string, content []byte, conv conversion, stored entry
 			out = crlfToLF(content)
 		}
 	}
-	return cleaned{hash: s.blobHash(out), content: out, changed: len(out) != len(content)}, nil
+	if len(out) != len(content) || id.IsZero() {
+		id = s.blobHash(out)
+	}
+	return cleaned{hash: id, content: out, changed: len(out) != len(content)}, nil
 }
 
 // store writes the clean form's blob when it has the content (a filter's

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -151,14 +152,38 @@ func (s *Store) readCurrent(c Change) (current, error) {
 	case c.Old == nil:
 		return current{}, fmt.Errorf("%s: created since it was read: %w", c.Path, ErrConflict)
 	}
-	cur, err := os.ReadFile(name)
+	same, err := sameContent(name, c.Old)
 	if err != nil {
 		return current{}, fmt.Errorf("gitstore: %w", err)
 	}
-	if !bytes.Equal(cur, c.Old) {
+	if !same {
 		return current{}, fmt.Errorf("%s: %w", c.Path, ErrConflict)
 	}
 	return current{exists: true, perm: uint32(fi.Mode().Perm())}, nil
+}
+
+// sameContent reports whether the file name holds exactly want, reading
+// it in chunks (no second copy of a big file in memory).
+func sameContent(name string, want []byte) (bool, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	buf := make([]byte, 256<<10)
+	for {
+		n, err := io.ReadFull(f, buf)
+		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
+			return false, nil
+		}
+		want = want[n:]
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return len(want) == 0, nil
+		case err != nil:
+			return false, err
+		}
+	}
 }
 
 // landLocked is Land under the lock. trailers are extra trailer lines
@@ -195,6 +220,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	// Journal blobs are clean forms (clean.go): what git add would store.
 	haves := make([]entry, len(changes))
 	convs := make([]conversion, len(changes))
+	oldIDs := make([]oid, len(changes)) // blob ids of the worktree bytes before the call
 	attrCache := map[string][]gitattributes.MatchAttribute{}
 	snap := map[string]entry{}
 	for i, c := range changes {
@@ -207,8 +233,16 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		want := entry{}
 		var old cleaned
 		if c.Old != nil {
-			if old, err = s.clean(c.Path, c.Old, convs[i], have); err != nil {
+			oldIDs[i] = s.blobHash(c.Old)
+			if old, err = s.clean(c.Path, c.Old, convs[i], have, oldIDs[i]); err != nil {
 				return Landed{}, err
+			}
+			if old.changed {
+				// Recovery restores the worktree bytes from their blob,
+				// which the tree (holding the clean form) does not hold.
+				if _, err := s.writeBlob(c.Old); err != nil {
+					return Landed{}, err
+				}
 			}
 			want = entry{Hash: old.hash, Mode: fileMode(curs[i].perm)}
 			if !trustMode && !have.absent() {
@@ -249,7 +283,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	for i, c := range changes {
 		f := intentFile{Path: c.Path, OldPerm: curs[i].perm}
 		if c.Old != nil {
-			f.Old = s.blobHash(c.Old).String()
+			f.Old = oldIDs[i].String()
 		}
 		perm := uint32(c.Mode.Perm())
 		if perm == 0 {
@@ -270,7 +304,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 			}
 			f.New = h.String()
 			in.content[c.Path] = c.New
-			nc, err := s.clean(c.Path, c.New, convs[i], haves[i])
+			nc, err := s.clean(c.Path, c.New, convs[i], haves[i], h)
 			if err != nil {
 				return Landed{}, err
 			}

@@ -13,10 +13,12 @@ import (
 )
 
 func TestZlibStoredRoundTrip(t *testing.T) {
-	for _, n := range []int{0, 1, 100, 0xffff - 7, 0xffff, 0x10000, 200000} {
+	for _, n := range []int{0, 1, 100, 0xffff - 8, 0xffff - 7, 0xffff - 6, 0xffff, 0x10000, 2*0xffff - 7, 200000} {
 		content := []byte(strings.Repeat("graft\n", n/6+1)[:n])
 		var buf bytes.Buffer
-		zlibStored(&buf, []byte("blob 1\x00"), content)
+		if err := writeZlibStored(&buf, []byte("blob 1\x00"), content); err != nil {
+			t.Fatal(err)
+		}
 		r, err := zlib.NewReader(&buf)
 		if err != nil {
 			t.Fatalf("%d: %v", n, err)
@@ -181,4 +183,25 @@ func TestApplyDeltaRejectsDamage(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
+}
+
+// Objects of every size class (stored, compressed, stored again past
+// compressLimit) are read back by git byte for byte.
+func TestLooseObjectSizesReadByGit(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a.txt": "a\n"})
+	s := open(t, dir)
+	for _, n := range []int{10, storedLimit + 1, compressLimit - 1, compressLimit, 3 * compressLimit} {
+		content := []byte(strings.Repeat("0123456789abcde\n", n/16+1)[:n])
+		h, err := s.writeBlob(content)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := git(t, dir, "cat-file", "-s", h.String()); got != fmt.Sprint(n) {
+			t.Fatalf("%d: git reads size %s", n, got)
+		}
+		if got, err := s.readBlob(h); err != nil || !bytes.Equal(got, content) {
+			t.Fatalf("%d: read back differs (%v)", n, err)
+		}
+	}
+	fsck(t, dir)
 }

@@ -248,7 +248,7 @@ func (s *Store) mergeWorktree(path string, conv conversion, stored entry, base, 
 			}
 		}
 	case conv.text && cur != nil:
-		c, err := s.clean(path, cur, conv, stored)
+		c, err := s.clean(path, cur, conv, stored, "")
 		if err != nil {
 			return nil, err
 		}

@@ -204,6 +204,9 @@ func run(c *Context, args []string) error {
 		fmt.Fprintf(c.Stdout, "usage: graft %s %s\n\n%s\n\n%s", cmd.Name, cmd.Args, cmd.Summary, cfs.FlagUsages())
 		return nil
 	}
+	if processMain && cmd.Name != "mcp" {
+		oneShotGC()
+	}
 	return cmd.Run(c, cfs, cfs.Args())
 }
 

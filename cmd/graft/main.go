@@ -5,5 +5,17 @@ package main
 import "os"
 
 func main() {
-	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	processMain = true
+	code := Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	for _, f := range atExit {
+		f()
+	}
+	os.Exit(code)
 }
+
+// processMain is set when Main runs as the process's own main (not from a
+// test or another program), so that it may tune the process (oneShotGC).
+var processMain bool
+
+// atExit runs before the process exits (the pprof build's profiles).
+var atExit []func()
