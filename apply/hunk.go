@@ -42,7 +42,7 @@ func Apply(content []byte, hunks []Hunk) ([]byte, error) {
 	for _, h := range sorted {
 		size += len(h.New) - (h.End - h.Start)
 	}
-	out := make([]byte, 0, size)
+	out := makeContent(size)
 	at := 0
 	for _, h := range sorted {
 		out = append(out, content[at:h.Start]...)

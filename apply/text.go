@@ -7,38 +7,94 @@ import (
 
 // lineIndex holds the byte offset where each line of a content starts.
 // Line n (1-based) is content[starts[n-1]:end(n)], its line ending included.
+// The offsets are found as they are asked for, scanning from the start:
+// an edit near the top of a big file never scans the rest, and the line
+// count comes from one vectorised count of newlines.
+//
+// An index may start at a line other than the first (newLineIndexFrom):
+// then starts[i] is the start of line first+i, and a question about an
+// earlier line makes it index from the top after all.
 type lineIndex struct {
 	content []byte
+	first   int // the line starts[0] belongs to (1 unless windowed)
 	starts  []int
+	next    int          // where the line after the last in starts begins
+	done    bool         // starts holds every line from first on
+	n       int          // the number of lines; -1 until counted
 	style   *indentStyle // fileIndentStyle's result, once computed
 }
 
 func newLineIndex(content []byte) *lineIndex {
-	ix := &lineIndex{content: content}
-	if len(content) == 0 {
-		return ix
+	return &lineIndex{content: content, first: 1, done: len(content) == 0, n: -1}
+}
+
+// newLineIndexFrom is an index of content that scans from the line
+// holding offset from, backed up by `before` lines: what a diff of changes
+// from that offset on needs, without scanning what comes before.
+func newLineIndexFrom(content []byte, from, before int) *lineIndex {
+	at := 0
+	if from > 0 && from <= len(content) {
+		at = bytes.LastIndexByte(content[:from], '\n') + 1
+		for i := 0; i < before && at > 0; i++ {
+			at = bytes.LastIndexByte(content[:at-1], '\n') + 1
+		}
 	}
-	ix.starts = make([]int, 0, len(content)/32+1)
-	for off := 0; off < len(content); {
-		ix.starts = append(ix.starts, off)
-		i := bytes.IndexByte(content[off:], '\n')
-		if i < 0 {
+	if at == 0 {
+		return newLineIndex(content)
+	}
+	return &lineIndex{content: content, first: bytes.Count(content[:at], []byte("\n")) + 1, next: at,
+		done: at == len(content), n: -1}
+}
+
+// rewind makes a windowed index start at line 1.
+func (ix *lineIndex) rewind() {
+	ix.first, ix.starts, ix.next, ix.done = 1, nil, 0, len(ix.content) == 0
+}
+
+// grow scans until line `line` is in starts and every line starting at or
+// before off is (off -1: no offset asked).
+func (ix *lineIndex) grow(line, off int) {
+	if ix.starts == nil && !ix.done {
+		ix.starts = make([]int, 0, ix.count()-ix.first+1)
+	}
+	for !ix.done && (ix.first-1+len(ix.starts) < line || ix.next <= off) {
+		ix.starts = append(ix.starts, ix.next)
+		i := bytes.IndexByte(ix.content[ix.next:], '\n')
+		if i < 0 || ix.next+i+1 == len(ix.content) {
+			ix.done = true
 			break
 		}
-		off += i + 1
+		ix.next += i + 1
 	}
-	return ix
 }
 
 // count is the number of lines; a final line without a newline counts.
-func (ix *lineIndex) count() int { return len(ix.starts) }
+func (ix *lineIndex) count() int {
+	if ix.done {
+		return ix.first - 1 + len(ix.starts)
+	}
+	if ix.n < 0 {
+		ix.n = bytes.Count(ix.content, []byte("\n"))
+		if len(ix.content) > 0 && ix.content[len(ix.content)-1] != '\n' {
+			ix.n++
+		}
+	}
+	return ix.n
+}
 
 // start is the offset of line n (1-based); n == count()+1 gives len(content).
 func (ix *lineIndex) start(n int) int {
-	if n > len(ix.starts) {
-		return len(ix.content)
+	if n < ix.first {
+		ix.rewind()
 	}
-	return ix.starts[n-1]
+	i := n - ix.first
+	if i >= len(ix.starts) {
+		ix.grow(n, -1)
+		if i >= len(ix.starts) {
+			return len(ix.content)
+		}
+	}
+	return ix.starts[i]
 }
 
 // end is the offset just after line n, its line ending included.
@@ -47,6 +103,7 @@ func (ix *lineIndex) end(n int) int { return ix.start(n + 1) }
 // lineAt is the 1-based line holding offset off (count()+1 at the very end
 // of a content that ends with a newline).
 func (ix *lineIndex) lineAt(off int) int {
+	ix.grow(0, off)
 	lo, hi := 0, len(ix.starts)
 	for lo < hi {
 		m := (lo + hi) / 2
@@ -57,9 +114,13 @@ func (ix *lineIndex) lineAt(off int) int {
 		}
 	}
 	if lo == 0 {
+		if ix.first > 1 { // before the window
+			ix.rewind()
+			return ix.lineAt(off)
+		}
 		return 1
 	}
-	return lo
+	return ix.first - 1 + lo
 }
 
 // line returns line n without its line ending.

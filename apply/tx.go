@@ -138,7 +138,7 @@ func (tx *Tx) open(path, edit string, create, binary bool) (*TxFile, error) {
 	case fi.Size() > tx.e.opts.MaxFileBytes:
 		return nil, errorf(CodeTooLarge, rel, edit, "file too large: %s (the limit is %s; graft --max-file-size raises it)", sizeOf(fi.Size()), sizeOf(tx.e.opts.MaxFileBytes))
 	default:
-		content, err := os.ReadFile(abs)
+		content, err := readContent(abs, fi.Size())
 		if err != nil {
 			return nil, errFromFS(err, rel, edit)
 		}
@@ -310,12 +310,18 @@ func (f *TxFile) result() FileResult {
 		return FileResult{Path: f.Rel, Diff: fmt.Sprintf("Binary files %s and %s differ\n", oldName, newName),
 			Replacements: f.replacements, Hunks: nonNil(f.located), Created: !f.Exists, Deleted: f.deleted}
 	}
-	ai, bi := newLineIndex(f.Old), newLineIndex(f.Cur)
 	var edits []lineEdit
+	var ai, bi *lineIndex
 	if f.singlePass && len(f.hunks) > 0 {
 		sorted, _ := sortHunks(len(f.Old), f.hunks) // validated by Apply already
+		// Both contents are the same up to the first hunk: index them from
+		// a few lines before it, so that a change near the end of a big
+		// file does not scan all that precedes it.
+		ai = newLineIndexFrom(f.Old, sorted[0].Start, contextLines+1)
+		bi = newLineIndexFrom(f.Cur, sorted[0].Start, contextLines+1)
 		edits = editsFromHunks(ai, bi, sorted)
 	} else {
+		ai, bi = newLineIndex(f.Old), newLineIndex(f.Cur)
 		edits = diffLines(ai, 1, ai.count()+1, bi, 1, bi.count()+1)
 	}
 	r := FileResult{Path: f.Rel, Diff: unified(oldName, newName, ai, bi, edits),
@@ -409,15 +415,38 @@ func (f *TxFile) changedBytes() int64 {
 		old = nil
 	}
 	cur := f.Cur
+	p := commonPrefix(old, cur)
+	q := commonSuffix(old[p:], cur[p:])
+	return int64(len(old)-p-q) + int64(len(cur)-p-q)
+}
+
+// commonPrefix is the length of the longest common prefix of a and b,
+// compared a block at a time (vectorised) before the last block bytewise.
+func commonPrefix(a, b []byte) int {
+	const block = 4 << 10
+	n := min(len(a), len(b))
 	p := 0
-	for p < len(old) && p < len(cur) && old[p] == cur[p] {
+	for p+block <= n && bytes.Equal(a[p:p+block], b[p:p+block]) {
+		p += block
+	}
+	for p < n && a[p] == b[p] {
 		p++
 	}
+	return p
+}
+
+// commonSuffix is the length of the longest common suffix of a and b.
+func commonSuffix(a, b []byte) int {
+	const block = 4 << 10
+	n := min(len(a), len(b))
 	q := 0
-	for q < len(old)-p && q < len(cur)-p && old[len(old)-1-q] == cur[len(cur)-1-q] {
+	for q+block <= n && bytes.Equal(a[len(a)-q-block:len(a)-q], b[len(b)-q-block:len(b)-q]) {
+		q += block
+	}
+	for q < n && a[len(a)-1-q] == b[len(b)-1-q] {
 		q++
 	}
-	return int64(len(old)-p-q) + int64(len(cur)-p-q)
+	return q
 }
 
 // sizeOf writes a byte count for people: "64 MiB", "1.5 KiB", "300 bytes".

@@ -221,6 +221,19 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	haves := make([]entry, len(changes))
 	convs := make([]conversion, len(changes))
 	oldIDs := make([]oid, len(changes)) // blob ids of the worktree bytes before the call
+	// The new contents' ids are computed on another core meanwhile: for a
+	// big file, hashing is a good part of the call.
+	newIDs := make([]oid, len(changes))
+	hashed := make(chan struct{})
+	go func() {
+		defer close(hashed)
+		for i, c := range changes {
+			if c.New != nil {
+				newIDs[i] = s.blobHash(c.New)
+			}
+		}
+	}()
+	defer func() { <-hashed }()
 	attrCache := map[string][]gitattributes.MatchAttribute{}
 	snap := map[string]entry{}
 	for i, c := range changes {
@@ -280,6 +293,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 
 	set := map[string]entry{}
 	var paths []string
+	<-hashed
 	for i, c := range changes {
 		f := intentFile{Path: c.Path, OldPerm: curs[i].perm}
 		if c.Old != nil {
@@ -298,8 +312,8 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		} else {
 			// The worktree bytes' blob is what recovery restores from; the
 			// tree gets the clean form's.
-			h, err := s.writeBlob(c.New)
-			if err != nil {
+			h := newIDs[i]
+			if err := s.writeObjectID("blob", c.New, h); err != nil {
 				return Landed{}, err
 			}
 			f.New = h.String()

@@ -33,10 +33,15 @@ func (s *Store) writeBlob(content []byte) (oid, error) {
 // object is harmless (git gc removes it).
 func (s *Store) writeObject(typ string, content []byte) (oid, error) {
 	h := s.algo.sum(typ, content)
+	return h, s.writeObjectID(typ, content, h)
+}
+
+// writeObjectID is writeObject for content whose id h is known already.
+func (s *Store) writeObjectID(typ string, content []byte, h oid) error {
 	if exists(loosePath(s.objectDirs()[0], h)) {
-		return h, nil
+		return nil
 	}
-	return h, s.writeLoose(h, typ, content)
+	return s.writeLoose(h, typ, content)
 }
 
 // Loose objects are zlib streams. Small and big ones are written as
@@ -61,9 +66,20 @@ const (
 // writeZlibStored writes header+content to w as a zlib stream of stored
 // blocks (RFC 1950 and RFC 1951 section 3.2.4), streaming from content.
 func writeZlibStored(w io.Writer, header, content []byte) error {
-	sum := adler32.New()
-	sum.Write(header)
-	sum.Write(content)
+	// The checksum ends the stream: for a big object it is computed on
+	// another core while the blocks are written.
+	checksum := make(chan uint32, 1)
+	sumOf := func() {
+		sum := adler32.New()
+		sum.Write(header)
+		sum.Write(content)
+		checksum <- sum.Sum32()
+	}
+	if len(content) >= compressLimit {
+		go sumOf()
+	} else {
+		sumOf()
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.Write([]byte{0x78, 0x01})
 	total := len(header) + len(content)
@@ -87,7 +103,7 @@ func writeZlibStored(w io.Writer, header, content []byte) error {
 		}
 		pos += n
 	}
-	c := sum.Sum32()
+	c := <-checksum
 	bw.Write([]byte{byte(c >> 24), byte(c >> 16), byte(c >> 8), byte(c)})
 	return bw.Flush()
 }
