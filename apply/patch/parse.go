@@ -1,7 +1,6 @@
 package patch
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -75,12 +74,12 @@ func hasLine(lines []rawLine, f func(string) bool) bool {
 	return false
 }
 
-var fenceRE = regexp.MustCompile("^(```|~~~)[\\w.+-]*\\s*$")
+var fenceRE = lazyRegexp("^(```|~~~)[\\w.+-]*\\s*$")
 
 // isFence reports whether s is a markdown code fence line. The fence must
 // start the line: " ```go" is a hunk's context line holding a fence (a
 // Markdown file's), never the patch's own fence.
-func isFence(s string) bool { return fenceRE.MatchString(s) }
+func isFence(s string) bool { return fenceRE().MatchString(s) }
 
 func isUnifiedMarker(s string) bool {
 	return strings.HasPrefix(s, "diff --git ") || strings.HasPrefix(s, "--- ") ||

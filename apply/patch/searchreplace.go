@@ -1,17 +1,16 @@
 package patch
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
-	searchRE  = regexp.MustCompile(`^<{5,9} ?SEARCH\s*$`)
-	dividerRE = regexp.MustCompile(`^={5,9}\s*$`)
-	replaceRE = regexp.MustCompile(`^>{5,9} ?REPLACE\s*$`)
+	searchRE  = lazyRegexp(`^<{5,9} ?SEARCH\s*$`)
+	dividerRE = lazyRegexp(`^={5,9}\s*$`)
+	replaceRE = lazyRegexp(`^>{5,9} ?REPLACE\s*$`)
 )
 
-func isSearchMarker(s string) bool { return searchRE.MatchString(s) }
+func isSearchMarker(s string) bool { return searchRE().MatchString(s) }
 
 // parseSearchReplace reads Aider-style blocks:
 //
@@ -35,7 +34,7 @@ func parseSearchReplace(lines []rawLine) (*Patch, error) {
 	path := ""
 	for i := 0; i < len(lines); i++ {
 		if !isSearchMarker(lines[i].text) {
-			if dividerRE.MatchString(lines[i].text) || replaceRE.MatchString(lines[i].text) {
+			if dividerRE().MatchString(lines[i].text) || replaceRE().MatchString(lines[i].text) {
 				return nil, malformed(lines[i].num, "%q without a <<<<<<< SEARCH line before it", strings.TrimSpace(lines[i].text))
 			}
 			continue
@@ -50,9 +49,9 @@ func parseSearchReplace(lines []rawLine) (*Patch, error) {
 		div, end := -1, -1
 		for j := i + 1; j < len(lines); j++ {
 			t := lines[j].text
-			if div < 0 && dividerRE.MatchString(t) {
+			if div < 0 && dividerRE().MatchString(t) {
 				div = j
-			} else if div >= 0 && replaceRE.MatchString(t) {
+			} else if div >= 0 && replaceRE().MatchString(t) {
 				end = j
 				break
 			} else if isSearchMarker(t) {
@@ -97,7 +96,7 @@ func blockPath(lines []rawLine, i int) string {
 		if t == "" || isFence(t) {
 			continue
 		}
-		if c := cleanPath(t); c != "" && !replaceRE.MatchString(t) && !strings.ContainsAny(c, " \t") {
+		if c := cleanPath(t); c != "" && !replaceRE().MatchString(t) && !strings.ContainsAny(c, " \t") {
 			return c
 		}
 		return ""

@@ -2,7 +2,6 @@ package patch
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -132,7 +131,7 @@ func isGitHeaderLine(ls []rawLine, j int) bool {
 	return strings.HasPrefix(t, "+++ ") && j > 0 && strings.HasPrefix(ls[j-1].text, "--- ")
 }
 
-var binaryDataRE = regexp.MustCompile("^(literal [0-9]+|delta [0-9]+|[A-Za-z][0-9A-Za-z!#$%&()*+;<=>?@^_`{|}~-]*|)$")
+var binaryDataRE = lazyRegexp("^(literal [0-9]+|delta [0-9]+|[A-Za-z][0-9A-Za-z!#$%&()*+;<=>?@^_`{|}~-]*|)$")
 
 // parseGitSection reads a "diff --git" header, its extended header lines
 // and any binary data through go-gitdiff. Text hunks that follow are read by
@@ -147,7 +146,7 @@ func parseGitSection(ls []rawLine, i int) (*FilePatch, int, error) {
 	end := j
 	if j < len(ls) && strings.HasPrefix(ls[j].text, "GIT binary patch") {
 		end = j + 1
-		for end < len(ls) && binaryDataRE.MatchString(ls[end].text) {
+		for end < len(ls) && binaryDataRE().MatchString(ls[end].text) {
 			end++
 		}
 	}
@@ -251,15 +250,15 @@ func splitGitNames(rest string) (string, string, bool) {
 	return "", "", false
 }
 
-var epochRE = regexp.MustCompile(`\t(1970-01-01 00:00:00|1969-12-31 ..:00:00|Thu Jan  1 00:00:00 1970)`)
+var epochRE = lazyRegexp(`\t(1970-01-01 00:00:00|1969-12-31 ..:00:00|Thu Jan  1 00:00:00 1970)`)
 
 // parseTraditionalHeader reads a "--- OLD" / "+++ NEW" pair. Prefixes a/
 // and b/ are removed when both sides carry them (or one side is
 // /dev/null); the name as written is kept as an alternative.
 func parseTraditionalHeader(a, b rawLine) *FilePatch {
 	oldRaw, newRaw := headerName(a.text[4:]), headerName(b.text[4:])
-	oldNull := oldRaw == "/dev/null" || epochRE.MatchString(a.text)
-	newNull := newRaw == "/dev/null" || epochRE.MatchString(b.text)
+	oldNull := oldRaw == "/dev/null" || epochRE().MatchString(a.text)
+	newNull := newRaw == "/dev/null" || epochRE().MatchString(b.text)
 	strip := !(oldNull && newNull) &&
 		(oldNull || strings.HasPrefix(oldRaw, "a/")) && (newNull || strings.HasPrefix(newRaw, "b/"))
 	clean := func(raw string) (string, string) {
@@ -302,7 +301,7 @@ func nonEmpty(ss ...string) []string {
 	return out
 }
 
-var timestampRE = regexp.MustCompile(`^(\S+)\s+\d{4}-\d\d-\d\d[ T]\d\d:\d\d`)
+var timestampRE = lazyRegexp(`^(\S+)\s+\d{4}-\d\d-\d\d[ T]\d\d:\d\d`)
 
 // headerName extracts the file name of a ---/+++ line: quoted C-style, or
 // up to a tab (GNU diff puts the timestamp after one), or before a
@@ -318,7 +317,7 @@ func headerName(s string) string {
 	}
 	if i := strings.IndexByte(s, '\t'); i >= 0 {
 		s = s[:i]
-	} else if m := timestampRE.FindStringSubmatch(s); m != nil {
+	} else if m := timestampRE().FindStringSubmatch(s); m != nil {
 		s = m[1]
 	}
 	return strings.TrimSpace(s)
@@ -336,7 +335,7 @@ func closingQuote(s string) int {
 	return -1
 }
 
-var hunkHeaderRE = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
+var hunkHeaderRE = lazyRegexp(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
 
 // maxLineNumber bounds the line numbers of a hunk header; larger ones are
 // malformed rather than a reason to compute with overflowing integers.
@@ -354,7 +353,7 @@ func parseHunk(ls []rawLine, i int) (*Hunk, int, *Error) {
 	if strings.HasPrefix(hdr, "@@@") {
 		return nil, 0, malformed(ls[i].num, "combined (merge) diffs are not supported")
 	}
-	if m := hunkHeaderRE.FindStringSubmatch(hdr); m != nil {
+	if m := hunkHeaderRE().FindStringSubmatch(hdr); m != nil {
 		nums := [4]int{}
 		for k, s := range m[1:5] {
 			if s == "" {

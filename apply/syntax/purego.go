@@ -12,7 +12,6 @@ import (
 	"go/scanner"
 	"go/token"
 	"io"
-	"regexp"
 	"strconv"
 
 	"github.com/BurntSushi/toml"
@@ -121,7 +120,7 @@ var yamlChecker = &checker{
 	window:    true,
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLine = lazyRegexp(`^yaml: line (\d+): (.*)$`)
 
 // diagnoseYAML decodes every document of src. The YAML parser reports only a
 // line, and that is where the construct holding the error begins.
@@ -137,7 +136,7 @@ func diagnoseYAML(src []byte) ([]diag, error) {
 			continue
 		}
 		msg, at := err.Error(), 0
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		if m := yamlLine().FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
 			msg = m[2]
 			at = lineStart(src, line)

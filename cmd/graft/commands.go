@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -111,14 +110,14 @@ func runTools(c *Context, _ *pflag.FlagSet, args []string) error {
 	return writeJSON(c.Stdout, out)
 }
 
-var rangeSuffix = regexp.MustCompile(`:(\d+)(?:-(\d*))?$`)
+var rangeSuffix = lazyRegexp(`:(\d+)(?:-(\d*))?$`)
 
 func runRead(c *Context, _ *pflag.FlagSet, args []string) error {
 	if len(args) != 1 {
 		return usagef("read: want PATH[:START-END]")
 	}
 	req := apply.FileReadRequest{Path: args[0]}
-	if m := rangeSuffix.FindStringSubmatch(args[0]); m != nil {
+	if m := rangeSuffix().FindStringSubmatch(args[0]); m != nil {
 		if _, err := os.Stat(args[0]); err != nil { // a file really named "x:3" wins
 			req.Path = strings.TrimSuffix(args[0], m[0])
 			req.StartLine, _ = strconv.Atoi(m[1])
