@@ -33,6 +33,17 @@ import (
 //     [ref] (in branch mode the index entries of the paths follow);
 //  6. the intent record is emptied [done].
 //
+// Syncs, and why each is needed: the intent record (step 3), because
+// recovery can only undo or finish what it can read after a power cut, and
+// it must be on disk before the first file is replaced; each temporary file
+// (step 4), because a rename can reach the disk before the data it
+// renames, which would leave a file that is neither before nor after, and
+// recovery leaves such a file alone. Nothing else is synced: a rename, a
+// ref move or the emptied record lost in a power cut leaves a state that
+// recovery rolls forward or back like any interrupted call (a lost rename
+// leaves the old file, which is one of the two states recovery expects),
+// and branch refs are synced before they move because git does so.
+//
 // The commit point is step 5. Recovery (run by Open under the lock when an
 // intent record exists) rolls forward when the ref already holds the new
 // commit, and back otherwise: each file holding its new blob is given its
@@ -126,7 +137,6 @@ func (s *Store) commitIntent(ctx context.Context, in *intent) error {
 		}
 		crashPoint("rename")
 	}
-	syncDirs(s.root, in.Files)
 	if err := s.moveRef(in); err != nil {
 		return s.abort(in, err)
 	}
@@ -477,13 +487,3 @@ func syncDir(dir string) {
 	}
 }
 
-func syncDirs(root string, files []intentFile) {
-	seen := map[string]bool{}
-	for _, f := range files {
-		d := filepath.Dir(filepath.Join(root, filepath.FromSlash(f.Path)))
-		if !seen[d] {
-			seen[d] = true
-			syncDir(d)
-		}
-	}
-}
