@@ -486,4 +486,3 @@ func syncDir(dir string) {
 		d.Close()
 	}
 }
-
