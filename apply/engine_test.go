@@ -112,7 +112,7 @@ func TestFileReadVersionAndRange(t *testing.T) {
 
 func TestToolsHaveSchemas(t *testing.T) {
 	for _, name := range []string{"file_read", "edit", "edit_text_file", "replace_in_file", "edit_lines",
-		"multi_edit", "apply_patch", "undo", "redo", "history", "diff"} {
+		"multi_edit", "edit_file", "apply_patch", "undo", "redo", "history", "diff"} {
 		if apply.Lookup(name) == nil {
 			t.Errorf("tool %s not registered", name)
 		}

@@ -205,7 +205,7 @@ func Tools() []*Tool {
 }
 
 var toolOrder = []string{"file_read", "edit", "edit_text_file", "replace_in_file", "edit_lines",
-	"multi_edit", "apply_patch", "undo", "redo", "history", "diff"}
+	"multi_edit", "edit_file", "apply_patch", "undo", "redo", "history", "diff"}
 
 // Lookup returns the tool called name, or nil.
 func Lookup(name string) *Tool {

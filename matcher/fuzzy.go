@@ -327,6 +327,9 @@ func (s *searcher) find(old string) (Match, error) {
 				return Match{}, s.outOfBudget()
 			}
 			ex := exactAll(s.content, text, true)
+			if s.opt.WholeLines {
+				ex = wholeLines(s.content, ex)
+			}
 			if len(ex) > 1 {
 				return Match{}, ambiguous(s.content, v.tier(Exact), ex)
 			}
@@ -796,7 +799,7 @@ func (s *searcher) adapter(v variant, p, lvl int) (*lineAdapter, bool, string) {
 		}
 		pairs := indentPairs(v.lines, a.file, 0)
 		im, ok := mapIndent(pairs, sample, s.fileUnit)
-		if !ok && n > 1 && indentOf(v.lines[0]) == "" && indentOf(a.file[0]) != "" {
+		if !ok && n > 1 && indentOf(v.lines[0]) == "" && indentOf(a.file[0]) != "" && !s.opt.WholeLines {
 			// The old text may start after the first line's indentation,
 			// as an exact match may: map the other lines alone.
 			if im2, ok2 := mapIndent(indentPairs(v.lines, a.file, 1), sample, s.fileUnit); ok2 {

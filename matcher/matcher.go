@@ -34,6 +34,12 @@ type Options struct {
 	// indentation unit, and lets a refusal say that the new text is
 	// already in the file. It never makes a match where there was none.
 	NewText string
+	// WholeLines accepts only a block of whole lines: one that begins where
+	// a line begins and ends where a line ends (at its line break, or at
+	// the end of the content). Exact occurrences inside a line are not
+	// counted, and the fuzzy tiers do not start a block after a line's
+	// indentation. Callers that place whole lines (snippet anchors) set it.
+	WholeLines bool
 }
 
 // DefaultBudget is the fuzzy work budget used when Options.Budget is 0.
@@ -120,6 +126,9 @@ func Find(content []byte, old string, opt Options) (Match, error) {
 		return Match{}, &Refusal{Kind: ErrNotFound, Reason: "empty search text"}
 	}
 	exact := exactAll(content, old, true)
+	if opt.WholeLines {
+		exact = wholeLines(content, exact)
+	}
 	switch {
 	case len(exact) == 1:
 		return exact[0], nil
@@ -177,6 +186,20 @@ func exactAll(content []byte, old string, overlapping bool) []Match {
 			from = start + 1
 		} else {
 			from = end
+		}
+	}
+	return out
+}
+
+// wholeLines keeps the matches that begin and end at line boundaries.
+func wholeLines(content []byte, ms []Match) []Match {
+	out := ms[:0:0]
+	for _, m := range ms {
+		startOK := m.Start == 0 || content[m.Start-1] == '\n'
+		endOK := m.End == len(content) || content[m.End-1] == '\n' || content[m.End] == '\n' ||
+			content[m.End] == '\r' && m.End+1 < len(content) && content[m.End+1] == '\n'
+		if startOK && endOK {
+			out = append(out, m)
 		}
 	}
 	return out

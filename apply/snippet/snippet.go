@@ -1,0 +1,749 @@
+// Package snippet merges the snippets that Cursor-style edit_file tools
+// send: the changed parts of a file, with the unchanged parts elided by
+// marker comments such as "// ... existing code ...". It does so
+// deterministically, through graft's one matcher, and never guesses:
+// whatever the snippet leaves open is refused, with the reason.
+//
+// # Markers
+//
+// A marker is a line holding only a comment (//, #, --, ;, %, /* */, {/* */},
+// <!-- -->) whose text is an ellipsis ("..." or "…"), alone or with words
+// that say "existing code": "... existing code ...", "... rest of the code
+// ...", "... keep existing imports ...", "(existing methods unchanged)...".
+// A bare "..." without a comment is not a marker (it is code in Python and
+// TypeScript). Markers keep the file's lines between the regions they
+// separate, unchanged.
+//
+// # Regions
+//
+// A region is a run of lines between markers (blank lines at its ends
+// left out: they belong to the code the markers keep). Each region is
+// anchored in the file by its unchanged lines: its head, the longest run
+// of its first lines that stands in the file as a unique block of whole
+// lines, and its tail, the same for its last lines, after the head. Both
+// are located by the matcher (exact, then its fuzzy tiers and guards;
+// unique only), each region after the one before it. The file's lines
+// between head and tail are replaced by the region's lines between them,
+// re-indented as the matcher re-indents when an anchor was found with its
+// indentation shifted. A region must be anchored at both ends (but where
+// the snippet has no marker, at the file's start or end): a line that is
+// not in the file may be new code or a line the model misremembered, and
+// only an anchor on its far side tells the two apart. So a region that
+// inserts lines shows the line before them and the line after.
+//
+// # Never deleting what was not shown
+//
+// File lines between a region's anchors that the region neither shows nor
+// replaces could be a deletion, or lines the model forgot to elide with a
+// marker. They are compared with the region's new lines (longest common
+// subsequence, indentation and trailing white space ignored); in each gap
+// between kept lines, removing non-blank lines is allowed only where the
+// region puts new non-blank lines in their place, at most max(3, 2 × the
+// new ones) of them: a rewrite, not a silent cut. Otherwise the region is
+// refused, naming the lines it would delete.
+//
+// # The ends of the snippet
+//
+// Without a marker at its start, a snippet begins where the file begins:
+// its first region must be anchored at line 1 (or have no head, and then it
+// replaces from line 1, under the deletion rule). The same holds at the
+// end. A snippet without any marker is a whole-file write, which the tool
+// allows only for a new file or with overwrite.
+package snippet
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/graftdev/graft/matcher"
+)
+
+// Region is one run of snippet lines between markers.
+type Region struct {
+	// Lines are the region's lines, each with its line break ("\n"; the
+	// last may have none).
+	Lines []string
+	// Line is the 1-based line of the snippet the region starts at.
+	Line int
+}
+
+// Snippet is a parsed code_edit.
+type Snippet struct {
+	Regions []Region
+	// Lead and Trail say whether a marker opens and closes the snippet.
+	Lead, Trail bool
+	// Markers counts the marker lines.
+	Markers int
+}
+
+// commentRE takes one comment apart: its opening, text and closing.
+var commentRE = regexp.MustCompile(`^(?:\{/\*|/\*+|<!--|//+|#+|--|;+|%+|\*)\s*(.*?)\s*(?:\*+/\}|\*+/|-->)?$`)
+
+// markerWordsRE is what a marker may say besides its ellipses.
+var markerWordsRE = regexp.MustCompile(`^(?:(?:keep|keeping|the|rest|of|remaining|existing|unchanged|previous|other|omitted|same|more|original|all|any|your|as|before|here|is|are|stays|stay|remains|remain|untouched|code|lines?|content|contents|file|implementation|methods?|functions?|imports?|fields?|properties|props|cases?|tests?|logic|body|definitions?|declarations?|rules?|styles?|config|configuration|settings|entries|items|components?|classes|class|members|exports?|routes?|handlers?|types?|helpers?|and|etc|so|on)\s*)*$`)
+
+// IsMarker reports whether a snippet line is a marker.
+func IsMarker(line string) bool {
+	t := strings.TrimSpace(strings.TrimSuffix(line, "\r"))
+	m := commentRE.FindStringSubmatch(t)
+	if m == nil {
+		return false
+	}
+	text := strings.TrimSpace(m[1])
+	if !strings.Contains(text, "...") && !strings.Contains(text, "…") {
+		return false
+	}
+	words := strings.NewReplacer("...", " ", "…", " ", "(", " ", ")", " ", "[", " ", "]", " ", ",", " ", ".", " ", ":", " ", "-", " ").Replace(text)
+	return markerWordsRE.MatchString(strings.ToLower(strings.Join(strings.Fields(words), " ")))
+}
+
+// Parse splits a code_edit into its regions.
+func Parse(code string) Snippet {
+	var s Snippet
+	lines := strings.SplitAfter(code, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	var cur *Region
+	flush := func() {
+		if cur == nil {
+			return
+		}
+		// Blank lines at a region's ends belong to the code around it,
+		// but where the snippet begins (ends) without a marker, at the
+		// file's start (end): there they are the region's own.
+		keepLead := len(s.Regions) == 0 && s.Markers == 0
+		a, b := 0, len(cur.Lines)
+		for a < b && !keepLead && strings.TrimSpace(cur.Lines[a]) == "" {
+			a++
+		}
+		for b > a && strings.TrimSpace(cur.Lines[b-1]) == "" {
+			b--
+		}
+		if a < b {
+			s.Regions = append(s.Regions, Region{Lines: cur.Lines[a:b], Line: cur.Line + a})
+		}
+		cur = nil
+	}
+	seenCode := false
+	for i, l := range lines {
+		if IsMarker(l) {
+			flush()
+			s.Markers++
+			if !seenCode {
+				s.Lead = true
+			}
+			s.Trail = true
+			continue
+		}
+		if strings.TrimSpace(l) != "" {
+			seenCode = true
+			s.Trail = false
+		}
+		if cur == nil {
+			cur = &Region{Line: i + 1}
+		}
+		cur.Lines = append(cur.Lines, l)
+	}
+	flush()
+	return s
+}
+
+// Replacement is one region's change: file bytes [Start, End) become New
+// (before re-indentation and line endings, which Adapt and the caller
+// give it).
+type Replacement struct {
+	Start, End int
+	// New is the region's new lines, re-indented for the file.
+	New string
+	// Region is the 0-based region; Line and EndLine the file lines
+	// (1-based) the region spans, anchors included.
+	Region        int
+	Line, EndLine int
+	// Tier and Similarity say how the anchors were found (the looser).
+	Tier       matcher.Tier
+	Similarity float64
+}
+
+// Kinds of refusal.
+var (
+	ErrNotFound  = errors.New("region not found")
+	ErrAmbiguous = errors.New("region found more than once")
+	ErrDeletes   = errors.New("region would delete lines it does not show")
+	ErrEnds      = errors.New("snippet does not reach the file's end")
+)
+
+// Error is a refused region: which, why, and the nearest places in the
+// file with their text.
+type Error struct {
+	Kind       error
+	Region     int // 0-based
+	Line       int // the region's first line in the snippet
+	Reason     string
+	Count      int
+	Candidates []matcher.Candidate
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("region %d (snippet line %d): %s", e.Region+1, e.Line, e.Reason)
+}
+
+// Unwrap gives the kind, for errors.Is.
+func (e *Error) Unwrap() error { return e.Kind }
+
+// maxAnchor bounds an anchor's length in lines.
+const maxAnchor = 40
+
+// Plan locates every region of s in content, in order, and returns the
+// replacements, sorted by position. opt carries the matcher options (the
+// budget, exact-only); Plan sets WholeLines and NewText itself.
+func Plan(content []byte, s Snippet, opt matcher.Options) ([]Replacement, error) {
+	fl := newLines(content)
+	var out []Replacement
+	cursor := 0 // file line the next region may start at
+	for i, r := range s.Regions {
+		rep, end, err := planRegion(content, fl, r, i, cursor, opt, i == 0 && !s.Lead, i == len(s.Regions)-1 && !s.Trail)
+		if err != nil {
+			return nil, err
+		}
+		if rep != nil {
+			out = append(out, *rep)
+		}
+		cursor = end
+	}
+	return out, nil
+}
+
+// anchor is a located run of a region's lines.
+type anchor struct {
+	n          int // region lines in it
+	line       int // first file line (0-based)
+	m          matcher.Match
+	found      bool
+	ambiguous  *matcher.Refusal
+	candidates []matcher.Candidate
+}
+
+// locate finds lines as a unique block of whole lines in the file from
+// line from on (before line to, if to ≥ 0).
+func locate(content []byte, fl *lines, text string, from, to int, opt matcher.Options) (matcher.Match, int, error) {
+	base := fl.start(from)
+	limit := len(content)
+	if to >= 0 && to < fl.count() {
+		limit = fl.start(to)
+	}
+	o := opt
+	o.WholeLines = true
+	o.NewText = ""
+	m, err := matcher.Find(content[base:limit], text, o)
+	if err != nil {
+		return matcher.Match{}, 0, err
+	}
+	line := fl.lineOf(base + m.Start)
+	return m, line, nil
+}
+
+// anchorTier reports whether an anchor may be found by tier t: exactly,
+// or through the tiers that only forgive line endings, trailing white
+// space and a constant indentation shift. The tiers that forgive blank
+// lines, typography or escaping are not used for anchors: a blank line or
+// a changed character in a region's edge is a change to place, not a
+// slip to forgive.
+func anchorTier(t matcher.Tier) bool {
+	switch t {
+	case matcher.Exact, matcher.LineEndings, matcher.TrailingSpace, matcher.Indentation:
+		return true
+	}
+	return false
+}
+
+// grow finds an anchor: block(n) is the region's first (or last) n lines;
+// it grows n while the block stays found uniquely at the same place (the
+// same first line for a head, the same last line for a tail) by the same
+// tier, and while the block is ambiguous, until one place remains.
+func grow(content []byte, fl *lines, block func(n int) string, limit, from int, isTail bool, opt matcher.Options) anchor {
+	var best anchor
+	for n := 1; n <= min(limit, maxAnchor); n++ {
+		m, line, err := locate(content, fl, block(n), from, -1, opt)
+		var ref *matcher.Refusal
+		switch {
+		case err == nil && anchorTier(m.Tier):
+			a := anchor{n: n, line: line, m: m, found: true}
+			if best.found && (m.Tier != best.m.Tier || anchorPlace(a, isTail) != anchorPlace(best, isTail)) {
+				return best
+			}
+			best = a
+			continue
+		case err == nil:
+			// Found only by a tier anchors do not use.
+		case errors.As(err, &ref) && errors.Is(err, matcher.ErrAmbiguous):
+			if !best.found {
+				best.ambiguous = ref
+				continue
+			}
+		case errors.As(err, &ref) && !best.found && best.ambiguous == nil && n == 1:
+			best.candidates = ref.Candidates
+		}
+		break
+	}
+	return best
+}
+
+// anchorPlace is the file line an anchor is tied to: a head's first line,
+// a tail's last.
+func anchorPlace(a anchor, isTail bool) int {
+	if isTail {
+		return a.line + a.n - 1
+	}
+	return a.line
+}
+
+// head grows the region's leading anchor.
+func head(content []byte, fl *lines, r Region, from, limit int, opt matcher.Options) anchor {
+	return grow(content, fl, func(n int) string { return strings.Join(r.Lines[:n], "") }, min(len(r.Lines), limit), from, false, opt)
+}
+
+// tail grows the region's trailing anchor, from its last line back, at
+// most limit lines, located from line from on.
+func tail(content []byte, fl *lines, r Region, from, limit int, opt matcher.Options) anchor {
+	L := len(r.Lines)
+	return grow(content, fl, func(n int) string {
+		text := strings.Join(r.Lines[L-n:], "")
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		return text
+	}, limit, from, true, opt)
+}
+
+func planRegion(content []byte, fl *lines, r Region, i, cursor int, opt matcher.Options, atStart, atEnd bool) (*Replacement, int, error) {
+	fail := func(kind error, format string, args ...any) *Error {
+		return &Error{Kind: kind, Region: i, Line: r.Line, Reason: fmt.Sprintf(format, args...)}
+	}
+	N := fl.count()
+	h := head(content, fl, r, cursor, len(r.Lines), opt)
+	if h.found && h.n == len(r.Lines) {
+		// The whole region stands in the file: nothing changes here. But a
+		// region without a change is also how a deletion of the lines
+		// between its first and last lines would look: it is taken as
+		// unchanged only when its first and its last line each stand once
+		// (after the previous region), so that no other reading places
+		// them apart.
+		if atStart && h.line != 0 {
+			return nil, 0, fail(ErrEnds, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", h.line+1)
+		}
+		L := len(r.Lines)
+		_, _, e1 := locate(content, fl, r.Lines[0], cursor, -1, opt)
+		_, _, e2 := locate(content, fl, strings.TrimSuffix(r.Lines[L-1], "\n")+"\n", cursor, -1, opt)
+		if L > 1 && (e1 != nil || e2 != nil) {
+			return nil, 0, fail(ErrAmbiguous, "it changes nothing, and its first or last line stands more than once in the file, so it could also mean deleting lines between them (graft does not delete lines a snippet does not show): show the change the region makes, or use edit to delete lines")
+		}
+		return nil, h.line + h.n, nil
+	}
+	tailFrom := cursor
+	if h.found {
+		tailFrom = h.line + h.n
+	}
+	// A head found with its indentation shifted (or its trailing white
+	// space or line endings forgiven) says how the whole region differs
+	// from the file: the region is rewritten that way once, so that its
+	// tail and new lines are read in the file's terms (and a tail is not
+	// taken at some other place where the unshifted text happens to stand).
+	adapted := false
+	sent := r // the region as the snippet has it
+	if h.found && h.m.Tier != matcher.Exact {
+		lines := splitKeep(h.m.Adapt(strings.Join(r.Lines, "")))
+		if len(lines) != len(r.Lines) {
+			return nil, 0, fail(ErrNotFound, "its lines could not be re-indented line for line as its first lines were found: send the region with the file's indentation")
+		}
+		r.Lines = lines
+		adapted = true
+	}
+	t := tail(content, fl, r, tailFrom, len(r.Lines)-h.n, opt)
+	if !h.found && !t.found {
+		e := fail(ErrNotFound, "neither its first nor its last lines are in the file after line %d, so nothing says where it goes: start and end each region with unchanged lines of the file", cursor)
+		if h.ambiguous != nil || t.ambiguous != nil {
+			ref := h.ambiguous
+			if ref == nil {
+				ref = t.ambiguous
+			}
+			e.Kind, e.Count = ErrAmbiguous, ref.Count
+			e.Reason = fmt.Sprintf("its unchanged lines stand %d times in the file (after line %d) and nothing tells them apart: show more unchanged lines around the change", ref.Count, cursor)
+			e.Candidates = shift(ref.Candidates, cursor)
+		} else {
+			e.Candidates = shift(h.candidates, cursor)
+		}
+		return nil, 0, e
+	}
+	if h.ambiguous != nil && !h.found && !atStart {
+		return nil, 0, &Error{Kind: ErrAmbiguous, Region: i, Line: r.Line, Count: h.ambiguous.Count,
+			Reason:     fmt.Sprintf("its first lines stand %d times in the file and the lines after them are new: show more unchanged lines before the change", h.ambiguous.Count),
+			Candidates: shift(h.ambiguous.Candidates, cursor)}
+	}
+	if t.ambiguous != nil && !t.found && !atEnd {
+		return nil, 0, &Error{Kind: ErrAmbiguous, Region: i, Line: r.Line, Count: t.ambiguous.Count,
+			Reason:     fmt.Sprintf("its last lines stand %d times in the file after its first lines and the lines before them are new: show more unchanged lines after the change", t.ambiguous.Count),
+			Candidates: shift(t.ambiguous.Candidates, tailFrom)}
+	}
+
+	// Both ends must be anchored, but where the snippet has no marker: a
+	// region's line that is not in the file may be new code or a line the
+	// model misremembered, and only an anchor on the far side tells.
+	if !h.found && !atStart {
+		return nil, 0, fail(ErrNotFound, "its first line %q is not in the file after line %d: start the region with unchanged lines of the file (a region inserting new lines shows the line before them and the line after)", clip(r.Lines[0]), cursor)
+	}
+	if !t.found && !atEnd {
+		return nil, 0, fail(ErrNotFound, "its last line %q is not in the file after its first lines: end the region with unchanged lines of the file (a region inserting new lines shows the line before them and the line after)", clip(r.Lines[len(r.Lines)-1]))
+	}
+	// The file lines [from, to) are replaced by the region's lines
+	// [h.n, len-t.n); a snippet without a marker at its start (end)
+	// reaches the file's start (end).
+	from, to := 0, N
+	if h.found {
+		from = h.line + h.n
+	}
+	if t.found {
+		to = t.line
+	}
+	if atStart && h.found && h.line != 0 {
+		return nil, 0, fail(ErrEnds, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", h.line+1)
+	}
+	if atEnd && t.found && t.line+t.n != N {
+		return nil, 0, fail(ErrEnds, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"// ... existing code ...\" after them", t.line+t.n, N)
+	}
+	newLines := r.Lines[h.n : len(r.Lines)-t.n]
+	if err := checkDeletions(fl, from, to, newLines); err != "" {
+		return nil, 0, &Error{Kind: ErrDeletes, Region: i, Line: r.Line, Reason: err,
+			Candidates: []matcher.Candidate{{Line: from + 1, EndLine: to, Similarity: 1, Text: string(content[fl.start(from):fl.start(min(to, N))]),
+				Reason: "the file's lines between the region's anchors"}}}
+	}
+	// Re-indent the new lines as the anchor was found (the head's, else
+	// the tail's), giving lines equal to the anchor's the file's bytes.
+	text := strings.Join(newLines, "")
+	adapt := h.m
+	if !h.found {
+		adapt = t.m
+	}
+	if h.found && t.found && t.m.Tier != matcher.Exact && t.m.Tier != h.m.Tier && adapted {
+		return nil, 0, fail(ErrAmbiguous, "its first lines were found with their indentation shifted and its last lines differ from the file in another way: send the region as the file has it")
+	}
+	if !adapted {
+		text = adapt.Adapt(text)
+	}
+	if h.found && h.m.Tier == matcher.TrailingSpace || t.found && t.m.Tier == matcher.TrailingSpace {
+		// The region's anchors differ from the file in trailing white
+		// space only: the model does not carry it, so its unchanged lines
+		// keep the file's. Otherwise the region's bytes are taken as sent
+		// (trailing white space it changes is a change).
+		text = keepFileBytes(fl, from, to, text, trailingSlip(fl, sent, h, t))
+	}
+	rep := &Replacement{Start: fl.start(from), End: fl.start(min(to, N)), New: text, Region: i,
+		Line: from + 1, EndLine: max(from, to), Tier: adapt.Tier, Similarity: adapt.Similarity}
+	if to == N && rep.End < len(content) {
+		rep.End = len(content)
+	}
+	if h.found && t.found && looser(t.m.Tier, h.m.Tier) {
+		rep.Tier, rep.Similarity = t.m.Tier, t.m.Similarity
+	}
+	end := to
+	if t.found {
+		end = t.line + t.n
+	}
+	return rep, end, nil
+}
+
+func looser(a, b matcher.Tier) bool { return a != matcher.Exact && b == matcher.Exact }
+
+func shift(cs []matcher.Candidate, lines int) []matcher.Candidate {
+	out := make([]matcher.Candidate, len(cs))
+	for i, c := range cs {
+		c.Line += lines
+		c.EndLine += lines
+		out[i] = c
+	}
+	return out
+}
+
+// checkDeletions applies the deletion rule (package doc) to the file lines
+// [from, to) replaced by newLines; it returns why the region is refused,
+// or "".
+func checkDeletions(fl *lines, from, to int, newLines []string) string {
+	var old []string
+	for i := from; i < to && i < fl.count(); i++ {
+		old = append(old, string(fl.text(i)))
+	}
+	key := func(s string) string { return strings.TrimRight(s, " \t\r\n") }
+	ok, nk := make([]string, len(old)), make([]string, len(newLines))
+	for i, l := range old {
+		ok[i] = key(l)
+	}
+	for i, l := range newLines {
+		nk[i] = key(l)
+	}
+	pairs := lcs(ok, nk)
+	pairs = append(pairs, [2]int{len(ok), len(nk)})
+	pi, pj := 0, 0
+	for _, p := range pairs {
+		var deleted, added []string
+		first := -1
+		for i := pi; i < p[0]; i++ {
+			if strings.TrimSpace(ok[i]) != "" {
+				if first < 0 {
+					first = i
+				}
+				deleted = append(deleted, ok[i])
+			}
+		}
+		for j := pj; j < p[1]; j++ {
+			if strings.TrimSpace(nk[j]) != "" {
+				added = append(added, nk[j])
+			}
+		}
+		if why := rewriteOf(deleted, added); why != "" {
+			return fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), %s: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
+				len(deleted), from+first+1, clip(old[first]), why)
+		}
+		pi, pj = p[0]+1, p[1]+1
+	}
+	return ""
+}
+
+// rewriteOf says why removing the deleted lines in favour of the added
+// ones (one gap of a region) is not a rewrite, or "" when it is: no more
+// lines removed than added, and each removed line sharing at least half
+// of its words with one of the added lines.
+func rewriteOf(deleted, added []string) string {
+	if len(deleted) == 0 {
+		return ""
+	}
+	if len(added) == 0 {
+		return "without anything in their place"
+	}
+	if len(deleted) > len(added) {
+		return fmt.Sprintf("with only %d new line(s) in their place", len(added))
+	}
+	for _, d := range deleted {
+		best := 0.0
+		for _, a := range added {
+			best = max(best, wordOverlap(d, a))
+		}
+		if best < 0.5 {
+			return fmt.Sprintf("and the new lines in their place do not rewrite %q", clip(d))
+		}
+	}
+	return ""
+}
+
+// wordOverlap is the share of the words (runs of letters, digits and _)
+// of a that b has too, counted with multiplicity; lines without words
+// compare their punctuation as one word.
+func wordOverlap(a, b string) float64 {
+	wa, wb := words(a), words(b)
+	if len(wa) == 0 {
+		if strings.TrimSpace(a) == strings.TrimSpace(b) {
+			return 1
+		}
+		return 0
+	}
+	count := map[string]int{}
+	for _, w := range wb {
+		count[w]++
+	}
+	common := 0
+	for _, w := range wa {
+		if count[w] > 0 {
+			count[w]--
+			common++
+		}
+	}
+	return float64(common) / float64(len(wa))
+}
+
+func words(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	})
+}
+
+func clip(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
+}
+
+// lcs pairs equal elements of a and b (longest common subsequence).
+func lcs(a, b []string) [][2]int {
+	if len(a)*len(b) > 1<<22 {
+		return nil
+	}
+	w := len(b) + 1
+	t := make([]int32, (len(a)+1)*w)
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				t[i*w+j] = t[(i+1)*w+j+1] + 1
+			} else {
+				t[i*w+j] = max(t[(i+1)*w+j], t[i*w+j+1])
+			}
+		}
+	}
+	var out [][2]int
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			out = append(out, [2]int{i, j})
+			i++
+			j++
+		case t[(i+1)*w+j] >= t[i*w+j+1]:
+			i++
+		default:
+			j++
+		}
+	}
+	return out
+}
+
+// lines indexes a file's line starts.
+type lines struct {
+	content []byte
+	starts  []int
+}
+
+func newLines(content []byte) *lines {
+	l := &lines{content: content, starts: []int{0}}
+	for i, c := range content {
+		if c == '\n' && i+1 < len(content) {
+			l.starts = append(l.starts, i+1)
+		}
+	}
+	if len(content) == 0 {
+		l.starts = nil
+	}
+	return l
+}
+
+func (l *lines) count() int { return len(l.starts) }
+
+func (l *lines) start(i int) int {
+	if i >= len(l.starts) {
+		return len(l.content)
+	}
+	return l.starts[i]
+}
+
+// text is line i without its line break.
+func (l *lines) text(i int) []byte {
+	end := l.start(i + 1)
+	b := l.content[l.start(i):end]
+	b = []byte(strings.TrimSuffix(string(b), "\n"))
+	return []byte(strings.TrimSuffix(string(b), "\r"))
+}
+
+// lineOf is the line holding byte offset off.
+func (l *lines) lineOf(off int) int {
+	lo, hi := 0, len(l.starts)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if l.starts[mid] <= off {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// splitKeep splits text after each line break, keeping it.
+func splitKeep(text string) []string {
+	ls := strings.SplitAfter(text, "\n")
+	if ls[len(ls)-1] == "" {
+		ls = ls[:len(ls)-1]
+	}
+	return ls
+}
+
+// keepFileBytes is for a region whose anchors were found only by
+// forgiving trailing white space: its lines that stand unchanged in the
+// file's lines [from, to) (paired in order, trailing white space and line
+// endings aside) get the file's own bytes, as the matcher keeps unchanged
+// lines of an edit, and its new lines lose the trailing white space the
+// model adds.
+func keepFileBytes(fl *lines, from, to int, text, slip string) string {
+	if text == "" {
+		return text
+	}
+	nl := splitKeep(text)
+	key := func(s string) string { return strings.TrimRight(s, " \t\r\n") }
+	ok, nk := make([]string, 0, to-from), make([]string, len(nl))
+	for i := from; i < to && i < fl.count(); i++ {
+		ok = append(ok, key(string(fl.text(i))))
+	}
+	for j, l := range nl {
+		nk[j] = key(l)
+	}
+	paired := make([]bool, len(nl))
+	for _, p := range lcs(ok, nk) {
+		paired[p[1]] = true
+		if ok[p[0]] == "" {
+			continue
+		}
+		line := string(fl.content[fl.start(from+p[0]):fl.start(from+p[0]+1)])
+		if !strings.HasSuffix(line, "\n") && strings.HasSuffix(nl[p[1]], "\n") {
+			line += "\n"
+		}
+		nl[p[1]] = line
+	}
+	// The region's other lines are new: where the model added the same
+	// trailing white space to every anchor line, that slip is taken off
+	// the new lines that carry it too.
+	for j, l := range nl {
+		body := strings.TrimRight(l, "\r\n")
+		if !paired[j] && slip != "" && strings.HasSuffix(body, slip) {
+			nl[j] = strings.TrimSuffix(body, slip) + l[len(body):]
+		}
+	}
+	return strings.Join(nl, "")
+}
+
+// trailingSlip is the trailing white space the model added to every
+// non-blank anchor line of r (found by the trailing white space tier), or
+// "" when the anchors do not all show the same addition.
+func trailingSlip(fl *lines, r Region, h, t anchor) string {
+	slip, seen := "", false
+	check := func(regionLine string, fileLine int) bool {
+		got := strings.TrimRight(regionLine, "\r\n")
+		want := string(fl.text(fileLine))
+		if strings.TrimSpace(got) == "" {
+			return true
+		}
+		add, ok := strings.CutPrefix(got, want)
+		switch {
+		case !ok || strings.Trim(add, " \t") != "" || seen && add != "" && add != slip:
+			return false
+		case add != "":
+			slip, seen = add, true
+		}
+		return true
+	}
+	if h.found {
+		for k := 0; k < h.n; k++ {
+			if !check(r.Lines[k], h.line+k) {
+				return ""
+			}
+		}
+	}
+	if t.found {
+		L := len(r.Lines)
+		for k := 0; k < t.n; k++ {
+			if !check(r.Lines[L-t.n+k], t.line+k) {
+				return ""
+			}
+		}
+	}
+	return slip
+}

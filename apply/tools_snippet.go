@@ -1,0 +1,136 @@
+package apply
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/graftdev/graft/apply/snippet"
+	"github.com/graftdev/graft/matcher"
+)
+
+func init() {
+	Register(NewTool("edit_file", editFileDescription, runEditFile))
+}
+
+const editFileDescription = `Edit a file by sending the changed parts of it, with the unchanged parts elided by marker comments.
+Write each changed region with a few unchanged lines before and after it (they anchor the region), and put a
+marker line between regions and at the start and end, in the file's comment syntax:
+  // ... existing code ...      (# ... existing code ... in Python/shell, <!-- ... existing code ... --> in HTML/Markdown)
+Lines between a region's unchanged first and last lines are replaced by the region's lines. graft never guesses:
+a region whose anchors are not in the file, or stand in several places, or that would delete lines you did not show,
+is refused with the reason and the file's actual text. Without a marker at the start (end) the snippet starts (ends)
+at the file's start (end). A snippet without markers replaces the whole file: allowed for a new file, or with
+overwrite: true. To delete lines, use edit or replace_in_file.`
+
+// EditFileRequest is the input of edit_file (the Cursor/Morph convention).
+type EditFileRequest struct {
+	TargetFile   string `json:"target_file" jsonschema:"the file to edit"`
+	Instructions string `json:"instructions,omitempty" jsonschema:"one line describing the edit; it becomes the journal commit's message"`
+	CodeEdit     string `json:"code_edit" jsonschema:"the changed regions, unchanged parts elided by '// ... existing code ...' marker lines"`
+	Overwrite    bool   `json:"overwrite,omitempty" jsonschema:"allow a snippet without markers to replace an existing file whole"`
+	Common
+}
+
+func runEditFile(ctx context.Context, e *Engine, req *EditFileRequest) (*Landing, error) {
+	tx := e.Begin("edit_file", req.DryRun)
+	if err := tx.editSnippet(req.TargetFile, req.CodeEdit, req.Overwrite, req.Version); err != nil {
+		return nil, err
+	}
+	return tx.Land(ctx, req.Instructions)
+}
+
+// editSnippet merges a snippet into path (snippet package doc).
+func (tx *Tx) editSnippet(path, code string, overwrite bool, version string) error {
+	s := snippet.Parse(code)
+	if s.Markers == 0 {
+		f, err := tx.Open(path, "", true)
+		if err != nil {
+			return err
+		}
+		if f.Exists && !overwrite {
+			return invalidf(f.Rel, "", "the snippet has no \"// ... existing code ...\" marker, so it would replace the whole file: add markers where the file's lines stay, or pass overwrite: true to replace it")
+		}
+		if err := tx.checkVersion(f, version, ""); err != nil {
+			return err
+		}
+		n := len(splitText(code))
+		if f.Exists {
+			return f.ApplyHunks([]Hunk{{Start: 0, End: len(f.Old), New: code, Desc: "the whole file"}},
+				[]Located{{Line: 1, EndLine: max(1, n), Method: "overwrite", Similarity: 1}}, 1)
+		}
+		f.Replace([]byte(code), []Located{{Line: 1, EndLine: max(1, n), Method: "create", Similarity: 1}}, 1)
+		return nil
+	}
+	f, err := tx.Open(path, "", false)
+	if err != nil {
+		return err
+	}
+	sv, err := tx.since(f, version, "")
+	if err != nil {
+		return err
+	}
+	if len(s.Regions) == 0 {
+		return invalidf(f.Rel, "", "the snippet holds only markers: nothing to change")
+	}
+	hunks, located, err := snippetHunks(f.Old, s, tx.e.matchOptions(0))
+	if err != nil {
+		return withPath(sv.notFound(snippetError(err), ""), f.Rel)
+	}
+	if len(hunks) == 0 {
+		return invalidf(f.Rel, "", "every region of the snippet already stands in the file: the edit changes nothing")
+	}
+	return f.ApplyHunks(hunks, located, len(hunks))
+}
+
+// snippetHunks turns a parsed snippet into the hunks that merge it into
+// content: the one path edit_file and MergeSnippet share.
+func snippetHunks(content []byte, s snippet.Snippet, opt matcher.Options) ([]Hunk, []Located, error) {
+	reps, err := snippet.Plan(content, s, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	hunks := make([]Hunk, 0, len(reps))
+	located := make([]Located, 0, len(reps))
+	for _, r := range reps {
+		eol := eolAround(content, r.Start)
+		edit := fmt.Sprintf("region %d", r.Region+1)
+		hunks = append(hunks, Hunk{Start: r.Start, End: r.End, New: withEOL(r.New, eol), Edit: edit, Desc: fmt.Sprintf("lines %d-%d", r.Line, r.EndLine)})
+		located = append(located, Located{Edit: edit, Line: r.Line, EndLine: r.EndLine, Method: string(r.Tier), Similarity: r.Similarity})
+	}
+	return hunks, located, nil
+}
+
+// MergeSnippet merges an edit_file snippet with markers into an existing
+// file's content, as edit_file does, without the disk or git (the snippet
+// accuracy corpus runs it). A refused snippet returns the refusal.
+func MergeSnippet(content []byte, code string, opt matcher.Options) ([]byte, error) {
+	s := snippet.Parse(code)
+	if s.Markers == 0 {
+		return nil, invalidf("", "", "the snippet has no marker")
+	}
+	hunks, _, err := snippetHunks(content, s, opt)
+	if err != nil {
+		return nil, snippetError(err)
+	}
+	return Apply(content, hunks)
+}
+
+// snippetError gives a refused region the engine's codes: not found,
+// several places, or a conflict (lines it would delete, ends that do not
+// reach the file's).
+func snippetError(err error) error {
+	var se *snippet.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	code := CodeConflict
+	switch {
+	case errors.Is(err, snippet.ErrNotFound):
+		code = CodeTextNotFound
+	case errors.Is(err, snippet.ErrAmbiguous):
+		code = CodeAmbiguous
+	}
+	return &Error{Code: code, Edit: fmt.Sprintf("region %d", se.Region+1), Msg: fmt.Sprintf("(snippet line %d) %s", se.Line, se.Reason),
+		Count: se.Count, Candidates: se.Candidates, Err: err}
+}
