@@ -363,6 +363,24 @@ func planRegion(content []byte, fl *lines, r Region, i, cursor int, opt matcher.
 		adapted = true
 	}
 	t := tail(content, fl, r, tailFrom, len(r.Lines)-h.n, opt)
+	if t.found && h.found && h.line > cursor {
+		// A tail that stands once after the head but also before it (after
+		// the previous region) is unique only because of where the search
+		// starts: the region's last lines could be that earlier place, out
+		// of the file's order. Refused rather than read either way.
+		L := len(r.Lines)
+		text := strings.Join(r.Lines[L-t.n:], "")
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		if _, line, err := locate(content, fl, text, cursor, h.line, opt); err == nil || errors.Is(err, matcher.ErrAmbiguous) {
+			if err != nil {
+				line = cursor
+			}
+			return nil, 0, &Error{Kind: ErrAmbiguous, Region: i, Line: r.Line, Count: 2,
+				Reason: fmt.Sprintf("its last lines stand after its first lines (line %d) but also before them (near line %d), so they do not say where the region ends: show more unchanged lines before the end of the region", t.line+1, line+1)}
+		}
+	}
 	if !h.found && !t.found {
 		e := fail(ErrNotFound, "neither its first nor its last lines are in the file after line %d, so nothing says where it goes: start and end each region with unchanged lines of the file", cursor)
 		if h.ambiguous != nil || t.ambiguous != nil {
