@@ -267,12 +267,22 @@ func anchorTier(t matcher.Tier) bool {
 func grow(content []byte, fl *lines, block func(n int) string, limit, from int, isTail bool, opt matcher.Options) anchor {
 	var best anchor
 	for n := 1; n <= min(limit, maxAnchor); n++ {
-		m, line, err := locate(content, fl, block(n), from, -1, opt)
+		text := block(n)
+		if best.ambiguous != nil && !best.found && newLineBlank(text, isTail) {
+			// A blank line does not tell places apart: it may be new.
+			continue
+		}
+		m, line, err := locate(content, fl, text, from, -1, opt)
 		var ref *matcher.Refusal
 		switch {
 		case err == nil && anchorTier(m.Tier):
 			a := anchor{n: n, line: line, m: m, found: true}
 			if best.found && (m.Tier != best.m.Tier || anchorPlace(a, isTail) != anchorPlace(best, isTail)) {
+				return best
+			}
+			if !best.found && best.ambiguous != nil && best.ambiguous.Tier != m.Tier {
+				// The shorter block stood several times by one tier; a
+				// looser tier cannot be what tells its places apart.
 				return best
 			}
 			best = a
@@ -290,6 +300,16 @@ func grow(content []byte, fl *lines, block func(n int) string, limit, from int, 
 		break
 	}
 	return best
+}
+
+func nonBlankLines(text string) int {
+	n := 0
+	for _, l := range splitKeep(text) {
+		if strings.TrimSpace(l) != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // anchorPlace is the file line an anchor is tied to: a head's first line,
@@ -451,6 +471,30 @@ func planRegion(content []byte, fl *lines, r Region, i, cursor int, opt matcher.
 	if !adapted {
 		text = adapt.Adapt(text)
 	}
+	// One line found with its indentation shifted is weak: it may be a new
+	// line that happens to read like a file line. It places the region
+	// only when the other end shows the same shift (the region as sent
+	// does not stand in the file as it is there).
+	weak := func(a anchor, block string) bool {
+		return a.found && a.m.Tier == matcher.Indentation && nonBlankLines(block) < 2
+	}
+	L := len(sent.Lines)
+	if weak(h, strings.Join(sent.Lines[:h.n], "")) || weak(t, strings.Join(r.Lines[L-t.n:], "")) {
+		other := !h.found || !t.found
+		if h.found && t.found {
+			tailSent := strings.Join(sent.Lines[L-t.n:], "")
+			if !strings.HasSuffix(tailSent, "\n") {
+				tailSent += "\n"
+			}
+			m, _, err := locate(content, fl, tailSent, t.line, t.line+t.n, opt)
+			headSent := strings.Join(sent.Lines[:h.n], "")
+			hm, _, herr := locate(content, fl, headSent, h.line, h.line+h.n, opt)
+			other = err == nil && m.Tier == matcher.Indentation && herr == nil && hm.Tier == matcher.Indentation
+		}
+		if !other {
+			return nil, 0, fail(ErrNotFound, "it is placed by one line whose indentation differs from the file's, and its other end does not show the same shift, so that line may be new: show more unchanged lines, indented as in the file")
+		}
+	}
 	if h.found && h.m.Tier == matcher.TrailingSpace || t.found && t.m.Tier == matcher.TrailingSpace {
 		// The region's anchors differ from the file in trailing white
 		// space only: the model does not carry it, so its unchanged lines
@@ -506,19 +550,33 @@ func checkDeletions(fl *lines, from, to int, newLines []string) string {
 	pi, pj := 0, 0
 	for _, p := range pairs {
 		var deleted, added []string
-		first := -1
+		first, blanks, addedBlanks := -1, 0, 0
 		for i := pi; i < p[0]; i++ {
-			if strings.TrimSpace(ok[i]) != "" {
-				if first < 0 {
-					first = i
-				}
-				deleted = append(deleted, ok[i])
+			if strings.TrimSpace(ok[i]) == "" {
+				blanks++
+				continue
 			}
+			if first < 0 {
+				first = i
+			}
+			deleted = append(deleted, ok[i])
 		}
 		for j := pj; j < p[1]; j++ {
-			if strings.TrimSpace(nk[j]) != "" {
-				added = append(added, nk[j])
+			if strings.TrimSpace(nk[j]) == "" {
+				addedBlanks++
+				continue
 			}
+			added = append(added, nk[j])
+		}
+		if blanks > 0 && len(deleted)+blanks > len(added)+addedBlanks {
+			// Blank lines are lines too: dropping them unseen changes the
+			// file as much as any other line.
+			at := first
+			if at < 0 {
+				at = pi
+			}
+			return fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d), %d of them blank, with only %d line(s) in their place: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
+				len(deleted)+blanks, from+at+1, blanks, len(added)+addedBlanks)
 		}
 		if why := rewriteOf(deleted, added); why != "" {
 			return fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), %s: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
@@ -764,4 +822,15 @@ func trailingSlip(fl *lines, r Region, h, t anchor) string {
 		}
 	}
 	return slip
+}
+
+// newLineBlank reports whether the line an anchor's block grew by (its
+// last line for a head, its first for a tail) is blank.
+func newLineBlank(block string, isTail bool) bool {
+	ls := splitKeep(block)
+	l := ls[len(ls)-1]
+	if isTail {
+		l = ls[0]
+	}
+	return strings.TrimSpace(l) == ""
 }

@@ -89,3 +89,76 @@ func TestIsMarker(t *testing.T) {
 		}
 	}
 }
+
+// FuzzPlan: any content and any snippet are either planned into
+// replacements that apply cleanly (in order, inside the content, not
+// overlapping) or refused with an *Error; never a panic.
+func FuzzPlan(f *testing.F) {
+	f.Add("a\nb\nc\n", "// ... existing code ...\nb\nB2\nc\n// ... existing code ...\n")
+	f.Add("x\n\ty\n}\n", "// ...\n    y\n    z\n}\n")
+	f.Add("", "// ... existing code ...\n")
+	f.Add("a\r\nb\r\n", "a\nb\n// ...\n")
+	f.Fuzz(func(t *testing.T, content, code string) {
+		reps, err := Plan([]byte(content), Parse(code), matcher.Options{Budget: 20000})
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("refusal of type %T: %v", err, err)
+			}
+			return
+		}
+		at := 0
+		for _, r := range reps {
+			if r.Start < at || r.End < r.Start || r.End > len(content) {
+				t.Fatalf("replacement %d-%d after %d in %d bytes", r.Start, r.End, at, len(content))
+			}
+			at = r.End
+		}
+	})
+}
+
+// FuzzOneChange: a file, one line of it changed (or a line inserted), sent
+// as a region with two unchanged lines on each side (not blank at its
+// edges) and markers: the result is exactly the changed file, or a
+// refusal; never another file.
+func FuzzOneChange(f *testing.F) {
+	f.Add("a\nb\nc\nd\ne\nf\ng\n", 3, "C", false)
+	f.Add("}\n}\n}\nx\n}\n}\n}\n", 3, "y", true)
+	f.Add("\tif a {\n\t\tb()\n\t}\n\treturn\n", 1, "\t\tc()", true)
+	f.Fuzz(func(t *testing.T, content string, at int, line string, insert bool) {
+		if strings.ContainsAny(line, "\r\n") || !strings.HasSuffix(content, "\n") || strings.Contains(content, "\r") {
+			return
+		}
+		ls := strings.SplitAfter(content, "\n")
+		ls = ls[:len(ls)-1]
+		if len(ls) < 5 || at < 2 || at > len(ls)-3 {
+			return
+		}
+		want := append([]string{}, ls[:at]...)
+		want = append(want, line+"\n")
+		rest := ls[at+1:]
+		if insert {
+			rest = ls[at:]
+		}
+		want = append(want, rest...)
+		if strings.TrimSpace(want[at-2]) == "" || strings.TrimSpace(want[at+2]) == "" {
+			// Blank lines at a region's edges belong to the code the
+			// markers keep (package doc): such a region says nothing
+			// about them.
+			return
+		}
+		var b strings.Builder
+		b.WriteString("// ... existing code ...\n")
+		for _, l := range want[at-2 : at+3] {
+			b.WriteString(l)
+		}
+		b.WriteString("// ... existing code ...\n")
+		reps, err := Plan([]byte(content), Parse(b.String()), matcher.Options{Budget: 20000})
+		if err != nil {
+			return
+		}
+		if got := apply(content, reps); got != strings.Join(want, "") && got != content {
+			t.Fatalf("content %q, snippet %q:\ngot  %q\nwant %q", content, b.String(), got, strings.Join(want, ""))
+		}
+	})
+}
