@@ -17,30 +17,53 @@
 // # Regions
 //
 // A region is a run of lines between markers (blank lines at its ends
-// left out: they belong to the code the markers keep). Each region is
-// anchored in the file by its unchanged lines: its head, the longest run
-// of its first lines that stands in the file as a unique block of whole
-// lines, and its tail, the same for its last lines, after the head. Both
-// are located by the matcher (exact, then its fuzzy tiers and guards;
-// unique only), each region after the one before it. The file's lines
-// between head and tail are replaced by the region's lines between them,
-// re-indented as the matcher re-indents when an anchor was found with its
-// indentation shifted. A region must be anchored at both ends (but where
-// the snippet has no marker, at the file's start or end): a line that is
-// not in the file may be new code or a line the model misremembered, and
-// only an anchor on its far side tells the two apart. So a region that
-// inserts lines shows the line before them and the line after.
+// left out: they belong to the code the markers keep; but where the
+// snippet has no marker at its start, its first region keeps them). Each
+// region is anchored in the file by its unchanged lines: its head, the
+// longest run of its first lines that stands in the file as a unique
+// block of whole lines, and its tail, the same for its last lines, after
+// the head. Both are located by the matcher, each region after the one
+// before it, unique only, by its exact tier or the tiers that forgive only
+// line endings, trailing white space or a constant indentation shift (the
+// blank-line, typography and escape tiers do not place anchors: a blank
+// line or a changed character at a region's edge is a change, not a slip).
+// An anchor grows one line at a time while it stays at one place by one
+// tier; a block that stands several times grows until it stands once, but
+// a blank line, or a looser tier than the one that found the places, never
+// counts as what tells them apart. A head found with a shift rewrites the
+// whole region as the matcher re-indents (so the tail is sought in the
+// file's terms); a one-line anchor found only by its indentation places the
+// region only when the other end shows the same shift. A tail that stands
+// once after the head but also before it (after the previous region) is
+// refused: it is unique only because of where the search starts. The
+// file's lines between head and tail are replaced by the region's lines
+// between them. A region must be anchored at both ends (but where the
+// snippet has no marker, at the file's start or end): a line that is not
+// in the file may be new code or a line the model misremembered, and only
+// an anchor on its far side tells the two apart. So a region that inserts
+// lines shows the line before them and the line after.
+//
+// A region that changes nothing (all its lines stand together in the file)
+// is also how a deletion of the lines between two of its lines would look;
+// it is taken as unchanged only when its first and its last line each
+// stand once, and refused otherwise.
+//
+// Unchanged lines keep the file's bytes where the anchors were found only
+// by forgiving trailing white space, and then the new lines lose the
+// trailing white space the model added to every anchor line; otherwise
+// the region's lines are taken as sent.
 //
 // # Never deleting what was not shown
 //
 // File lines between a region's anchors that the region neither shows nor
 // replaces could be a deletion, or lines the model forgot to elide with a
-// marker. They are compared with the region's new lines (longest common
-// subsequence, indentation and trailing white space ignored); in each gap
-// between kept lines, removing non-blank lines is allowed only where the
-// region puts new non-blank lines in their place, at most max(3, 2 × the
-// new ones) of them: a rewrite, not a silent cut. Otherwise the region is
-// refused, naming the lines it would delete.
+// marker. They are paired with the region's new lines (longest common
+// subsequence, trailing white space aside); in each gap between paired
+// lines, removing file lines is allowed only as a rewrite: no more lines
+// removed than put in their place (blank lines count), and each removed
+// non-blank line sharing at least half of its words with one of the new
+// lines. Otherwise the region is refused, naming the lines it would
+// delete: to delete lines, a caller uses edit or replace_in_file.
 //
 // # The ends of the snippet
 //
@@ -277,7 +300,16 @@ func grow(content []byte, fl *lines, block func(n int) string, limit, from int, 
 		switch {
 		case err == nil && anchorTier(m.Tier):
 			a := anchor{n: n, line: line, m: m, found: true}
-			if best.found && (m.Tier != best.m.Tier || anchorPlace(a, isTail) != anchorPlace(best, isTail)) {
+			if best.found && anchorPlace(a, isTail) != anchorPlace(best, isTail) {
+				return best
+			}
+			if best.found && m.Tier != best.m.Tier && (best.m.Tier != matcher.Exact || indented(block(best.n))) {
+				// From exact to a looser tier at the same place is allowed
+				// only where the exact lines could not show a shift (they
+				// have no indentation, like a function's first and last
+				// lines): then the indented lines show how the region
+				// differs. Indented lines that matched exactly say there
+				// is no shift, and a line that then differs is a change.
 				return best
 			}
 			if !best.found && best.ambiguous != nil && best.ambiguous.Tier != m.Tier {
@@ -383,7 +415,7 @@ func planRegion(content []byte, fl *lines, r Region, i, cursor int, opt matcher.
 		adapted = true
 	}
 	t := tail(content, fl, r, tailFrom, len(r.Lines)-h.n, opt)
-	if t.found && h.found && h.line > cursor {
+	if t.found && h.found && h.line > cursor && !atEnd {
 		// A tail that stands once after the head but also before it (after
 		// the previous region) is unique only because of where the search
 		// starts: the region's last lines could be that earlier place, out
@@ -462,7 +494,9 @@ func planRegion(content []byte, fl *lines, r Region, i, cursor int, opt matcher.
 	// the tail's), giving lines equal to the anchor's the file's bytes.
 	text := strings.Join(newLines, "")
 	adapt := h.m
-	if !h.found {
+	if !h.found || h.m.Tier == matcher.Exact && t.found && t.m.Tier == matcher.Indentation {
+		// No head, or an exact head (a top-level line) and a tail that
+		// shows the region's indentation shifted: the tail says how.
 		adapt = t.m
 	}
 	if h.found && t.found && t.m.Tier != matcher.Exact && t.m.Tier != h.m.Tier && adapted {
@@ -833,4 +867,15 @@ func newLineBlank(block string, isTail bool) bool {
 		l = ls[0]
 	}
 	return strings.TrimSpace(l) == ""
+}
+
+// indented reports whether a non-blank line of block starts with white
+// space.
+func indented(block string) bool {
+	for _, l := range splitKeep(block) {
+		if strings.TrimSpace(l) != "" && (l[0] == ' ' || l[0] == '\t') {
+			return true
+		}
+	}
+	return false
 }
