@@ -28,9 +28,11 @@
 // blank-line, typography and escape tiers do not place anchors: a blank
 // line or a changed character at a region's edge is a change, not a slip).
 // An anchor grows one line at a time while it stays at one place by one
-// tier; a block that stands several times grows until it stands once, but
-// a blank line, or a looser tier than the one that found the places, never
-// counts as what tells them apart. A head found with a shift rewrites the
+// tier (exact lines with no indentation may be followed by lines whose
+// indentation the model wrote in the other character, tabs as spaces or
+// the reverse, throughout the region); a block that stands several times
+// grows until it stands once, but a blank line, or a looser tier than the
+// one that found the places, never counts as what tells them apart. A head found with a shift rewrites the
 // whole region as the matcher re-indents (so the tail is sought in the
 // file's terms); a one-line anchor found only by its indentation places the
 // region only when the other end shows the same shift. A tail that stands
@@ -303,13 +305,18 @@ func grow(content []byte, fl *lines, block func(n int) string, limit, from int, 
 			if best.found && anchorPlace(a, isTail) != anchorPlace(best, isTail) {
 				return best
 			}
-			if best.found && m.Tier != best.m.Tier && (best.m.Tier != matcher.Exact || indented(block(best.n))) {
+			if best.found && m.Tier != best.m.Tier && (best.m.Tier != matcher.Exact || m.Tier != matcher.Indentation ||
+				indented(block(best.n)) || newLineBlank(text, isTail) || !converted(text, content[m.Start+fl.start(from):], block(min(limit, maxAnchor)), isTail)) {
 				// From exact to a looser tier at the same place is allowed
 				// only where the exact lines could not show a shift (they
 				// have no indentation, like a function's first and last
 				// lines): then the indented lines show how the region
-				// differs. Indented lines that matched exactly say there
-				// is no shift, and a line that then differs is a change.
+				// differs (by its indentation, in a line that is not blank
+				// and is indented in the file too: tabs written as spaces
+				// or the reverse; a line indented where the file's is not
+				// is a new line, not a slip).
+				// Indented lines that matched exactly say there is no
+				// shift, and a line that then differs is a change.
 				return best
 			}
 			if !best.found && best.ambiguous != nil && best.ambiguous.Tier != m.Tier {
@@ -878,4 +885,33 @@ func indented(block string) bool {
 		}
 	}
 	return false
+}
+
+// converted reports whether the line an anchor grew by (the block's last
+// line for a head, its first for a tail) reads as the file line it was
+// found at with its indentation written in another character: both are
+// indented, with different first characters, and no line of the region
+// (whole) is indented with the file's character (a model that writes tabs
+// as spaces does so throughout).
+func converted(block string, at []byte, whole string, isTail bool) bool {
+	ls := splitKeep(block)
+	i := len(ls) - 1
+	if isTail {
+		i = 0
+	}
+	fileLines := strings.SplitAfter(string(at[:min(len(at), len(block)*4+64)]), "\n")
+	if i >= len(fileLines) {
+		return false
+	}
+	ind := func(l string) bool { return l != "" && (l[0] == ' ' || l[0] == '\t') }
+	sent, file := ls[i], fileLines[i]
+	if !ind(sent) || !ind(file) || sent[0] == file[0] {
+		return false
+	}
+	for _, l := range splitKeep(whole) {
+		if l != "" && l[0] == file[0] {
+			return false
+		}
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package snippet
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -119,8 +120,9 @@ func FuzzPlan(f *testing.F) {
 
 // FuzzOneChange: a file, one line of it changed (or a line inserted), sent
 // as a region with two unchanged lines on each side (not blank at its
-// edges) and markers: the result is exactly the changed file, or a
-// refusal; never another file.
+// edges, and standing once in the file: what places the change for a
+// careful reader) and markers: the result is exactly the changed file, or
+// a refusal; never another file.
 func FuzzOneChange(f *testing.F) {
 	f.Add("a\nb\nc\nd\ne\nf\ng\n", 3, "C", false)
 	f.Add("}\n}\n}\nx\n}\n}\n}\n", 3, "y", true)
@@ -141,6 +143,18 @@ func FuzzOneChange(f *testing.F) {
 			rest = ls[at:]
 		}
 		want = append(want, rest...)
+		if !insert && wordOverlap(ls[at], line) < 0.5 && strings.TrimSpace(ls[at]) != "" {
+			// A line replaced by one that shares no words with it is not
+			// a change a snippet can make (the deletion rule refuses it),
+			// so such a snippet has no intended reading to compare with.
+			return
+		}
+		// The unchanged lines around the change must say where it is, as
+		// a careful reader needs: the two before it stand once together
+		// in the file, and so do the two after it.
+		if blockCount(ls, want[at-2:at]) != 1 || blockCount(ls, want[at+1:at+3]) != 1 {
+			return
+		}
 		if strings.TrimSpace(want[at-2]) == "" || strings.TrimSpace(want[at+2]) == "" {
 			// Blank lines at a region's edges belong to the code the
 			// markers keep (package doc): such a region says nothing
@@ -161,4 +175,16 @@ func FuzzOneChange(f *testing.F) {
 			t.Fatalf("content %q, snippet %q:\ngot  %q\nwant %q", content, b.String(), got, strings.Join(want, ""))
 		}
 	})
+}
+
+// blockCount counts the places where block stands as consecutive lines
+// of ls (overlapping places too).
+func blockCount(ls, block []string) int {
+	n := 0
+	for i := 0; i+len(block) <= len(ls); i++ {
+		if slices.Equal(ls[i:i+len(block)], block) {
+			n++
+		}
+	}
+	return n
 }
