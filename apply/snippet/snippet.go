@@ -83,6 +83,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/graftdev/graft/gitstore/textdiff"
 	"github.com/graftdev/graft/matcher"
 )
 
@@ -693,34 +694,27 @@ func clip(s string) string {
 	return s
 }
 
-// lcs pairs equal elements of a and b (longest common subsequence).
+// lcs pairs equal elements of a and b (single lines, without line
+// breaks) in order, by graft's one line diff: the lines it leaves
+// unchanged.
 func lcs(a, b []string) [][2]int {
-	if len(a)*len(b) > 1<<22 {
-		return nil
-	}
-	w := len(b) + 1
-	t := make([]int32, (len(a)+1)*w)
-	for i := len(a) - 1; i >= 0; i-- {
-		for j := len(b) - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				t[i*w+j] = t[(i+1)*w+j+1] + 1
-			} else {
-				t[i*w+j] = max(t[(i+1)*w+j], t[i*w+j+1])
-			}
+	join := func(ls []string) []byte {
+		var buf []byte
+		for _, l := range ls {
+			buf = append(append(buf, l...), '\n')
 		}
+		return buf
 	}
 	var out [][2]int
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] == b[j]:
+	i, j := 0, 0
+	for _, e := range textdiff.Lines(join(a), join(b)) {
+		for ; i < e.A0; i, j = i+1, j+1 {
 			out = append(out, [2]int{i, j})
-			i++
-			j++
-		case t[(i+1)*w+j] >= t[i*w+j+1]:
-			i++
-		default:
-			j++
 		}
+		i, j = e.A1, e.B1
+	}
+	for ; i < len(a) && j < len(b); i, j = i+1, j+1 {
+		out = append(out, [2]int{i, j})
 	}
 	return out
 }
