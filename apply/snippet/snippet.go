@@ -81,6 +81,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/graftdev/graft/gitstore/textdiff"
@@ -106,15 +107,19 @@ type Snippet struct {
 }
 
 // commentRE takes one comment apart: its opening, text and closing.
-var commentRE = regexp.MustCompile(`^(?:\{/\*|/\*+|<!--|//+|#+|--|;+|%+|\*)\s*(.*?)\s*(?:\*+/\}|\*+/|-->)?$`)
+var commentRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:\{/\*|/\*+|<!--|//+|#+|--|;+|%+|\*)\s*(.*?)\s*(?:\*+/\}|\*+/|-->)?$`)
+})
 
 // markerWordsRE is what a marker may say besides its ellipses.
-var markerWordsRE = regexp.MustCompile(`^(?:(?:keep|keeping|the|rest|of|remaining|existing|unchanged|previous|other|omitted|same|more|original|all|any|your|as|before|here|is|are|stays|stay|remains|remain|untouched|code|lines?|content|contents|file|implementation|methods?|functions?|imports?|fields?|properties|props|cases?|tests?|logic|body|definitions?|declarations?|rules?|styles?|config|configuration|settings|entries|items|components?|classes|class|members|exports?|routes?|handlers?|types?|helpers?|and|etc|so|on)\s*)*$`)
+var markerWordsRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:(?:keep|keeping|the|rest|of|remaining|existing|unchanged|previous|other|omitted|same|more|original|all|any|your|as|before|here|is|are|stays|stay|remains|remain|untouched|code|lines?|content|contents|file|implementation|methods?|functions?|imports?|fields?|properties|props|cases?|tests?|logic|body|definitions?|declarations?|rules?|styles?|config|configuration|settings|entries|items|components?|classes|class|members|exports?|routes?|handlers?|types?|helpers?|and|etc|so|on)\s*)*$`)
+})
 
 // IsMarker reports whether a snippet line is a marker.
 func IsMarker(line string) bool {
 	t := strings.TrimSpace(strings.TrimSuffix(line, "\r"))
-	m := commentRE.FindStringSubmatch(t)
+	m := commentRE().FindStringSubmatch(t)
 	if m == nil {
 		return false
 	}
@@ -123,7 +128,7 @@ func IsMarker(line string) bool {
 		return false
 	}
 	words := strings.NewReplacer("...", " ", "…", " ", "(", " ", ")", " ", "[", " ", "]", " ", ",", " ", ".", " ", ":", " ", "-", " ").Replace(text)
-	return markerWordsRE.MatchString(strings.ToLower(strings.Join(strings.Fields(words), " ")))
+	return markerWordsRE().MatchString(strings.ToLower(strings.Join(strings.Fields(words), " ")))
 }
 
 // Parse splits a code_edit into its regions.
