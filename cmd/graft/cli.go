@@ -217,8 +217,12 @@ func printHelp(w io.Writer, fs *pflag.FlagSet) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	width := 0
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].Summary)
+		width = max(width, len(n))
+	}
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-*s %s\n", width, n, commands[n].Summary)
 	}
 	fmt.Fprintf(w, "\nGlobal flags:\n%s\nExit codes: 0 applied, 1 refused, 2 usage or internal error.\n", fs.FlagUsages())
 }
