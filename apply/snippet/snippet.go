@@ -476,10 +476,25 @@ func planRegion(content []byte, fl *lines, r Region, i, cursor int, opt matcher.
 	// region's line that is not in the file may be new code or a line the
 	// model misremembered, and only an anchor on the far side tells.
 	if !h.found && !atStart {
-		return nil, 0, fail(ErrNotFound, "its first line %q is not in the file after line %d: start the region with unchanged lines of the file (a region inserting new lines shows the line before them and the line after)", clip(r.Lines[0]), cursor)
+		e := fail(ErrNotFound, "its first line %q is not in the file after line %d: start the region with unchanged lines of the file (a region inserting new lines shows the line before them and the line after)", clip(r.Lines[0]), cursor)
+		e.Candidates = shift(h.candidates, cursor)
+		if t.found {
+			// The file's text where the region's first lines should be:
+			// the lines before its last lines.
+			a := max(cursor, t.line-len(r.Lines)+t.n)
+			e.Candidates = append(e.Candidates, fileText(content, fl, a, t.line+t.n, "the file's lines up to where the region's last lines stand"))
+		}
+		return nil, 0, e
 	}
 	if !t.found && !atEnd {
-		return nil, 0, fail(ErrNotFound, "its last line %q is not in the file after its first lines: end the region with unchanged lines of the file (a region inserting new lines shows the line before them and the line after)", clip(r.Lines[len(r.Lines)-1]))
+		e := fail(ErrNotFound, "its last line %q is not in the file after its first lines: end the region with unchanged lines of the file (a region inserting new lines shows the line before them and the line after)", clip(r.Lines[len(r.Lines)-1]))
+		e.Candidates = shift(t.candidates, tailFrom)
+		if h.found {
+			// The file's text where the region's last lines should be:
+			// the lines after its first lines.
+			e.Candidates = append(e.Candidates, fileText(content, fl, h.line, min(fl.count(), h.line+len(r.Lines)), "the file's lines from where the region's first lines stand"))
+		}
+		return nil, 0, e
 	}
 	// The file lines [from, to) are replaced by the region's lines
 	// [h.n, len-t.n); a snippet without a marker at its start (end)
@@ -913,4 +928,10 @@ func converted(block string, at []byte, whole string, isTail bool) bool {
 		}
 	}
 	return true
+}
+
+// fileText is file lines [a, b) as a refusal's candidate.
+func fileText(content []byte, fl *lines, a, b int, reason string) matcher.Candidate {
+	b = max(a, min(b, fl.count()))
+	return matcher.Candidate{Line: a + 1, EndLine: b, Text: string(content[fl.start(a):fl.start(b)]), Reason: reason}
 }
