@@ -23,8 +23,12 @@ func (s *Store) BlobID(content []byte) string { return s.blobHash(content).Strin
 // Blob returns the content of the blob id, or ErrUnknownBlob.
 func (s *Store) Blob(id string) ([]byte, error) {
 	h, ok := s.algo.parse(id)
-	if !ok || h.IsZero() || !s.hasObject(h) {
+	if !ok || h.IsZero() {
 		return nil, ErrUnknownBlob
 	}
-	return s.readBlob(h)
+	b, err := s.readBlob(h)
+	if errors.Is(err, errObjectNotFound) {
+		return nil, ErrUnknownBlob
+	}
+	return b, err
 }

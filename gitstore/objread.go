@@ -102,24 +102,6 @@ func (s *Store) readObject(h oid) (string, []byte, error) {
 	return "", nil, fmt.Errorf("gitstore: object %s: %w", h, errObjectNotFound)
 }
 
-// hasObject reports whether h is stored, loose or packed.
-func (s *Store) hasObject(h oid) bool {
-	if len(h) != 2*s.algo.size {
-		return false
-	}
-	for _, dir := range s.objectDirs() {
-		if exists(loosePath(dir, h)) {
-			return true
-		}
-	}
-	for _, p := range s.packIndexes() {
-		if _, ok, err := p.find(h); err == nil && ok {
-			return true
-		}
-	}
-	return false
-}
-
 func loosePath(dir string, h oid) string {
 	return filepath.Join(dir, string(h[:2]), string(h[2:]))
 }

@@ -199,8 +199,12 @@ func (r *filesRefs) update(name string, old, nw oid, force bool, who signature, 
 	committed = true
 	line := reflogLine(r.s.algo, cur, nw, who, reflog)
 	r.appendReflog(name, line)
-	if target, _, err := r.raw("HEAD"); err == nil && target == name {
-		r.appendReflog("HEAD", line)
+	// HEAD follows branches, never graft's journal refs: a journal move
+	// (every landed call) does not read HEAD again.
+	if !strings.HasPrefix(name, "refs/graft/") {
+		if target, _, err := r.raw("HEAD"); err == nil && target == name {
+			r.appendReflog("HEAD", line)
+		}
 	}
 	return nil
 }
