@@ -134,10 +134,7 @@ func IsMarker(line string) bool {
 // Parse splits a code_edit into its regions.
 func Parse(code string) Snippet {
 	var s Snippet
-	lines := strings.SplitAfter(code, "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
+	lines := splitKeep(code)
 	var cur *Region
 	flush := func() {
 		if cur == nil {
@@ -312,7 +309,7 @@ func grow(content []byte, fl *lines, block func(n int) string, limit, from int, 
 				return best
 			}
 			if best.found && m.Tier != best.m.Tier && (best.m.Tier != matcher.Exact || m.Tier != matcher.Indentation ||
-				indented(block(best.n)) || newLineBlank(text, isTail) || !converted(text, content[m.Start+fl.start(from):], block(min(limit, maxAnchor)), isTail)) {
+				indented(block(best.n)) || newLineBlank(text, isTail) || !converted(text, fl, line, block(min(limit, maxAnchor)), isTail)) {
 				// From exact to a looser tier at the same place is allowed
 				// only where the exact lines could not show a shift (they
 				// have no indentation, like a function's first and last
@@ -902,24 +899,24 @@ func indented(block string) bool {
 }
 
 // converted reports whether the line an anchor grew by (the block's last
-// line for a head, its first for a tail) reads as the file line it was
-// found at with its indentation written in another character: both are
+// line for a head, its first for a tail; the block was found from file
+// line line on) reads as the file line it was found at with its
+// indentation written in another character: both are
 // indented, with different first characters, and no line of the region
 // (whole) is indented with the file's character (a model that writes tabs
 // as spaces does so throughout).
-func converted(block string, at []byte, whole string, isTail bool) bool {
+func converted(block string, fl *lines, line int, whole string, isTail bool) bool {
 	ls := splitKeep(block)
-	i := len(ls) - 1
+	sent, at := ls[len(ls)-1], line+len(ls)-1 // a head grows by its last line
 	if isTail {
-		i = 0
+		sent, at = ls[0], line
 	}
-	fileLines := strings.SplitAfter(string(at[:min(len(at), len(block)*4+64)]), "\n")
-	if i >= len(fileLines) {
+	if at >= fl.count() {
 		return false
 	}
-	ind := func(l string) bool { return l != "" && (l[0] == ' ' || l[0] == '\t') }
-	sent, file := ls[i], fileLines[i]
-	if !ind(sent) || !ind(file) || sent[0] == file[0] {
+	file := fl.text(at)
+	ind := func(l []byte) bool { return len(l) > 0 && (l[0] == ' ' || l[0] == '\t') }
+	if !ind([]byte(sent)) || !ind(file) || sent[0] == file[0] {
 		return false
 	}
 	for _, l := range splitKeep(whole) {
