@@ -487,14 +487,7 @@ func (s *searcher) guards(v variant, m Match) error {
 		return nil
 	}
 	nl, _ := splitOld(v.newFor(s.opt.NewText))
-	a, b := 0, len(nl)
-	for a < b && isBlank(nl[a]) {
-		a++
-	}
-	for b > a && isBlank(nl[b-1]) {
-		b--
-	}
-	nl = nl[a:b]
+	nl = withoutBlankEnds(nl)
 	if len(nl) == 0 {
 		return nil
 	}
@@ -562,6 +555,12 @@ func (s *searcher) guards(v variant, m Match) error {
 // blank lines at its ends.
 func (s *searcher) adaptedLines(m Match) []string {
 	lines, _ := splitOld(m.Adapt(s.opt.NewText))
+	return withoutBlankEnds(lines)
+}
+
+// withoutBlankEnds is lines without the blank lines at their start and
+// end.
+func withoutBlankEnds(lines []string) []string {
 	a, b := 0, len(lines)
 	for a < b && isBlank(lines[a]) {
 		a++
