@@ -7,12 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // Tool is one entry of the registry: a name, a description that teaches a
@@ -30,26 +29,26 @@ type Tool struct {
 	// The schemas are built on first use, not at start-up: a CLI call
 	// should not pay for every tool's reflection.
 	once    sync.Once
-	build   func() (in, out *jsonschema.Schema)
-	tweaks  []func(in *jsonschema.Schema)
-	in, out *jsonschema.Schema
+	build   func() (in, out *Schema)
+	tweaks  []func(in *Schema)
+	in, out *Schema
 }
 
 // InputSchema is the JSON schema of the tool's arguments.
-func (t *Tool) InputSchema() *jsonschema.Schema {
+func (t *Tool) InputSchema() *Schema {
 	t.schemas()
 	return t.in
 }
 
 // OutputSchema is the JSON schema of the tool's result.
-func (t *Tool) OutputSchema() *jsonschema.Schema {
+func (t *Tool) OutputSchema() *Schema {
 	t.schemas()
 	return t.out
 }
 
 // TuneInput adjusts the inferred input schema (say, an enum of allowed
 // values) when it is built. It must be called before the tool is used.
-func (t *Tool) TuneInput(f func(in *jsonschema.Schema)) *Tool {
+func (t *Tool) TuneInput(f func(in *Schema)) *Tool {
 	t.tweaks = append(t.tweaks, f)
 	return t
 }
@@ -71,12 +70,12 @@ func (t *Tool) schemas() {
 // test of the tool finds (TestToolsHaveSchemas covers them all).
 func NewTool[In, Out any](name, description string, run func(context.Context, *Engine, *In) (*Out, error)) *Tool {
 	t := &Tool{Name: name, Description: description}
-	t.build = func() (*jsonschema.Schema, *jsonschema.Schema) {
-		in, err := jsonschema.For[In](nil)
+	t.build = func() (*Schema, *Schema) {
+		in, err := schemaFor(reflect.TypeFor[In]())
 		if err != nil {
 			panic(fmt.Sprintf("apply: tool %s: %v", name, err))
 		}
-		out, err := jsonschema.For[Out](nil)
+		out, err := schemaFor(reflect.TypeFor[Out]())
 		if err != nil {
 			panic(fmt.Sprintf("apply: tool %s: %v", name, err))
 		}
@@ -108,7 +107,7 @@ func (t *Tool) Run(ctx context.Context, e *Engine, args json.RawMessage) (any, e
 
 // decodeStrict decodes args (a JSON object) into v, checking the required
 // fields of schema and refusing unknown ones.
-func decodeStrict(args json.RawMessage, schema *jsonschema.Schema, v any) error {
+func decodeStrict(args json.RawMessage, schema *Schema, v any) error {
 	if len(bytes.TrimSpace(args)) == 0 || bytes.Equal(bytes.TrimSpace(args), []byte("null")) {
 		args = json.RawMessage("{}")
 	}

@@ -3,17 +3,16 @@ package apply
 import (
 	"context"
 	"fmt"
-	"github.com/google/jsonschema-go/jsonschema"
 	"regexp"
 	"strings"
 )
 
 func init() {
-	Register(NewTool("replace_in_file", replaceInFileDescription, runReplaceInFile).TuneInput(func(in *jsonschema.Schema) {
+	Register(NewTool("replace_in_file", replaceInFileDescription, runReplaceInFile).TuneInput(func(in *Schema) {
 		in.Properties["replacements"].Items.Properties["type"].Enum =
 			[]any{"lines", "insert_before", "insert_after", "string", "regex"}
 	}))
-	Register(NewTool("edit_lines", editLinesDescription, runEditLines).TuneInput(func(in *jsonschema.Schema) {
+	Register(NewTool("edit_lines", editLinesDescription, runEditLines).TuneInput(func(in *Schema) {
 		in.Properties["command"].Enum = []any{"replace", "insert", "delete"}
 	}))
 }

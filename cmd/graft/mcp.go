@@ -10,17 +10,14 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/graftdev/graft/apply"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
 )
 
 // The MCP server: `graft mcp` serves every tool of the registry over stdio
-// with the official Go SDK. There is one registry: the tools, their
+// (the protocol itself is in mcp_conn.go). There is one registry: the tools, their
 // descriptions and their JSON schemas are apply.Tools(), exactly what
 // `graft tools` lists and `graft call` runs, and a call's structured
 // result is the JSON `graft call` prints.
@@ -85,7 +82,7 @@ func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 		return err
 	}
 
-	s := &mcpServer{log: c.logger}
+	s := &mcpServer{log: c.logger, tools: tools}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -95,28 +92,8 @@ func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 		return err
 	}
 	s.engine = e
-
-	var sdkLog *slog.Logger
-	if c.Verbose {
-		sdkLog = c.logger
-	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "graft", Title: "graft: edits that land exactly, journaled in git", Version: graftVersion()},
-		&mcp.ServerOptions{
-			Instructions: instructions(tools),
-			Logger:       sdkLog,
-			// No logging capability: logs stay on stderr (SPEC §4.11).
-			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
-		})
-	for _, t := range tools {
-		srv.AddTool(mcpTool(t), s.handler(t))
-	}
 	s.log.Debug("mcp: serving", "tools", len(tools), "dir", c.Dir)
-
-	conn := newMCPConn(c.Stdin, c.Stdout, maxMessageBytes, s.log)
-	err = srv.Run(context.Background(), conn)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) {
-		return fmt.Errorf("mcp: %w", err)
-	}
+	newMCPConn(c.Stdout, maxMessageBytes, s.log, s).serve(c.Stdin)
 	s.log.Debug("mcp: stdin closed, shutting down")
 	return nil
 }
@@ -165,18 +142,29 @@ func selectTools(all []*apply.Tool, names []string, readOnly bool) ([]*apply.Too
 	return out, nil
 }
 
+// mcpToolJSON is a tool as tools/list describes it.
+type mcpToolJSON struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	InputSchema  *apply.Schema   `json:"inputSchema"`
+	OutputSchema *apply.Schema   `json:"outputSchema,omitempty"`
+	Annotations  toolAnnotations `json:"annotations"`
+}
+
+// toolAnnotations are MCP's hints about a tool: graft's tools touch only
+// the repository (not an open world), and the read-only ones can be
+// repeated freely.
+type toolAnnotations struct {
+	ReadOnlyHint   bool `json:"readOnlyHint"`
+	IdempotentHint bool `json:"idempotentHint,omitempty"`
+	OpenWorldHint  bool `json:"openWorldHint"`
+}
+
 // mcpTool describes a registry tool to MCP: its own description and
 // schemas, no second copy.
-func mcpTool(t *apply.Tool) *mcp.Tool {
-	mt := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema(),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: t.ReadOnly, OpenWorldHint: new(bool)}}
-	if t.OutputSchema() != nil {
-		mt.OutputSchema = t.OutputSchema()
-	}
-	if t.ReadOnly {
-		mt.Annotations.IdempotentHint = true
-	}
-	return mt
+func mcpTool(t *apply.Tool) mcpToolJSON {
+	return mcpToolJSON{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema(), OutputSchema: t.OutputSchema(),
+		Annotations: toolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.ReadOnly}}
 }
 
 // instructions teaches a model how the served tools fit together.
@@ -209,52 +197,69 @@ func graftVersion() string {
 	return "devel"
 }
 
-// mcpServer holds the session's engine and serialises calls to it.
+// mcpServer holds the session's engine and tools.
 type mcpServer struct {
 	engine *apply.Engine
 	log    *slog.Logger
+	tools  []*apply.Tool
 
-	mu   sync.Mutex    // one call at a time; guards sink
 	sink *progressSink // the running call's, nil without a progress token
 }
 
+// tool returns the served tool called name, or nil.
+func (s *mcpServer) tool(name string) *apply.Tool {
+	for _, t := range s.tools {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// initializeResult answers initialize in protocol version v: the tools
+// capability only (no logging capability: logs stay on stderr, SPEC
+// §4.11), who graft is, and how its tools fit together.
+func (s *mcpServer) initializeResult(v string) any {
+	type info struct {
+		Name    string `json:"name"`
+		Title   string `json:"title,omitempty"`
+		Version string `json:"version"`
+	}
+	return struct {
+		ProtocolVersion string         `json:"protocolVersion"`
+		Capabilities    map[string]any `json:"capabilities"`
+		ServerInfo      info           `json:"serverInfo"`
+		Instructions    string         `json:"instructions"`
+	}{v, map[string]any{"tools": struct{}{}},
+		info{"graft", "graft: edits that land exactly, journaled in git", graftVersion()}, instructions(s.tools)}
+}
+
 // progress receives the engine's progress for the running call (the
-// engine calls it synchronously, under s.mu).
+// engine calls it synchronously, on the call's goroutine).
 func (s *mcpServer) progress(p apply.Progress) {
 	if s.sink != nil {
 		s.sink.update(p)
 	}
 }
 
-// handler runs one tool for MCP: arguments that are not a JSON object are
-// a protocol error (invalid params); everything else is decided by the
-// engine, whose refusals become tool errors.
-func (s *mcpServer) handler(t *apply.Tool) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		args := req.Params.Arguments
-		if err := checkArguments(args); err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s: %v", t.Name, err)}
+// call runs one tool for MCP (calls run one at a time, see mcpConn): the
+// engine's refusals become tool errors, a panic an internal tool error.
+func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessage, sink *progressSink) (res *callResult) {
+	s.sink = sink
+	start := time.Now()
+	defer func() {
+		s.sink = nil
+		if r := recover(); r != nil {
+			s.log.Error("mcp: tool panicked", "tool", t.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			res = toolError(t.Name, &apply.Error{Code: apply.CodeInternal, Msg: fmt.Sprintf("internal error (a bug in graft): %v", r)})
 		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if tok := req.Params.GetProgressToken(); tok != nil {
-			s.sink = &progressSink{ctx: ctx, session: req.Session, token: tok, last: -1}
-		}
-		start := time.Now()
-		defer func() {
-			s.sink = nil
-			if r := recover(); r != nil {
-				s.log.Error("mcp: tool panicked", "tool", t.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-				res, err = toolError(t.Name, &apply.Error{Code: apply.CodeInternal, Msg: fmt.Sprintf("internal error (a bug in graft): %v", r)}), nil
-			}
-			s.log.Debug("mcp: call", "tool", t.Name, "args_bytes", len(args), "ms", float64(time.Since(start).Microseconds())/1000, "error", res != nil && res.IsError)
-		}()
-		out, cerr := s.engine.Call(ctx, t.Name, args)
-		if cerr != nil {
-			return toolError(t.Name, cerr), nil
-		}
-		return toolResult(t.Name, out)
+		s.log.Debug("mcp: call", "tool", t.Name, "args_bytes", len(args), "ms", float64(time.Since(start).Microseconds())/1000, "error", res != nil && res.IsError)
+	}()
+	out, err := s.engine.Call(ctx, t.Name, args)
+	if err != nil {
+		return toolError(t.Name, err)
 	}
+	return toolResult(t.Name, out)
 }
 
 // checkArguments accepts absent arguments, null, or a JSON object.
@@ -266,23 +271,35 @@ func checkArguments(args json.RawMessage) error {
 	return errors.New("arguments must be a JSON object")
 }
 
+// callResult is the result of tools/call.
+type callResult struct {
+	Content           []textContent   `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+}
+
+// textContent is a text content block.
+type textContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+func textBlock(s string) textContent { return textContent{Type: "text", Text: s} }
+
 // toolResult is a successful call: the structured result is the JSON
 // `graft call` prints, the text a short summary and the diff. A result
 // that says not every part succeeded (a non-atomic multi_edit with
 // failures) is flagged IsError, as `graft call` exits 1 for it.
-func toolResult(tool string, out any) (*mcp.CallToolResult, error) {
+func toolResult(tool string, out any) *callResult {
 	raw, err := json.Marshal(out)
 	if err != nil {
-		return nil, fmt.Errorf("tool %s: encoding the result: %w", tool, err)
+		return toolError(tool, &apply.Error{Code: apply.CodeInternal, Msg: fmt.Sprintf("internal error (a bug in graft): encoding the result: %v", err)})
 	}
-	res := &mcp.CallToolResult{
-		StructuredContent: json.RawMessage(raw),
-		Content:           []mcp.Content{&mcp.TextContent{Text: summarize(tool, raw)}},
-	}
+	res := &callResult{StructuredContent: raw, Content: []textContent{textBlock(summarize(tool, raw))}}
 	if s, ok := out.(interface{ Succeeded() bool }); ok && !s.Succeeded() {
 		res.IsError = true
 	}
-	return res, nil
+	return res
 }
 
 // toolError is a refused or failed call. It carries no structured content
@@ -290,16 +307,10 @@ func toolResult(tool string, out any) (*mcp.CallToolResult, error) {
 // describes success); instead the text holds a one-line summary and then,
 // as a second block, the JSON `graft call` prints for the error: code,
 // message, path, edit, count and candidates.
-func toolError(tool string, err error) *mcp.CallToolResult {
+func toolError(tool string, err error) *callResult {
 	j := apply.ToJSON(err)
 	raw, _ := json.MarshalIndent(map[string]any{"error": j}, "", "  ")
-	return &mcp.CallToolResult{
-		IsError: true,
-		Content: []mcp.Content{
-			&mcp.TextContent{Text: errorSummary(tool, j)},
-			&mcp.TextContent{Text: string(raw)},
-		},
-	}
+	return &callResult{IsError: true, Content: []textContent{textBlock(errorSummary(tool, j)), textBlock(string(raw))}}
 }
 
 // codeNames words the codes of SPEC §4.10 for the summary line.
@@ -523,12 +534,19 @@ func summarizeRead(b *strings.Builder, m map[string]any) {
 // with every notification, so each phase continues where the previous
 // one ended, and a report that would not increase the value is dropped.
 type progressSink struct {
-	ctx     context.Context
-	session *mcp.ServerSession
-	token   any
+	conn  *mcpConn
+	token json.RawMessage
 
 	base, done, total int     // the current phase starts at base
 	last              float64 // the last value sent; -1 before the first
+}
+
+// progressParams are the params of notifications/progress.
+type progressParams struct {
+	ProgressToken json.RawMessage `json:"progressToken"`
+	Progress      float64         `json:"progress"`
+	Total         float64         `json:"total,omitempty"`
+	Message       string          `json:"message,omitempty"`
 }
 
 func (p *progressSink) update(pr apply.Progress) {
@@ -541,10 +559,10 @@ func (p *progressSink) update(pr apply.Progress) {
 		return
 	}
 	p.last = v
-	params := &mcp.ProgressNotificationParams{ProgressToken: p.token, Progress: v, Message: pr.Message}
+	params := progressParams{ProgressToken: p.token, Progress: v, Message: pr.Message}
 	if pr.Total > 0 {
 		params.Total = float64(p.base + max(pr.Total, pr.Done))
 	}
 	// A failed notification (client gone) must not fail the edit.
-	_ = p.session.NotifyProgress(p.ctx, params)
+	p.conn.notify("notifications/progress", params)
 }

@@ -521,7 +521,7 @@ func TestMCPCallsRunInArrivalOrder(t *testing.T) {
 
 // BenchmarkMCPEdit times one edit call through a server session against
 // the same edit through the engine directly, in the same run: the
-// difference is what MCP (encoding, the SDK, pipes, the summary) costs.
+// difference is what MCP (JSON-RPC encoding, pipes, the summary) costs.
 func BenchmarkMCPEdit(b *testing.B) {
 	files := map[string]string{}
 	for i := range 200 {
@@ -582,4 +582,80 @@ func TestSummarize(t *testing.T) {
 			}
 		}
 	}
+}
+
+// initialize answers with the client's protocol version when graft
+// speaks it, and with its newest otherwise.
+func TestMCPVersionNegotiation(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"a.txt": "a\n"})
+	s := startMCP(t, dir)
+	for _, c := range []struct{ asked, want string }{
+		{"2024-11-05", "2024-11-05"},
+		{"2025-03-26", "2025-03-26"},
+		{"2025-11-25", "2025-11-25"},
+		{"2099-01-01", mcpVersions[0]},
+	} {
+		s.nextID++
+		s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, s.nextID, c.asked))
+		r := s.response(s.nextID, nil)
+		res, _ := r["result"].(map[string]any)
+		if res == nil || res["protocolVersion"] != c.want {
+			t.Errorf("asked %s: got %v, want %s", c.asked, r, c.want)
+			continue
+		}
+		caps, _ := res["capabilities"].(map[string]any)
+		if _, ok := caps["tools"]; !ok || len(caps) != 1 {
+			t.Errorf("capabilities %v, want tools only", caps)
+		}
+		if info, _ := res["serverInfo"].(map[string]any); info["name"] != "graft" {
+			t.Errorf("serverInfo %v", res["serverInfo"])
+		}
+	}
+	// A null id is not an id; a response from the client is ignored; a
+	// ping is answered.
+	s.send(`{"jsonrpc":"2.0","id":null,"method":"ping"}`)
+	if r := s.response(nil, nil); r["error"] == nil {
+		t.Errorf("null id: %v", r)
+	}
+	s.send(`{"jsonrpc":"2.0","id":77,"result":{}}`)
+	s.send(`{"jsonrpc":"2.0","id":78,"method":"ping"}`)
+	if r := s.response(78, nil); r["result"] == nil {
+		t.Errorf("ping: %v", r)
+	}
+	s.closeWait()
+}
+
+// A call cancelled while it waits its turn never runs and, as MCP asks,
+// gets no response; the calls before and after it are answered.
+func TestMCPCancelledCallNeverRuns(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"count.txt": "count: 0\n"})
+	s := startMCP(t, dir)
+	const n = 20
+	var lines []string
+	for i := range n {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1000 + i, "method": "tools/call", "params": map[string]any{
+			"name": "edit", "arguments": map[string]any{"filePath": "count.txt", "oldString": fmt.Sprintf("count: %d\n", i), "newString": fmt.Sprintf("count: %d\n", i+1)}}})
+		lines = append(lines, string(b))
+	}
+	// One write: the cancellation is read long before the last edit's
+	// turn comes (each edit takes milliseconds).
+	lines = append(lines, fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d,"reason":"test"}}`, 1000+n-1))
+	s.send(strings.Join(lines, "\n"))
+	for i := 0; i < n-1; i++ {
+		m := s.next()
+		if id, _ := m["id"].(float64); id != float64(1000+i) {
+			t.Fatalf("response %d: got %v", i, m)
+		}
+	}
+	// Calls run in order, so a response to the cancelled call would come
+	// before this one's.
+	s.nextID = 5000
+	res, _ := s.call("file_read", map[string]any{"path": "count.txt"}, nil)
+	if res["isError"] == true {
+		t.Fatalf("file_read: %s", text(res))
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "count.txt")); string(b) != fmt.Sprintf("count: %d\n", n-1) {
+		t.Errorf("count.txt = %q, want the cancelled edit not landed", b)
+	}
+	s.closeWait()
 }
