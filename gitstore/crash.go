@@ -12,9 +12,11 @@ import (
 // named step of a transaction. Steps, in the order a call reaches them:
 //
 //	locked    the repository lock is held
+//	pending   graft-temps lists the temporary files, none written yet
+//	temp      one file's temporary copy is written and synced (N counts
+//	          files; on its own goroutine, so anywhere up to intent)
 //	objects   blobs, trees and commits are written, no intent yet
-//	intent    the intent record is durable, no file touched yet
-//	temp      one file's temporary copy is written and synced (N counts files)
+//	intent    the intent record is durable, no file replaced yet
 //	rename    one file is renamed into place (N counts files)
 //	ref       the ref has moved, the intent record is still there
 //	done      the intent record is removed, the lock still held

@@ -140,7 +140,7 @@ func TestCrashAtEveryStep(t *testing.T) {
 		crash string
 		want  string // state after recovery
 	}{
-		{"locked", "before"}, {"objects", "before"}, {"intent", "before"},
+		{"locked", "before"}, {"pending", "before"}, {"objects", "before"}, {"intent", "before"},
 		{"temp:1", "before"}, {"temp:2", "before"}, {"temp:4", "before"},
 		{"rename:1", "before"}, {"rename:2", "before"}, {"rename:3", "before"},
 		{"rename:4", "before"}, {"rename:5", "before"},

@@ -208,7 +208,24 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		}
 	}
 	author, committer := s.identity(time.Now())
-	in := &intent{Version: 1, Ref: st.ref, Branch: s.mode == ModeCommit, content: map[string][]byte{}}
+	// The new contents' permission bits: asked for, else the file's, else
+	// a new file's.
+	perms := make([]uint32, len(changes))
+	for i, c := range changes {
+		perms[i] = uint32(c.Mode.Perm())
+		if perms[i] == 0 {
+			perms[i] = curs[i].perm
+		}
+		if perms[i] == 0 {
+			perms[i] = 0o644
+		}
+	}
+	in := &intent{Version: 1, Ref: st.ref, Branch: s.mode == ModeCommit, Temp: newTempToken()}
+	temps, err := s.startTemps(in.Temp, changes, perms)
+	if err != nil {
+		return Landed{}, err
+	}
+	defer temps.finish()
 	if !st.tip.IsZero() {
 		in.OldTip = st.tip.String()
 	}
@@ -299,13 +316,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		if c.Old != nil {
 			f.Old = oldIDs[i].String()
 		}
-		perm := uint32(c.Mode.Perm())
-		if perm == 0 {
-			perm = curs[i].perm
-		}
-		if perm == 0 {
-			perm = 0o644
-		}
+		perm := perms[i]
 		f.NewPerm = perm
 		if c.New == nil {
 			set[c.Path] = entry{}
@@ -317,7 +328,6 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 				return Landed{}, err
 			}
 			f.New = h.String()
-			in.content[c.Path] = c.New
 			nc, err := s.clean(c.Path, c.New, convs[i], haves[i], h)
 			if err != nil {
 				return Landed{}, err
@@ -374,7 +384,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	in.Reflog = tool + ": " + subj
 	crashPoint("objects")
 
-	if err := s.commitIntent(ctx, in); err != nil {
+	if err := s.commitIntent(ctx, in, temps); err != nil {
 		return Landed{}, err
 	}
 	return landed, nil

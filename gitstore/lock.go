@@ -71,6 +71,11 @@ func (s *Store) withLock(fn func() error) error {
 			return err
 		}
 	}
+	if s.hasPending() {
+		if err := s.recoverTemps(); err != nil {
+			return err
+		}
+	}
 	return fn()
 }
 

@@ -204,7 +204,7 @@ func OpenWith(dir string, o OpenOptions) (*Store, error) {
 	if err := s.openStorage(); err != nil {
 		return nil, err
 	}
-	if s.hasIntent() {
+	if s.hasIntent() || s.hasPending() {
 		// withLock recovers before running its function.
 		if err := s.withLock(func() error { return nil }); err != nil {
 			return nil, err

@@ -3,6 +3,7 @@ package gitstore
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -19,30 +20,43 @@ import (
 // A transaction, in order (crash steps in brackets, see CrashEnv):
 //
 //  1. under the lock, every touched file is checked against Change.Old;
-//  2. blobs, trees and commits are written into the object store [objects];
-//  3. the intent record graft-intent.json in the git dir is rewritten in
-//     place and fsynced: ref, old and new tip, and per path the old and new
-//     blob ids and modes, all already stored, then a SHA-256 of that text
-//     [intent]. (A file rewritten in place costs no new inode; a record cut
-//     short by a crash fails its checksum, and since no file is touched
-//     before the record is synced, it is ignored as it should be);
-//  4. each new content goes to a temporary file beside its target, synced
-//     [temp], then every temporary file is renamed over its target and
-//     every deleted file removed [rename];
-//  5. the ref moves from the old tip to the new commit by compare-and-swap
+//  2. the temporary files are announced: graft-temps in the git dir lists
+//     the paths and the transaction's random token, which names each
+//     path's temporary file beside it [pending] (not synced; a record cut
+//     short fails its checksum, and no temporary file exists before it is
+//     whole); then, on another goroutine while the next two steps run,
+//     each new content goes to its temporary file, synced [temp];
+//  3. blobs, trees and commits are written into the object store [objects];
+//  4. the intent record graft-intent.json in the git dir is rewritten in
+//     place and fsynced: ref, old and new tip, the token, and per path the
+//     old and new blob ids and modes, all already stored, then a SHA-256
+//     of that text [intent]. (A file rewritten in place costs no new
+//     inode; a record cut short by a crash fails its checksum, and since
+//     no file is replaced before the record is synced, it is ignored as it
+//     should be, and graft-temps says which temporary files to remove);
+//  5. once every temporary file is synced, each is renamed over its
+//     target and every deleted file removed [rename];
+//  6. the ref moves from the old tip to the new commit by compare-and-swap
 //     [ref] (in branch mode the index entries of the paths follow);
-//  6. the intent record is emptied [done].
+//  7. the intent record is emptied [done], then graft-temps.
 //
-// Syncs, and why each is needed: the intent record (step 3), because
+// Writing the temporary files while the objects and the record are
+// written lets the disk work on both at once: for a big file the sync of
+// its new content was the largest single wait of a call, and for a small
+// one the two syncs overlap.
+//
+// Syncs, and why each is needed: the intent record (step 4), because
 // recovery can only undo or finish what it can read after a power cut, and
 // it must be on disk before the first file is replaced; each temporary file
-// (step 4), because a rename can reach the disk before the data it
+// (step 2), because a rename can reach the disk before the data it
 // renames, which would leave a file that is neither before nor after, and
 // recovery leaves such a file alone. Nothing else is synced: a rename, a
 // ref move or the emptied record lost in a power cut leaves a state that
 // recovery rolls forward or back like any interrupted call (a lost rename
 // leaves the old file, which is one of the two states recovery expects),
-// and branch refs are synced before they move because git does so.
+// and branch refs are synced before they move because git does so. A
+// power cut can lose graft-temps (it is not synced) and so leave a
+// temporary file behind, never a changed file.
 //
 // The commit point is step 5. Recovery (run by Open under the lock when an
 // intent record exists) rolls forward when the ref already holds the new
@@ -53,9 +67,12 @@ import (
 type intent struct {
 	Version int    `json:"version"`
 	Ref     string `json:"ref"`
-	OldTip  string `json:"old,omitempty"`
-	NewTip  string `json:"new"`
-	Branch  bool   `json:"branch,omitempty"` // branch mode: update the index too
+	// Temp is the token in the names of the temporary files; records
+	// written before it existed used the new tip's first 12 digits.
+	Temp   string `json:"temp,omitempty"`
+	OldTip string `json:"old,omitempty"`
+	NewTip string `json:"new"`
+	Branch bool   `json:"branch,omitempty"` // branch mode: update the index too
 	// IndexOnly marks a landing of the journal (graft land): the worktree
 	// is not touched, the index entries of Files follow the branch, and
 	// Journal is reset to the new commit.
@@ -66,12 +83,6 @@ type intent struct {
 	// Reflog is the ref's reflog message for the move.
 	Reflog string       `json:"reflog,omitempty"`
 	Files  []intentFile `json:"files"`
-
-	// content holds, by path, the new bytes of the files while the call
-	// that made the intent runs, so that they are not read back from the
-	// blobs just written (recovery, which has only the record, reads
-	// the blobs).
-	content map[string][]byte
 }
 
 type intentFile struct {
@@ -88,38 +99,165 @@ type intentFile struct {
 func (s *Store) intentPath() string { return filepath.Join(s.gitDir, "graft-intent.json") }
 
 // tmpName is the temporary file that carries path's new content in the
-// transaction whose new commit is tip: beside the target, so the rename
-// stays on one file system, and predictable, so recovery can remove it.
-func (s *Store) tmpName(path, tip string) string {
+// transaction whose temporary files carry token: beside the target, so the
+// rename stays on one file system, and predictable, so recovery can remove
+// it.
+func (s *Store) tmpName(path, token string) string {
 	name := s.abs(path)
-	return filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".graft-"+tip[:12]+".tmp")
+	return filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".graft-"+token+".tmp")
 }
 
-// commitIntent runs steps 3 to 6 of a transaction whose objects exist.
-func (s *Store) commitIntent(ctx context.Context, in *intent) error {
+// tempToken is the token of the intent's temporary files.
+func (in *intent) tempToken() string {
+	if in.Temp != "" {
+		return in.Temp
+	}
+	return in.NewTip[:min(12, len(in.NewTip))]
+}
+
+// newTempToken returns 12 random hex digits.
+func newTempToken() string {
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		// crypto/rand does not fail on the platforms graft runs on; the
+		// clock is unique enough for names that only this process writes
+		// under the lock.
+		return fmt.Sprintf("%012x", time.Now().UnixNano()&0xffffffffffff)
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// tempJob writes a transaction's temporary files on its own goroutine.
+type tempJob struct {
+	s     *Store
+	token string
+	done  chan struct{}
+	err   error
+	names []string // the temporary files created, for cleanup
+}
+
+// pendingTemps is the record graft-temps: the temporary files a
+// transaction may have created.
+type pendingTemps struct {
+	Token string   `json:"token"`
+	Paths []string `json:"paths"`
+}
+
+func (s *Store) pendingPath() string { return filepath.Join(s.gitDir, "graft-temps") }
+
+// startTemps announces the temporary files of the changes with new
+// content in graft-temps, then writes and syncs them on another goroutine.
+// perms are the new contents' permission bits.
+func (s *Store) startTemps(token string, changes []Change, perms []uint32) (*tempJob, error) {
+	j := &tempJob{s: s, token: token, done: make(chan struct{})}
+	var rec pendingTemps
+	rec.Token = token
+	for _, c := range changes {
+		if c.New != nil {
+			rec.Paths = append(rec.Paths, c.Path)
+		}
+	}
+	if len(rec.Paths) == 0 {
+		close(j.done)
+		return j, nil
+	}
+	if err := writeRecord(s.pendingPath(), &rec, false); err != nil {
+		return nil, fmt.Errorf("gitstore: temporary files record: %w", err)
+	}
+	crashPoint("pending")
+	go func() {
+		defer close(j.done)
+		for i, c := range changes {
+			if c.New == nil {
+				continue
+			}
+			name := s.tmpName(c.Path, token)
+			j.names = append(j.names, name)
+			if err := writeTemp(name, c.New, fs.FileMode(perms[i])); err != nil {
+				j.err = fmt.Errorf("gitstore: %s: %w", c.Path, err)
+				return
+			}
+			crashPoint("temp")
+		}
+	}()
+	return j, nil
+}
+
+// wait returns once every temporary file is written, with the first error.
+func (j *tempJob) wait() error {
+	<-j.done
+	return j.err
+}
+
+// finish waits for the goroutine, removes the temporary files still
+// there (none after a landed call: they were renamed) and empties
+// graft-temps.
+func (j *tempJob) finish() {
+	<-j.done
+	for _, name := range j.names {
+		os.Remove(name)
+	}
+	if len(j.names) > 0 {
+		_ = j.s.clearPending()
+	}
+}
+
+// clearPending empties graft-temps (the file stays for the next call).
+func (s *Store) clearPending() error {
+	f, err := os.OpenFile(s.pendingPath(), os.O_WRONLY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err == nil {
+		err = f.Truncate(0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
+
+// hasPending reports whether graft-temps lists files.
+func (s *Store) hasPending() bool {
+	fi, err := os.Stat(s.pendingPath())
+	return err == nil && fi.Size() > 0
+}
+
+// recoverTemps removes the temporary files graft-temps lists (run after
+// the intent record is recovered) and empties it. A record that fails its
+// checksum was cut short before any temporary file was written.
+func (s *Store) recoverTemps() error {
+	var rec pendingTemps
+	ok, err := readRecord(s.pendingPath(), &rec)
+	if err != nil {
+		return fmt.Errorf("gitstore: %s: %w", s.pendingPath(), err)
+	}
+	if ok {
+		for _, p := range rec.Paths {
+			if rec.Token == "" || !fs.ValidPath(p) {
+				continue
+			}
+			if err := os.Remove(s.tmpName(p, rec.Token)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("gitstore: removing a temporary file of an interrupted call: %w", err)
+			}
+		}
+	}
+	return s.clearPending()
+}
+
+// commitIntent runs steps 4 to 7 of a transaction whose objects exist and
+// whose temporary files temps is writing.
+func (s *Store) commitIntent(ctx context.Context, in *intent, temps *tempJob) error {
 	if err := s.writeIntent(in); err != nil {
 		return err
 	}
 	crashPoint("intent")
-	if err := ctx.Err(); err != nil {
-		return s.abort(in, err)
+	err := temps.wait()
+	if err == nil {
+		err = ctx.Err()
 	}
-	for _, f := range in.Files {
-		if f.New == "" {
-			continue
-		}
-		content, ok := in.content[f.Path]
-		var err error
-		if !ok {
-			content, err = s.readBlob(oid(f.New))
-		}
-		if err == nil {
-			err = writeTemp(s.tmpName(f.Path, in.NewTip), content, fs.FileMode(f.NewPerm))
-		}
-		if err != nil {
-			return s.abort(in, fmt.Errorf("gitstore: %s: %w", f.Path, err))
-		}
-		crashPoint("temp")
+	if err != nil {
+		return s.abort(in, err)
 	}
 	for _, f := range in.Files {
 		name := s.abs(f.Path)
@@ -130,7 +268,7 @@ func (s *Store) commitIntent(ctx context.Context, in *intent) error {
 				err = nil
 			}
 		} else {
-			err = replaceFile(s.tmpName(f.Path, in.NewTip), name)
+			err = replaceFile(s.tmpName(f.Path, in.tempToken()), name)
 		}
 		if err != nil {
 			return s.abort(in, fmt.Errorf("gitstore: %s: %w", f.Path, err))
@@ -214,56 +352,79 @@ const intentSumPrefix = "sha256 "
 // writeIntent makes the intent record durable: the JSON text and a line
 // with its SHA-256, written over the record file in place, fsynced.
 func (s *Store) writeIntent(in *intent) error {
-	b, err := json.MarshalIndent(in, "", "  ")
+	if err := writeRecord(s.intentPath(), in, true); err != nil {
+		return fmt.Errorf("gitstore: intent record: %w", err)
+	}
+	return nil
+}
+
+// writeRecord writes v as indented JSON and a line with its SHA-256 over
+// the file name in place (a file rewritten in place costs no new inode),
+// fsynced when sync is set (with the directory when the file is new).
+func writeRecord(name string, v any, sync bool) error {
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
 	sum := sha256.Sum256(b)
 	b = append(b, "\n"+intentSumPrefix+hex.EncodeToString(sum[:])+"\n"...)
-	name := s.intentPath()
 	_, statErr := os.Stat(name)
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return fmt.Errorf("gitstore: intent record: %w", err)
+		return err
 	}
 	_, err = f.WriteAt(b, 0)
 	if err == nil {
 		err = f.Truncate(int64(len(b)))
 	}
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil && sync && statErr != nil {
+		syncDir(filepath.Dir(name)) // the record file is new: make its name durable too
+	}
+	return err
+}
+
+// readRecord reads a record writeRecord wrote into v. ok is false when the
+// file is missing or empty, or its checksum does not match (it was cut
+// short by a crash while it was written); an error means a record with a
+// valid checksum that does not parse.
+func readRecord(name string, v any) (ok bool, err error) {
+	b, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && len(b) == 0 {
+		return false, nil
+	}
 	if err != nil {
-		return fmt.Errorf("gitstore: intent record: %w", err)
+		return false, err
 	}
-	if statErr != nil {
-		syncDir(s.gitDir) // the record file is new: make its name durable too
+	text, sumLine, ok := cutLastLine(b)
+	sum := sha256.Sum256(text)
+	if !ok || sumLine != intentSumPrefix+hex.EncodeToString(sum[:]) {
+		return false, nil
 	}
-	return nil
+	if err := json.Unmarshal(text, v); err != nil {
+		return false, fmt.Errorf("a record with a valid checksum does not parse (%v); move it away to continue", err)
+	}
+	return true, nil
 }
 
 // readIntent returns the pending intent record, or nil. A record whose
 // checksum does not match was cut short by a crash while it was being
 // written, before any file was touched: it is cleared and ignored.
 func (s *Store) readIntent() (*intent, error) {
-	b, err := os.ReadFile(s.intentPath())
-	if errors.Is(err, fs.ErrNotExist) || err == nil && len(b) == 0 {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("gitstore: intent record: %w", err)
-	}
-	text, sumLine, ok := cutLastLine(b)
-	sum := sha256.Sum256(text)
-	if !ok || sumLine != intentSumPrefix+hex.EncodeToString(sum[:]) {
-		return nil, s.clearIntent(true)
-	}
 	var in intent
-	if err := json.Unmarshal(text, &in); err != nil || in.NewTip == "" {
-		return nil, fmt.Errorf("gitstore: %s: intent record with a valid checksum does not parse (%v); move it away to continue", s.intentPath(), err)
+	ok, err := readRecord(s.intentPath(), &in)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("gitstore: %s: %w", s.intentPath(), err)
+	case !ok:
+		return nil, s.clearIntent(true)
+	case in.NewTip == "":
+		return nil, fmt.Errorf("gitstore: %s: intent record without a new tip; move it away to continue", s.intentPath())
 	}
 	return &in, nil
 }
@@ -320,7 +481,7 @@ func (s *Store) Recovered() *Recovery { return s.recovered }
 // rollForward completes a transaction whose commit point was reached.
 func (s *Store) rollForward(in *intent) error {
 	for _, f := range in.Files {
-		if err := s.restore(f.Path, f.New, f.NewPerm, f.Old, in.NewTip); err != nil {
+		if err := s.restore(f.Path, f.New, f.NewPerm, f.Old, in.tempToken()); err != nil {
 			return err
 		}
 	}
@@ -336,7 +497,7 @@ func (s *Store) rollForward(in *intent) error {
 // rollBack puts every file of the transaction back to its old content.
 func (s *Store) rollBack(in *intent) error {
 	for _, f := range in.Files {
-		if err := s.restore(f.Path, f.Old, f.OldPerm, f.New, in.NewTip); err != nil {
+		if err := s.restore(f.Path, f.Old, f.OldPerm, f.New, in.tempToken()); err != nil {
 			return err
 		}
 	}
@@ -347,8 +508,8 @@ func (s *Store) rollBack(in *intent) error {
 // want or other (the two sides of the transaction); a file holding
 // something else was changed after the crash and is left alone. The
 // transaction's temporary file is removed either way.
-func (s *Store) restore(path, want string, perm uint32, other, tip string) error {
-	defer os.Remove(s.tmpName(path, tip))
+func (s *Store) restore(path, want string, perm uint32, other, token string) error {
+	defer os.Remove(s.tmpName(path, token))
 	name := s.abs(path)
 	have := ""
 	if b, err := os.ReadFile(name); err == nil {
@@ -366,7 +527,7 @@ func (s *Store) restore(path, want string, perm uint32, other, tip string) error
 		var content []byte
 		content, err = s.readBlob(oid(want))
 		if err == nil {
-			tmp := s.tmpName(path, tip)
+			tmp := s.tmpName(path, token)
 			if err = writeTemp(tmp, content, fs.FileMode(perm)); err == nil {
 				err = replaceFile(tmp, name)
 			}

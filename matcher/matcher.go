@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 )
 
 // Tier names how a block was located. Exact is the only tier that needs no
@@ -170,22 +171,57 @@ func exactAll(content []byte, old string, overlapping bool) []Match {
 	var out []Match
 	needle := []byte(old)
 	lines := newLineCounter(content)
-	for from := 0; from <= len(content); {
-		i := bytes.Index(content[from:], needle)
-		if i < 0 {
-			break
-		}
-		start := from + i
+	for _, start := range exactStarts(content, needle, overlapping) {
 		end := start + len(needle)
 		out = append(out, Match{
 			Start: start, End: end,
 			Line: lines.lineAt(start), EndLine: lines.lineAt(lastByte(start, end)),
 			Tier: Exact, Similarity: 1,
 		})
+	}
+	return out
+}
+
+// parallelSearchBytes is the content size from which the search for
+// every overlapping occurrence (the unique-match path, which must read the
+// whole content even after the first hit) is split in two halves searched
+// at once.
+const parallelSearchBytes = 1 << 20
+
+// exactStarts returns the offsets of the occurrences of needle in
+// content, in order.
+func exactStarts(content, needle []byte, overlapping bool) []int {
+	if !overlapping || len(content) < parallelSearchBytes || runtime.GOMAXPROCS(0) < 2 {
+		return searchFrom(content, needle, 0, overlapping)
+	}
+	// An occurrence starting before mid ends before mid+len(needle)-1, so
+	// the first half, extended by that much, holds exactly those.
+	mid := len(content) / 2
+	var first []int
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		first = searchFrom(content[:min(len(content), mid+len(needle)-1)], needle, 0, true)
+	}()
+	second := searchFrom(content, needle, mid, true)
+	<-done
+	return append(first, second...)
+}
+
+// searchFrom lists the occurrences of needle in content from offset from.
+func searchFrom(content, needle []byte, from int, overlapping bool) []int {
+	var out []int
+	for from <= len(content) {
+		i := bytes.Index(content[from:], needle)
+		if i < 0 {
+			break
+		}
+		start := from + i
+		out = append(out, start)
 		if overlapping {
 			from = start + 1
 		} else {
-			from = end
+			from = start + len(needle)
 		}
 	}
 	return out
