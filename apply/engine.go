@@ -62,7 +62,9 @@ const (
 	DefaultMaxFileBytes = 64 << 20
 )
 
-// Progress reports how far a call has come: Done of Total steps.
+// Progress reports how far a call has come: Done of Total steps, or with
+// Total 0 the phase a call is in when it cannot be counted (reading,
+// locating or checking one big file), named by Message.
 type Progress struct {
 	Done, Total int
 	Message     string
@@ -226,6 +228,19 @@ func (e *Engine) Call(ctx context.Context, name string, args json.RawMessage) (a
 
 func (e *Engine) matchOptions(hint int) matcher.Options {
 	return matcher.Options{ExactOnly: e.opts.ExactMatch, Hint: hint}
+}
+
+// phaseBytes is the content size from which reading, locating and
+// checking one file are reported as phases: smaller files take less than
+// a progress bar's delay.
+const phaseBytes = 1 << 20
+
+// phase reports a phase of unknown length on a file of size bytes, when
+// the file is big enough for the phase to take a noticeable time.
+func (e *Engine) phase(size int64, msg string) {
+	if size >= phaseBytes {
+		e.progress(0, 0, msg)
+	}
 }
 
 func (e *Engine) progress(done, total int, msg string) {

@@ -3,6 +3,7 @@ package apply_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -162,5 +163,59 @@ func TestPatchModeOnly(t *testing.T) {
 	b, _ := json.Marshal(res)
 	if !strings.Contains(string(b), `old mode 100644\nnew mode 100755`) {
 		t.Errorf("result does not show the mode change: %s", b)
+	}
+}
+
+// An edit of one big file reports its phases (read, locate, write) before
+// the counted steps end; a small file reports only the counted steps.
+func TestBigFileReportsPhases(t *testing.T) {
+	dir := newRepo(t)
+	big := strings.Repeat("some line of a big file\n", 60000) + "the one to change\n"
+	writeFile(t, filepath.Join(dir, "big.txt"), []byte(big))
+	writeFile(t, filepath.Join(dir, "small.txt"), []byte("one\ntwo\n"))
+	commitAll(t, dir)
+	var got []string
+	e, err := apply.Open(apply.Options{Dir: dir, Progress: func(p apply.Progress) {
+		got = append(got, fmt.Sprintf("%d/%d %s", p.Done, p.Total, p.Message))
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Call(context.Background(), "edit", json.RawMessage(`{"filePath":"big.txt","oldString":"the one to change","newString":"changed"}`)); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"0/0 read big.txt", "0/0 locate in big.txt", "0/1 diff big.txt", "1/2 write", "2/2 done"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("big file reports\n %q\nwant\n %q", got, want)
+	}
+	got = nil
+	if _, err := e.Call(context.Background(), "edit", json.RawMessage(`{"filePath":"small.txt","oldString":"two","newString":"2"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"0/1 diff small.txt", "1/2 write", "2/2 done"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("small file reports %q, want %q", got, want)
+	}
+}
+
+// A big file in a language graft checks reports the check too.
+func TestBigCodeFileReportsCheck(t *testing.T) {
+	dir := newRepo(t)
+	var b strings.Builder
+	b.WriteString("package big\n\n")
+	for i := 0; b.Len() < 1<<20+1000; i++ {
+		fmt.Fprintf(&b, "func F%d() int {\n\treturn %d\n}\n\n", i, i)
+	}
+	writeFile(t, filepath.Join(dir, "big.go"), []byte(b.String()))
+	commitAll(t, dir)
+	var got []string
+	e, err := apply.Open(apply.Options{Dir: dir, Progress: func(p apply.Progress) { got = append(got, p.Message) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Call(context.Background(), "edit", json.RawMessage(`{"filePath":"big.go","oldString":"func F7() int {\n\treturn 7\n}","newString":"func F7() int {\n\treturn 70\n}"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(got, "|"), "|check big.go|") {
+		t.Errorf("reports %q lack the check", got)
 	}
 }

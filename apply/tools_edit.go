@@ -125,6 +125,7 @@ func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version 
 	if stepwise {
 		base = f.Cur
 	}
+	tx.e.phase(int64(len(base)), "locate in "+f.Rel)
 	matches, err := locate(base, oldText, newText, all, tx.e.matchOptions(0), edit)
 	if err != nil {
 		return withPath(sv.notFound(err, edit), f.Rel)

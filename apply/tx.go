@@ -138,6 +138,7 @@ func (tx *Tx) open(path, edit string, create, binary bool) (*TxFile, error) {
 	case fi.Size() > tx.e.opts.MaxFileBytes:
 		return nil, errorf(CodeTooLarge, rel, edit, "file too large: %s (the limit is %s; graft --max-file-size raises it)", sizeOf(fi.Size()), sizeOf(tx.e.opts.MaxFileBytes))
 	default:
+		tx.e.phase(fi.Size(), "read "+rel)
 		content, err := readContent(abs, fi.Size())
 		if err != nil {
 			return nil, errFromFS(err, rel, edit)
@@ -263,6 +264,9 @@ func (tx *Tx) checkSyntax(f *TxFile) (*syntax.Report, error) {
 	before := f.Old
 	if !f.Exists {
 		before = nil
+	}
+	if len(f.Cur) >= phaseBytes && syntax.Detect(f.Rel, f.Cur) != "" {
+		tx.e.phase(int64(len(f.Cur)), "check "+f.Rel)
 	}
 	rep, err := syntax.Check(f.Rel, before, f.Cur)
 	if err != nil {

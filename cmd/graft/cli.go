@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -86,6 +85,7 @@ type Context struct {
 
 	logger *slog.Logger
 	engine *apply.Engine
+	bar    *progressBar // on a terminal only
 }
 
 // globalFlags lets feature files add global options; each function is run
@@ -103,7 +103,8 @@ func (c *Context) Engine() (*apply.Engine, error) {
 	}
 	opts := apply.Options{Dir: c.Dir, Logger: c.logger, ExactMatch: c.Match == "exact", Check: apply.CheckMode(c.Check)}
 	if isTerminal(c.Stderr) {
-		opts.Progress = newProgressBar(c.Stderr).update
+		c.bar = newProgressBar(c.Stderr)
+		opts.Progress = c.bar.update
 	}
 	for _, f := range engineOptions {
 		if err := f(c, &opts); err != nil {
@@ -129,7 +130,7 @@ func (c *Context) callTool(tool string, req any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.Call(context.Background(), tool, b)
+	return c.call(e, tool, b)
 }
 
 // Main runs graft with args (without the program name) and returns the

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -50,7 +49,7 @@ func runCall(c *Context, _ *pflag.FlagSet, args []string) error {
 	if err != nil {
 		return printJSONError(c, err)
 	}
-	res, err := e.Call(context.Background(), args[0], json.RawMessage(raw))
+	res, err := c.call(e, args[0], json.RawMessage(raw))
 	if err != nil {
 		return printJSONError(c, err)
 	}

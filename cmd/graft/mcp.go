@@ -550,6 +550,9 @@ type progressParams struct {
 }
 
 func (p *progressSink) update(pr apply.Progress) {
+	if pr.Total <= 0 {
+		return // a phase of unknown length: nothing to count
+	}
 	if pr.Done < p.done { // a new phase
 		p.base += max(p.total, p.done)
 	}

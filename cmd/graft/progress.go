@@ -1,43 +1,117 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
-	"github.com/graftdev/graft/apply"
 	"io"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/graftdev/graft/apply"
 )
 
-// progressBar draws one line on a terminal for calls with many steps. It
-// shows nothing for calls that finish quickly.
+// progressBar draws one line on a terminal while a call runs longer than
+// progressDelay: the engine's latest report (a bar for counted steps, the
+// phase alone for a phase of unknown length, such as reading or locating
+// in one big file) and the time so far. It redraws on a timer, so a long
+// phase shows that graft is working even when no new report arrives, and
+// it shows nothing for calls that finish quickly.
 type progressBar struct {
 	w     io.Writer
 	start time.Time
-	drawn bool
+
+	mu      sync.Mutex
+	cur     apply.Progress
+	have    bool
+	drawn   bool
+	stopped bool
+	timer   *time.Timer
 }
 
 func newProgressBar(w io.Writer) *progressBar {
 	return &progressBar{w: w, start: time.Now()}
 }
 
-const progressDelay = 300 * time.Millisecond
+const (
+	progressDelay  = 300 * time.Millisecond
+	progressRedraw = 200 * time.Millisecond
+)
 
+// update records a report from the engine (called on the call's
+// goroutine).
 func (p *progressBar) update(pr apply.Progress) {
-	if pr.Total <= 0 || time.Since(p.start) < progressDelay {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
 		return
 	}
-	if pr.Done >= pr.Total {
-		if p.drawn {
-			fmt.Fprint(p.w, "\r\033[K")
-		}
+	if pr.Total > 0 && pr.Done >= pr.Total {
+		p.clearLocked()
+		p.have = false
 		return
 	}
-	const width = 30
-	fill := width * pr.Done / pr.Total
+	p.cur, p.have = pr, true
+	if p.timer == nil {
+		p.timer = time.AfterFunc(max(0, progressDelay-time.Since(p.start)), p.tick)
+	}
+}
+
+// tick draws the latest report and schedules the next redraw.
+func (p *progressBar) tick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	if p.have {
+		p.drawLocked()
+	}
+	p.timer.Reset(progressRedraw)
+}
+
+func (p *progressBar) drawLocked() {
+	pr := p.cur
 	msg := pr.Message
-	if len(msg) > 40 {
-		msg = "…" + msg[len(msg)-39:]
+	if r := []rune(msg); len(r) > 40 {
+		msg = "…" + string(r[len(r)-39:])
 	}
-	fmt.Fprintf(p.w, "\r\033[K[%s%s] %d/%d %s", strings.Repeat("#", fill), strings.Repeat(" ", width-fill), pr.Done, pr.Total, msg)
+	secs := time.Since(p.start).Seconds()
+	if pr.Total > 0 {
+		const width = 30
+		fill := width * min(pr.Done, pr.Total) / pr.Total
+		fmt.Fprintf(p.w, "\r\033[K[%s%s] %d/%d %s (%.1fs)", strings.Repeat("#", fill), strings.Repeat(" ", width-fill), pr.Done, pr.Total, msg, secs)
+	} else {
+		fmt.Fprintf(p.w, "\r\033[K%s… (%.1fs)", msg, secs)
+	}
 	p.drawn = true
+}
+
+func (p *progressBar) clearLocked() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.drawn = false
+	}
+}
+
+// stop ends the bar when the call returns, whatever its outcome, clearing
+// the line before anything else is printed.
+func (p *progressBar) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stopped = true
+	if p.timer != nil {
+		p.timer.Stop()
+	}
+	p.clearLocked()
+}
+
+// call runs a tool on the engine for the CLI; the progress bar, if any,
+// is gone when it returns.
+func (c *Context) call(e *apply.Engine, tool string, args json.RawMessage) (any, error) {
+	if c.bar != nil {
+		defer c.bar.stop()
+	}
+	return e.Call(context.Background(), tool, args)
 }
