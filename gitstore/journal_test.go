@@ -3,6 +3,7 @@ package gitstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -296,6 +297,32 @@ func TestCoreFileModeFalse(t *testing.T) {
 	}
 	if got := git(t, dir, "ls-tree", "refs/graft/main", "run.sh"); !strings.HasPrefix(got, "100755") {
 		t.Fatalf("mode lost: %q", got)
+	}
+	fsck(t, dir)
+}
+
+// A long-lived Store (an MCP session) keeps pack indexes and trees from
+// call to call; git repacking and pruning in between (every loose object
+// moved into a new pack, the old pack deleted) must not make the next
+// call miss an object.
+func TestSessionSurvivesRepack(t *testing.T) {
+	dir := newRepo(t, map[string]string{"d/a.txt": "a0\n", "d/e/b.txt": "b0\n", "c.txt": "c0\n"})
+	git(t, dir, "repack", "-a", "-d", "-q")
+	s := open(t, dir)
+	edit(t, s, "edit", "d/a.txt", "a0", "a1")
+	for round := 1; round <= 3; round++ {
+		// Everything into one new pack, the old packs and loose objects gone.
+		git(t, dir, "update-ref", "refs/keep", "refs/graft/main")
+		git(t, dir, "repack", "-a", "-d", "-q")
+		git(t, dir, "prune-packed")
+		edit(t, s, "edit", "d/e/b.txt", fmt.Sprintf("b%d", round-1), fmt.Sprintf("b%d", round))
+		edit(t, s, "edit", "d/a.txt", fmt.Sprintf("a%d", round), fmt.Sprintf("a%d", round+1))
+	}
+	if got := git(t, dir, "show", "refs/graft/main:d/e/b.txt"); got != "b3" {
+		t.Fatalf("journal holds %q", got)
+	}
+	if got := git(t, dir, "rev-list", "--count", "refs/graft/main", "^HEAD"); got != "7" {
+		t.Fatalf("%s journal commits, want 7", got)
 	}
 	fsck(t, dir)
 }

@@ -53,12 +53,8 @@ func (s *Store) withLock(fn func() error) error {
 	host, _ := os.Hostname()
 	_ = l.note(fmt.Sprintf("pid %d\nhost %s\n", os.Getpid(), host))
 	s.lockOwned = true
-	defer func() {
-		// The next transaction sees packs written since, and a long-lived
-		// process (an MCP server) does not accumulate trees.
-		s.closePacks()
-		s.trees = nil
-	}()
+	s.refreshPacks()
+	defer s.keepCaches()
 	defer func() {
 		s.lockOwned = false
 		_ = l.unlock()

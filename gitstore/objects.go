@@ -290,8 +290,16 @@ func (s *Store) updateSubtree(h oid, set map[string]entry) (oid, bool, error) {
 	for _, e := range entries {
 		nt = append(nt, e)
 	}
-	nh, err := s.writeObject("tree", encodeTree(nt))
-	return nh, false, err
+	nh, err := s.writeObject("tree", encodeTree(nt)) // sorts nt
+	if err != nil {
+		return "", false, err
+	}
+	// The next call of a session starts from this tree.
+	if s.trees == nil {
+		s.trees = map[oid][]treeEntry{}
+	}
+	s.trees[nh] = nt
+	return nh, false, nil
 }
 
 // emptyTree writes (once) and returns the empty tree.

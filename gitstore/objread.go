@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -86,18 +87,27 @@ func (s *Store) readObject(h oid) (string, []byte, error) {
 			return "", nil, err
 		}
 	}
-	for _, p := range s.packIndexes() {
-		off, ok, err := p.find(h)
-		if err != nil {
-			return "", nil, fmt.Errorf("gitstore: %s: %w", p.name, err)
-		}
-		if ok {
-			t, data, err := s.readPacked(p, off, 0)
+	for attempt := 0; attempt < 2; attempt++ {
+		fresh := s.packs == nil
+		for _, p := range s.packIndexes() {
+			off, ok, err := p.find(h)
 			if err != nil {
-				return "", nil, fmt.Errorf("gitstore: object %s in %s: %w", h, filepath.Base(p.name), err)
+				return "", nil, fmt.Errorf("gitstore: %s: %w", p.name, err)
 			}
-			return t, data, nil
+			if ok {
+				t, data, err := s.readPacked(p, off, 0)
+				if err != nil {
+					return "", nil, fmt.Errorf("gitstore: object %s in %s: %w", h, filepath.Base(p.name), err)
+				}
+				return t, data, nil
+			}
 		}
+		if fresh {
+			break
+		}
+		// The packs were listed by an earlier call: git may have packed
+		// the object since (and pruned it loose). Look again, once.
+		s.closePacks()
 	}
 	return "", nil, fmt.Errorf("gitstore: object %s: %w", h, errObjectNotFound)
 }
@@ -140,12 +150,14 @@ func knownType(t string) bool {
 }
 
 // packIndexes opens the index of every pack (its header and fan-out
-// table only), once per Store.
+// table only). The list is kept from call to call (see keepCaches) and
+// read again when a pack directory changed or an object is missing.
 func (s *Store) packIndexes() []*packIndex {
 	if s.packs != nil {
 		return s.packs
 	}
 	s.packs = []*packIndex{}
+	s.packStamp = s.packDirsStamp()
 	for _, dir := range s.objectDirs() {
 		names, _ := filepath.Glob(filepath.Join(dir, "pack", "pack-*.idx"))
 		for _, name := range names {
@@ -155,6 +167,43 @@ func (s *Store) packIndexes() []*packIndex {
 		}
 	}
 	return s.packs
+}
+
+// packDirsStamp sums up the pack directories' modification times and
+// sizes: adding or removing a pack changes it.
+func (s *Store) packDirsStamp() string {
+	var b strings.Builder
+	for _, dir := range s.objectDirs() {
+		if fi, err := os.Stat(filepath.Join(dir, "pack")); err == nil {
+			fmt.Fprintf(&b, "%d.%d;", fi.ModTime().UnixNano(), fi.Size())
+		}
+	}
+	return b.String()
+}
+
+// maxCachedTrees bounds the trees kept from one call to the next.
+const maxCachedTrees = 20000
+
+// keepCaches runs when a transaction's lock is released. A long-lived
+// process (an MCP server) keeps the pack indexes open and the trees read
+// for the next call, whose lock-time check (refreshPacks) drops them if
+// git changed the packs meanwhile. Off Unix open files keep git from
+// deleting packs, so they are closed after every call there.
+func (s *Store) keepCaches() {
+	if runtime.GOOS == "windows" {
+		s.closePacks()
+	}
+	if len(s.trees) > maxCachedTrees {
+		s.trees = nil
+	}
+}
+
+// refreshPacks drops the kept pack indexes when a pack directory changed
+// since they were listed (git repacked or fetched).
+func (s *Store) refreshPacks() {
+	if s.packs != nil && s.packDirsStamp() != s.packStamp {
+		s.closePacks()
+	}
 }
 
 // closePacks releases the pack files opened for reading.

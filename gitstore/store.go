@@ -124,6 +124,7 @@ type Store struct {
 	trees     map[oid][]treeEntry
 	objDirs   []string     // the object directories (objectDirs)
 	packs     []*packIndex // nil until a packed object is asked for
+	packStamp string       // the pack directories when packs was listed
 	// deltaBases caches pack entries that deltas are based on.
 	deltaBases map[baseKey]baseValue
 	deltaBytes int
