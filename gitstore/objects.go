@@ -80,7 +80,7 @@ func writeZlibStored(w io.Writer, header, content []byte) error {
 	} else {
 		sumOf()
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
+	bw := bufio.NewWriterSize(w, min(64<<10, len(header)+len(content)+64)) // small objects, small buffers
 	bw.Write([]byte{0x78, 0x01})
 	total := len(header) + len(content)
 	for pos, first := 0, true; first || pos < total; first = false {

@@ -134,6 +134,8 @@ type tempJob struct {
 	done  chan struct{}
 	err   error
 	names []string // the temporary files created, for cleanup
+
+	renamed bool // every temporary file was renamed into place
 }
 
 // pendingTemps is the record graft-temps: the temporary files a
@@ -190,12 +192,13 @@ func (j *tempJob) wait() error {
 }
 
 // finish waits for the goroutine, removes the temporary files still
-// there (none after a landed call: they were renamed) and empties
-// graft-temps.
+// there (none after the renames) and empties graft-temps.
 func (j *tempJob) finish() {
 	<-j.done
-	for _, name := range j.names {
-		os.Remove(name)
+	if !j.renamed {
+		for _, name := range j.names {
+			os.Remove(name)
+		}
 	}
 	if len(j.names) > 0 {
 		_ = j.s.clearPending()
@@ -275,6 +278,7 @@ func (s *Store) commitIntent(ctx context.Context, in *intent, temps *tempJob) er
 		}
 		crashPoint("rename")
 	}
+	temps.renamed = true
 	if err := s.moveRef(in); err != nil {
 		return s.abort(in, err)
 	}
