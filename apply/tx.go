@@ -87,7 +87,8 @@ type TxFile struct {
 	// ones to write (a patch may change them).
 	OldMode, Mode fs.FileMode
 
-	hunks        []Hunk // Cur == Apply(Old, hunks), when singlePass
+	oldHash      *gitstore.PendingHash // Old's blob id, for a big file
+	hunks        []Hunk                // Cur == Apply(Old, hunks), when singlePass
 	singlePass   bool
 	located      []Located
 	replacements int
@@ -98,6 +99,10 @@ type TxFile struct {
 func (e *Engine) Begin(tool string, dryRun bool) *Tx {
 	return &Tx{e: e, tool: tool, dryRun: dryRun, byRel: map[string]*TxFile{}}
 }
+
+// hashAheadBytes is the content size from which a file's blob ids are
+// computed on another goroutine as soon as the content is known.
+const hashAheadBytes = 1 << 20
 
 // Open returns the file at path, reading it the first time: the path is
 // checked (inside the worktree, not in the git directory) before anything
@@ -147,6 +152,10 @@ func (tx *Tx) open(path, edit string, create, binary bool) (*TxFile, error) {
 			return nil, errorf(CodeBinary, rel, edit, "cannot edit binary file")
 		}
 		f.Exists, f.Old, f.Cur, f.OldMode, f.Mode = true, content, content, fi.Mode().Perm(), fi.Mode().Perm()
+		if len(content) >= hashAheadBytes && !tx.dryRun {
+			// Hashed on another core while the call computes its edit.
+			f.oldHash = tx.e.store.HashAsync(content)
+		}
 		tx.e.log.Debug("read", "path", rel, "bytes", len(content))
 	}
 	tx.byRel[rel] = f
@@ -212,6 +221,13 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	}
 	res := &Landing{Success: true, DryRun: tx.dryRun}
 	changes := make([]gitstore.Change, 0, len(changed))
+	newHashes := make([]*gitstore.PendingHash, len(changed))
+	for i, f := range changed {
+		if len(f.Cur) >= hashAheadBytes && !f.deleted && !tx.dryRun {
+			// Hashed on another core while the results are computed.
+			newHashes[i] = tx.e.store.HashAsync(f.Cur)
+		}
+	}
 	for i, f := range changed {
 		tx.e.progress(i, len(changed), "diff "+f.Rel)
 		r := f.result()
@@ -221,7 +237,7 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 		}
 		r.Syntax = rep
 		res.Files = append(res.Files, r)
-		c := gitstore.Change{Path: f.Rel, Old: f.Old, New: f.Cur, Mode: f.Mode}
+		c := gitstore.Change{Path: f.Rel, Old: f.Old, New: f.Cur, Mode: f.Mode, OldHash: f.oldHash, NewHash: newHashes[i]}
 		if !f.Exists {
 			c.Old = nil
 		}

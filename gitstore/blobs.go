@@ -1,6 +1,9 @@
 package gitstore
 
-import "errors"
+import (
+	"errors"
+	"unsafe"
+)
 
 // ErrUnknownBlob: no blob with that id is in the repository.
 var ErrUnknownBlob = errors.New("unknown blob")
@@ -19,6 +22,36 @@ func (s *Store) SaveBlob(content []byte) (string, error) {
 // (40 hex digits for SHA-1, 64 for SHA-256): what file_read reports as
 // version, without storing anything.
 func (s *Store) BlobID(content []byte) string { return s.blobHash(content).String() }
+
+// PendingHash is the blob id of a content being computed on another
+// goroutine (HashAsync), so that hashing a big file overlaps the work
+// between reading it and landing the call.
+type PendingHash struct {
+	content []byte
+	done    chan struct{}
+	id      oid
+}
+
+// HashAsync starts computing the blob id of content, which must not change
+// afterwards. Pass the result as Change.OldHash or Change.NewHash.
+func (s *Store) HashAsync(content []byte) *PendingHash {
+	p := &PendingHash{content: content, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.id = s.blobHash(content)
+	}()
+	return p
+}
+
+// hashOf returns the blob id of content: p's when p was started for these
+// very bytes (the same slice), else computed now.
+func (s *Store) hashOf(p *PendingHash, content []byte) oid {
+	if p != nil && len(p.content) == len(content) && unsafe.SliceData(p.content) == unsafe.SliceData(content) {
+		<-p.done
+		return p.id
+	}
+	return s.blobHash(content)
+}
 
 // Blob returns the content of the blob id, or ErrUnknownBlob.
 func (s *Store) Blob(id string) ([]byte, error) {

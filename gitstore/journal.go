@@ -134,9 +134,10 @@ type current struct {
 	perm   uint32
 }
 
-// readCurrent checks that the file still holds c.Old and returns its
-// state; a difference is ErrConflict wrapped with the path.
-func (s *Store) readCurrent(c Change) (current, error) {
+// statCurrent checks that the file still exists as c.Old says (or is
+// still absent) and returns its state; checkContent then compares the
+// bytes. A difference is ErrConflict wrapped with the path.
+func (s *Store) statCurrent(c Change) (current, error) {
 	name := s.abs(c.Path)
 	fi, err := os.Lstat(name)
 	switch {
@@ -152,14 +153,19 @@ func (s *Store) readCurrent(c Change) (current, error) {
 	case c.Old == nil:
 		return current{}, fmt.Errorf("%s: created since it was read: %w", c.Path, ErrConflict)
 	}
-	same, err := sameContent(name, c.Old)
+	return current{exists: true, perm: uint32(fi.Mode().Perm())}, nil
+}
+
+// checkContent checks that an existing file still holds c.Old.
+func (s *Store) checkContent(c Change) error {
+	same, err := sameContent(s.abs(c.Path), c.Old)
 	if err != nil {
-		return current{}, fmt.Errorf("gitstore: %w", err)
+		return fmt.Errorf("gitstore: %w", err)
 	}
 	if !same {
-		return current{}, fmt.Errorf("%s: %w", c.Path, ErrConflict)
+		return fmt.Errorf("%s: %w", c.Path, ErrConflict)
 	}
-	return current{exists: true, perm: uint32(fi.Mode().Perm())}, nil
+	return nil
 }
 
 // sameContent reports whether the file name holds exactly want, reading
@@ -195,7 +201,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	}
 	curs := make([]current, len(changes))
 	for i, c := range changes {
-		if curs[i], err = s.readCurrent(c); err != nil {
+		if curs[i], err = s.statCurrent(c); err != nil {
 			return Landed{}, err
 		}
 	}
@@ -226,6 +232,14 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		return Landed{}, err
 	}
 	defer temps.finish()
+	// The bytes are compared while the temporary files are written.
+	for i, c := range changes {
+		if curs[i].exists {
+			if err := s.checkContent(c); err != nil {
+				return Landed{}, err
+			}
+		}
+	}
 	if !st.tip.IsZero() {
 		in.OldTip = st.tip.String()
 	}
@@ -246,7 +260,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		defer close(hashed)
 		for i, c := range changes {
 			if c.New != nil {
-				newIDs[i] = s.blobHash(c.New)
+				newIDs[i] = s.hashOf(c.NewHash, c.New)
 			}
 		}
 	}()
@@ -263,7 +277,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		want := entry{}
 		var old cleaned
 		if c.Old != nil {
-			oldIDs[i] = s.blobHash(c.Old)
+			oldIDs[i] = s.hashOf(c.OldHash, c.Old)
 			if old, err = s.clean(c.Path, c.Old, convs[i], have, oldIDs[i]); err != nil {
 				return Landed{}, err
 			}

@@ -326,3 +326,26 @@ func TestSessionSurvivesRepack(t *testing.T) {
 	}
 	fsck(t, dir)
 }
+
+// A hash started ahead is used only for the very bytes it was started for:
+// a Change whose New is another slice (even of the same length) is hashed
+// anew, so a stale pending hash can never name the wrong blob.
+func TestPendingHashOnlyForItsBytes(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a.txt": "aaaa\n"})
+	s := open(t, dir)
+	other := s.HashAsync([]byte("bbbb\n"))
+	newContent := []byte("cccc\n")
+	if _, err := s.Land(context.Background(), Call{Tool: "edit"}, []Change{
+		{Path: "a.txt", Old: b("aaaa\n"), New: newContent, OldHash: other, NewHash: other},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := git(t, dir, "rev-parse", "refs/graft/main:a.txt"); got != s.BlobID(newContent) {
+		t.Fatalf("journal blob %s, want %s", got, s.BlobID(newContent))
+	}
+	same := s.HashAsync(newContent)
+	if got := s.hashOf(same, newContent).String(); got != s.BlobID(newContent) {
+		t.Fatalf("pending hash %s, want %s", got, s.BlobID(newContent))
+	}
+	fsck(t, dir)
+}

@@ -50,6 +50,9 @@ type Change struct {
 	// Mode holds the permission bits of New (the executable bit matters);
 	// 0 keeps the file's current mode (0o644 for a new file).
 	Mode fs.FileMode
+	// OldHash and NewHash, when set, are the blob ids of Old and New
+	// being computed already (Store.HashAsync of these very slices).
+	OldHash, NewHash *PendingHash
 }
 
 // Call describes a call for the record: the tool and a message.

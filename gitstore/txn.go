@@ -19,7 +19,8 @@ import (
 
 // A transaction, in order (crash steps in brackets, see CrashEnv):
 //
-//  1. under the lock, every touched file is checked against Change.Old;
+//  1. under the lock, every touched file is checked against Change.Old
+//     (existence and type first, its bytes while step 2 writes);
 //  2. the temporary files are announced: graft-temps in the git dir lists
 //     the paths and the transaction's random token, which names each
 //     path's temporary file beside it [pending] (not synced; a record cut
