@@ -6,7 +6,6 @@ import (
 	"compress/zlib"
 	"errors"
 	"fmt"
-	"hash/adler32"
 	"io"
 	"io/fs"
 	"os"
@@ -70,10 +69,7 @@ func writeZlibStored(w io.Writer, header, content []byte) error {
 	// another core while the blocks are written.
 	checksum := make(chan uint32, 1)
 	sumOf := func() {
-		sum := adler32.New()
-		sum.Write(header)
-		sum.Write(content)
-		checksum <- sum.Sum32()
+		checksum <- adler32Update(adler32Update(1, header), content)
 	}
 	if len(content) >= compressLimit {
 		go sumOf()
