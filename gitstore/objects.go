@@ -106,12 +106,14 @@ func writeZlibStored(w io.Writer, header, content []byte) error {
 
 // writeLoose writes a loose object as git does: zlib of "TYPE SIZE\0"
 // and the content, into a temporary file beside its final name, renamed
-// into place.
+// into place. The temporary name starts with git's own "tmp_obj_", so that
+// one left by a killed process is what git fsck and git prune know as an
+// unfinished object, not a corrupt one.
 func (s *Store) writeLoose(h oid, t string, content []byte) error {
 	header := []byte(fmt.Sprintf("%s %d\x00", t, len(content)))
 	hex := h.String()
 	dir := filepath.Join(s.objectDirs()[0], hex[:2])
-	tmp := filepath.Join(dir, fmt.Sprintf("tmp_graft_%d_%s", os.Getpid(), hex[2:10]))
+	tmp := filepath.Join(dir, fmt.Sprintf("tmp_obj_graft_%d_%s", os.Getpid(), hex[2:10]))
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o444)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = os.MkdirAll(dir, 0o755); err == nil {
