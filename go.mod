@@ -5,7 +5,6 @@ go 1.26.8
 require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/bluekeyes/go-gitdiff v0.9.0
-	github.com/go-git/go-git/v5 v5.19.3
 	github.com/gofrs/flock v0.13.1
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/pflag v1.0.10
@@ -29,11 +28,4 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require (
-	github.com/go-git/gcfg v1.5.1-0.20230307220236-3a3c6141e376 // indirect
-	github.com/go-git/go-billy/v5 v5.9.2 // indirect
-	github.com/jbenet/go-context v0.0.0-20150711004518-d14ea06fba99 // indirect
-	github.com/mattn/go-pointer v0.0.1 // indirect
-	golang.org/x/net v0.61.0 // indirect
-	gopkg.in/warnings.v0 v0.1.2 // indirect
-)
+require github.com/mattn/go-pointer v0.0.1 // indirect

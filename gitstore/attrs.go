@@ -4,26 +4,66 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
 )
 
-// attributes returns the attributes that apply to path, later sources
-// overriding earlier ones; "binary" expands to -text -diff -merge.
-func (s *Store) attributes(path string, cache map[string][]gitattributes.MatchAttribute) map[string]gitattributes.Attribute {
-	var stack []gitattributes.MatchAttribute
-	load := func(file string, domain []string) {
-		if m, ok := cache[file]; ok {
-			stack = append(stack, m...)
-			return
+// Git attributes, read as git reads them when it adds a file: the global
+// attributes file (core.attributesFile), then the .gitattributes of every
+// directory from the root down to the file's, then $GIT_DIR/info/attributes,
+// later lines overriding earlier ones; patterns match as in .gitignore
+// (wildmatch), without case when core.ignoreCase is set; macros ("binary"
+// and "[attr]" lines of the root, global and info files) expand where
+// they are set.
+
+// attrValue is the state of one attribute for a path.
+type attrValue struct {
+	state byte // '+' set, '-' unset, '!' unspecified, '=' a value
+	value string
+}
+
+// IsSet reports "attr".
+func (a attrValue) IsSet() bool { return a.state == '+' }
+
+// IsUnset reports "-attr".
+func (a attrValue) IsUnset() bool { return a.state == '-' }
+
+// IsValueSet reports "attr=value".
+func (a attrValue) IsValueSet() bool { return a.state == '=' }
+
+// Value is the value of "attr=value".
+func (a attrValue) Value() string { return a.value }
+
+// attrSetting is one "attr", "-attr", "!attr" or "attr=value" of a line.
+type attrSetting struct {
+	name string
+	attrValue
+}
+
+// attrRule is one line of an attributes file: a pattern with settings, or
+// (macro set) the definition of the macro attribute macro.
+type attrRule struct {
+	macro    string
+	pattern  string // with the anchoring "/" removed
+	basename bool   // the pattern has no "/": it matches the file's name
+	base     string // the directory of the file the line is in ("" at the root)
+	settings []attrSetting
+}
+
+// attrCache holds parsed attribute files for one call.
+type attrCache map[string][]attrRule
+
+// attributes returns the attributes that apply to path; "binary" expands
+// to -text -diff -merge.
+func (s *Store) attributes(path string, cache attrCache) map[string]attrValue {
+	var stack []attrRule
+	load := func(file, base string, macros bool) {
+		rules, ok := cache[file]
+		if !ok {
+			if b, err := os.ReadFile(file); err == nil {
+				rules = parseAttributes(string(b), base, macros)
+			}
+			cache[file] = rules
 		}
-		var m []gitattributes.MatchAttribute
-		if f, err := os.Open(file); err == nil {
-			m, _ = gitattributes.ReadAttributes(f, domain, len(domain) == 0)
-			f.Close()
-		}
-		cache[file] = m
-		stack = append(stack, m...)
+		stack = append(stack, rules...)
 	}
 	global := s.cfg.get("core", "attributesfile")
 	if global == "" {
@@ -38,39 +78,201 @@ func (s *Store) attributes(path string, cache map[string][]gitattributes.MatchAt
 		}
 	}
 	if global != "" {
-		load(global, nil)
+		load(global, "", true)
 	}
 	parts := strings.Split(path, "/")
-	for i := 0; i < len(parts); i++ {
+	for i := range parts {
 		dir := filepath.Join(append([]string{s.root}, parts[:i]...)...)
-		load(filepath.Join(dir, ".gitattributes"), parts[:i])
+		load(filepath.Join(dir, ".gitattributes"), strings.Join(parts[:i], "/"), i == 0)
 	}
-	load(filepath.Join(s.commonDir, "info", "attributes"), nil)
+	load(filepath.Join(s.commonDir, "info", "attributes"), "", true)
 
-	macros := map[string][]gitattributes.Attribute{
-		"binary": nil, // filled below from the parsed form of "-text -diff -merge"
+	ic := s.cfg.get("core", "ignorecase")
+	fold := ic != "" && boolValue(ic)
+	macros := map[string][]attrSetting{
+		"binary": {{"diff", attrValue{state: '-'}}, {"merge", attrValue{state: '-'}}, {"text", attrValue{state: '-'}}},
 	}
-	if m, err := gitattributes.ParseAttributesLine("[attr]binary -diff -merge -text", nil, true); err == nil {
-		macros["binary"] = m.Attributes
-	}
-	for _, m := range stack {
-		if m.Pattern == nil {
-			macros[m.Name] = m.Attributes
+	for _, r := range stack {
+		if r.macro != "" {
+			macros[r.macro] = r.settings
 		}
 	}
-	out := map[string]gitattributes.Attribute{}
-	for _, m := range stack {
-		if m.Pattern == nil || !m.Pattern.Match(parts) {
+	out := map[string]attrValue{}
+	for _, r := range stack {
+		if r.macro != "" || !r.matches(path, fold) {
 			continue
 		}
-		for _, a := range m.Attributes {
+		for _, a := range r.settings {
 			if a.IsSet() {
-				for _, x := range macros[a.Name()] {
-					out[x.Name()] = x
+				for _, x := range macros[a.name] {
+					out[x.name] = x.attrValue
 				}
 			}
-			out[a.Name()] = a
+			out[a.name] = a.attrValue
 		}
 	}
 	return out
+}
+
+// matches reports whether the rule's pattern matches path (a file's,
+// slash-separated, from the root), as git's path_matches does.
+func (r *attrRule) matches(path string, fold bool) bool {
+	if r.basename {
+		return wildmatch(r.pattern, path[strings.LastIndexByte(path, '/')+1:], false, fold)
+	}
+	name := path
+	if r.base != "" {
+		if len(path) < len(r.base)+1 || path[len(r.base)] != '/' || !samePath(path[:len(r.base)], r.base, fold) {
+			return false
+		}
+		name = path[len(r.base)+1:]
+	}
+	return wildmatch(r.pattern, name, true, fold)
+}
+
+func samePath(a, b string, fold bool) bool {
+	if fold {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
+}
+
+const attrBlank = " \t\r\n"
+
+// parseAttributes reads an attributes file whose directory is base. Lines
+// git rejects (an invalid attribute name, a negative pattern, a macro
+// where macros are not allowed) are skipped, as git skips them; so are
+// patterns ending in "/", which match only directories.
+func parseAttributes(text, base string, macrosOK bool) []attrRule {
+	var rules []attrRule
+	for _, line := range strings.Split(text, "\n") {
+		if r, ok := parseAttrLine(line, base, macrosOK); ok {
+			rules = append(rules, r)
+		}
+	}
+	return rules
+}
+
+func parseAttrLine(line, base string, macrosOK bool) (attrRule, bool) {
+	cp := strings.TrimLeft(line, attrBlank)
+	if cp == "" || cp[0] == '#' {
+		return attrRule{}, false
+	}
+	var name, states string
+	if q, rest, ok := unquoteC(cp); ok {
+		name, states = q, rest
+	} else {
+		n := strings.IndexAny(cp, attrBlank)
+		if n < 0 {
+			n = len(cp)
+		}
+		name, states = cp[:n], cp[n:]
+	}
+	r := attrRule{base: base}
+	if len(name) > len("[attr]") && strings.HasPrefix(name, "[attr]") {
+		if !macrosOK {
+			return attrRule{}, false
+		}
+		// "[attr]" may be followed by blanks before the name.
+		rest := strings.TrimLeft(cp[len("[attr]"):], attrBlank)
+		n := strings.IndexAny(rest, attrBlank)
+		if n < 0 {
+			n = len(rest)
+		}
+		r.macro, states = rest[:n], rest[n:]
+		if !validAttrName(r.macro) {
+			return attrRule{}, false
+		}
+	} else {
+		if strings.HasPrefix(name, "!") {
+			return attrRule{}, false // negative patterns are ignored
+		}
+		if strings.HasSuffix(name, "/") {
+			return attrRule{}, false // matches directories only
+		}
+		r.basename = !strings.Contains(name, "/")
+		r.pattern = strings.TrimPrefix(name, "/")
+	}
+	for _, tok := range strings.FieldsFunc(states, func(c rune) bool { return strings.ContainsRune(attrBlank, c) }) {
+		var a attrSetting
+		switch {
+		case tok[0] == '-' || tok[0] == '!':
+			a.name, a.state = tok[1:], tok[0]
+		default:
+			if n, v, ok := strings.Cut(tok, "="); ok {
+				a.name, a.state, a.value = n, '=', v
+			} else {
+				a.name, a.state = tok, '+'
+			}
+		}
+		if !validAttrName(a.name) {
+			return attrRule{}, false
+		}
+		r.settings = append(r.settings, a)
+	}
+	return r, true
+}
+
+// validAttrName: letters, digits, "-", ".", "_", not starting with "-",
+// and not git's reserved "builtin_" names.
+func validAttrName(n string) bool {
+	if n == "" || n[0] == '-' || strings.HasPrefix(n, "builtin_") {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		if !(c == '-' || c == '.' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// unquoteC reads a C-style quoted string at the start of s, as git's
+// unquote_c_style: \a \b \f \n \r \t \v \\ \" and three-digit octal
+// escapes. ok is false when s does not start with one.
+func unquoteC(s string) (string, string, bool) {
+	if !strings.HasPrefix(s, `"`) {
+		return "", "", false
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '"':
+			return b.String(), s[i+1:], true
+		case '\\':
+			i++
+			if i >= len(s) {
+				return "", "", false
+			}
+			switch e := s[i]; e {
+			case 'a':
+				b.WriteByte('\a')
+			case 'b':
+				b.WriteByte('\b')
+			case 'f':
+				b.WriteByte('\f')
+			case 'n':
+				b.WriteByte('\n')
+			case 'r':
+				b.WriteByte('\r')
+			case 't':
+				b.WriteByte('\t')
+			case 'v':
+				b.WriteByte('\v')
+			case '\\', '"':
+				b.WriteByte(e)
+			default:
+				if e < '0' || e > '3' || i+2 >= len(s) || s[i+1] < '0' || s[i+1] > '7' || s[i+2] < '0' || s[i+2] > '7' {
+					return "", "", false
+				}
+				b.WriteByte((e-'0')<<6 | (s[i+1]-'0')<<3 | (s[i+2] - '0'))
+				i += 2
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return "", "", false
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
 	"os/exec"
 	"strings"
 )
@@ -41,7 +40,7 @@ type conversion struct {
 
 // conversionOf reads the attributes and configuration that decide how
 // path is cleaned. cache holds parsed attribute files for one call.
-func (s *Store) conversionOf(path string, cache map[string][]gitattributes.MatchAttribute) conversion {
+func (s *Store) conversionOf(path string, cache attrCache) conversion {
 	attrs := s.attributes(path, cache)
 	for _, name := range []string{"filter", "ident", "working-tree-encoding"} {
 		if a, ok := attrs[name]; ok && (a.IsSet() || a.IsValueSet()) {

@@ -13,8 +13,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
 )
 
 // Trailer keys written into journal commit messages.
@@ -265,7 +263,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		}
 	}()
 	defer func() { <-hashed }()
-	attrCache := map[string][]gitattributes.MatchAttribute{}
+	attrs := attrCache{}
 	snap := map[string]entry{}
 	for i, c := range changes {
 		have, err := s.lookup(st.tree, c.Path)
@@ -273,7 +271,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 			return Landed{}, err
 		}
 		haves[i] = have
-		convs[i] = s.conversionOf(c.Path, attrCache)
+		convs[i] = s.conversionOf(c.Path, attrs)
 		want := entry{}
 		var old cleaned
 		if c.Old != nil {

@@ -9,8 +9,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
-
 	"github.com/graftdev/graft/gitstore/textdiff"
 )
 
@@ -96,7 +94,7 @@ func (s *Store) revert(ctx context.Context, steps int, undo bool) (Reverted, err
 		if err != nil {
 			return err
 		}
-		attrCache := map[string][]gitattributes.MatchAttribute{}
+		attrs := attrCache{}
 		done, undone := stacks(commits)
 		stack, empty, verb, key := done, ErrNothingToUndo, "undo", TrailerUndo
 		if !undo {
@@ -152,7 +150,7 @@ func (s *Store) revert(ctx context.Context, steps int, undo bool) (Reverted, err
 				if err != nil {
 					return err
 				}
-				conv := s.conversionOf(ch.path, attrCache)
+				conv := s.conversionOf(ch.path, attrs)
 				baseH, targetH := ch.after.Hash, ch.before.Hash
 				if !undo {
 					baseH, targetH = ch.before.Hash, ch.after.Hash
