@@ -2,9 +2,10 @@ package gitstore
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -68,9 +69,31 @@ func treeKey(e treeEntry) string {
 	return e.Name
 }
 
+// compareTreeEntries orders entries as treeKey does, without building
+// the keys: past a common prefix, the next byte decides, a directory's
+// name going on with "/" and a file's ending (names hold no "/", and a
+// tree holds a name once).
+func compareTreeEntries(a, b treeEntry) int {
+	n := min(len(a.Name), len(b.Name))
+	if c := strings.Compare(a.Name[:n], b.Name[:n]); c != 0 {
+		return c
+	}
+	return cmp.Compare(nextKeyByte(a, n), nextKeyByte(b, n))
+}
+
+func nextKeyByte(e treeEntry, i int) int {
+	switch {
+	case i < len(e.Name):
+		return int(e.Name[i])
+	case e.Mode == modeDir:
+		return '/'
+	}
+	return -1
+}
+
 // encodeTree sorts entries in git's order and encodes them.
 func encodeTree(entries []treeEntry) []byte {
-	sort.Slice(entries, func(i, j int) bool { return treeKey(entries[i]) < treeKey(entries[j]) })
+	slices.SortFunc(entries, compareTreeEntries)
 	var b bytes.Buffer
 	for _, e := range entries {
 		b.WriteString(strconv.FormatUint(uint64(e.Mode), 8))

@@ -169,7 +169,7 @@ func (s *Store) checkContent(c Change) error {
 // sameContent reports whether the file name holds exactly want, reading
 // it in chunks (no second copy of a big file in memory).
 func sameContent(name string, want []byte) (bool, error) {
-	f, err := os.Open(name)
+	f, err := openFile(name, os.O_RDONLY, 0)
 	if err != nil {
 		return false, err
 	}

@@ -114,10 +114,10 @@ func (s *Store) writeLoose(h oid, t string, content []byte) error {
 	hex := h.String()
 	dir := filepath.Join(s.objectDirs()[0], hex[:2])
 	tmp := filepath.Join(dir, fmt.Sprintf("tmp_obj_graft_%d_%s", os.Getpid(), hex[2:10]))
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o444)
+	f, err := openFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o444)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = os.MkdirAll(dir, 0o755); err == nil {
-			f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o444)
+			f, err = openFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o444)
 		}
 	}
 	if err != nil {

@@ -205,3 +205,18 @@ func TestLooseObjectSizesReadByGit(t *testing.T) {
 	}
 	fsck(t, dir)
 }
+
+// Entries sort as git sorts them: a directory as if its name ended in
+// "/" ("a.b" before the directory "a" before "a0").
+func TestTreeOrder(t *testing.T) {
+	es := []treeEntry{{Name: "a0", Mode: 0o100644}, {Name: "a", Mode: modeDir}, {Name: "a.b", Mode: 0o100644},
+		{Name: "b", Mode: 0o100644}, {Name: "a-", Mode: modeDir}, {Name: "ab", Mode: 0o100644}, {Name: "A", Mode: 0o100644}}
+	for i := range es {
+		for j := range es {
+			want := strings.Compare(treeKey(es[i]), treeKey(es[j]))
+			if got := compareTreeEntries(es[i], es[j]); got != want {
+				t.Errorf("compare(%q, %q) = %d, want %d", treeKey(es[i]), treeKey(es[j]), got, want)
+			}
+		}
+	}
+}

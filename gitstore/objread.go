@@ -118,7 +118,7 @@ func loosePath(dir string, h oid) string {
 
 // readLoose reads a loose object; os.ErrNotExist when there is none.
 func readLoose(dir string, h oid) (string, []byte, error) {
-	f, err := os.Open(loosePath(dir, h))
+	f, err := openFile(loosePath(dir, h), os.O_RDONLY, 0)
 	if err != nil {
 		return "", nil, err
 	}

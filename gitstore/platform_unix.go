@@ -102,8 +102,22 @@ func (l flockLock) unlock() error {
 func holderPath(name string) string { return name }
 
 // renameOver is rename(2): atomic, and it replaces a file that another
-// process has open without complaint.
-func renameOver(tmp, name string) error { return os.Rename(tmp, name) }
+// process has open without complaint. It calls the system directly:
+// os.Rename first stats the target to refuse replacing a directory, a
+// system call per rename that graft, which only ever renames files over
+// files, does not need (rename(2) itself refuses a file over a directory).
+func renameOver(tmp, name string) error {
+	for {
+		err := syscall.Rename(tmp, name)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return &os.LinkError{Op: "rename", Old: tmp, New: name, Err: err}
+		}
+		return nil
+	}
+}
 
 // transientReplace: no rename error on Unix passes with time.
 func transientReplace(error) bool { return false }

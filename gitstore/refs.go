@@ -67,7 +67,7 @@ func (r *filesRefs) refDir(name string) string {
 
 // raw returns a ref's stored value: a symbolic target or an id.
 func (r *filesRefs) raw(name string) (target string, id oid, err error) {
-	b, err := os.ReadFile(filepath.Join(r.refDir(name), filepath.FromSlash(name)))
+	b, err := readWhole(filepath.Join(r.refDir(name), filepath.FromSlash(name)))
 	switch {
 	case err == nil:
 		v := strings.TrimSpace(string(b))
@@ -216,7 +216,7 @@ func (r *filesRefs) update(name string, old, nw oid, force bool, who signature, 
 func createLock(name string, takeover bool) (*os.File, error) {
 	deadline := time.Now().Add(lockWait)
 	for {
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := openFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err == nil || !errors.Is(err, fs.ErrExist) {
 			return f, err
 		}
@@ -242,7 +242,7 @@ func (r *filesRefs) appendReflog(name, line string) {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return
 	}
-	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := openFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return
 	}

@@ -208,7 +208,7 @@ func (j *tempJob) finish() {
 
 // clearPending empties graft-temps (the file stays for the next call).
 func (s *Store) clearPending() error {
-	f, err := os.OpenFile(s.pendingPath(), os.O_WRONLY, 0)
+	f, err := openFile(s.pendingPath(), os.O_WRONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -374,7 +374,7 @@ func writeRecord(name string, v any, sync bool) error {
 	sum := sha256.Sum256(b)
 	b = append(b, "\n"+intentSumPrefix+hex.EncodeToString(sum[:])+"\n"...)
 	_, statErr := os.Stat(name)
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := openFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}
@@ -447,7 +447,7 @@ func cutLastLine(b []byte) ([]byte, string, bool) {
 // clearIntent empties the intent record (the file stays, so the next
 // transaction rewrites it without creating a file).
 func (s *Store) clearIntent(sync bool) error {
-	f, err := os.OpenFile(s.intentPath(), os.O_WRONLY, 0)
+	f, err := openFile(s.intentPath(), os.O_WRONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -611,7 +611,7 @@ func writeTemp(name string, content []byte, perm fs.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	f, err := openFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
 	if err != nil {
 		return err
 	}
