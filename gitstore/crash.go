@@ -12,10 +12,13 @@ import (
 // named step of a transaction. Steps, in the order a call reaches them:
 //
 //	locked    the repository lock is held
-//	pending   graft-temps lists the temporary files, none written yet
+//	pending   the temporary files are announced, none written yet: in
+//	          graft-temps for a big call, in the intent record (written,
+//	          not yet synced) for a small one
 //	temp      one file's temporary copy is written and synced (N counts
 //	          files; on its own goroutine, so anywhere up to intent)
-//	objects   blobs, trees and commits are written, no intent yet
+//	objects   blobs, trees and commits are written, and the intent record
+//	          (maybe not yet synced)
 //	intent    the intent record is durable, no file replaced yet
 //	rename    one file is renamed into place (N counts files)
 //	ref       the ref has moved, the intent record is still there

@@ -30,6 +30,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	case "land":
+		if os.Getenv("GITSTORE_EARLY_TEMPS") != "" {
+			earlyTemps = 0 // every call takes the big calls' order
+		}
 		s, err := Open(os.Getenv("GITSTORE_DIR"))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -51,10 +54,11 @@ func TestMain(m *testing.M) {
 
 // helper runs the test binary as a graft process; it returns the exit
 // error (a *exec.ExitError when killed or failed).
-func helper(t *testing.T, mode, dir, changes, crash string) (string, error) {
+func helper(t *testing.T, mode, dir, changes, crash string, env ...string) (string, error) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "GITSTORE_HELPER="+mode, "GITSTORE_DIR="+dir, "GITSTORE_CHANGES="+changes, CrashEnv+"="+crash)
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
@@ -146,60 +150,70 @@ func TestCrashAtEveryStep(t *testing.T) {
 		{"rename:4", "before"}, {"rename:5", "before"},
 		{"ref", "after"}, {"done", "after"},
 	}
-	for _, step := range steps {
-		t.Run(step.crash, func(t *testing.T) {
-			dir := newRepo(t, crashBefore)
-			tip := git(t, dir, "rev-parse", "HEAD")
-			changes := crashChanges(t)
-			out, err := helper(t, "land", dir, changes, step.crash)
-			if !killed(err) {
-				t.Fatalf("helper was not killed at %s: %v\n%s", step.crash, err, out)
-			}
-			if _, err := helper(t, "open", dir, "", ""); err != nil {
-				t.Fatalf("recovery: %v", err)
-			}
-			if got := worktreeState(dir); got != step.want {
-				t.Fatalf("after recovery the worktree is %s, want %s", got, step.want)
-			}
-			if l := leftovers(t, dir); len(l) > 0 {
-				t.Fatalf("temporary files left: %v", l)
-			}
-			if fi, err := os.Stat(filepath.Join(dir, ".git", "graft-intent.json")); err == nil && fi.Size() > 0 {
-				t.Fatal("intent record left")
-			}
-			journal, _ := exec.Command("git", "-C", dir, "rev-parse", "-q", "--verify", "refs/graft/main").Output()
-			if step.want == "before" && len(journal) > 0 {
-				t.Fatalf("journal moved on a rolled-back call")
-			}
-			if step.want == "after" {
-				for p, want := range crashAfter {
-					if got := git(t, dir, "show", "refs/graft/main:"+p); got != strings.TrimSuffix(want, "\n") {
-						t.Fatalf("journal's %s differs from the worktree", p)
-					}
-				}
-				if out, err := exec.Command("git", "-C", dir, "cat-file", "-e", "refs/graft/main:gone.txt").CombinedOutput(); err == nil {
-					t.Fatalf("journal still has gone.txt: %s", out)
-				}
-			}
-			if git(t, dir, "rev-parse", "HEAD") != tip {
-				t.Fatal("HEAD moved")
-			}
-			fsck(t, dir)
-			// The repository is usable afterwards: the same call lands (or,
-			// when it already landed, conflicts).
-			out, err = helper(t, "land", dir, changes, "")
-			if step.want == "before" && err != nil {
-				t.Fatalf("call after recovery: %v\n%s", err, out)
-			}
-			if step.want == "after" && (err == nil || !strings.Contains(out, "changed since")) {
-				t.Fatalf("repeated call after roll forward: %v\n%s", err, out)
-			}
-			if worktreeState(dir) != "after" {
-				t.Fatal("not after")
-			}
-			fsck(t, dir)
-		})
+	// Both orders of a transaction: a small call announces its temporary
+	// files in the intent record, a big one in graft-temps first.
+	for _, order := range []struct{ name, env string }{{"small", ""}, {"big", "GITSTORE_EARLY_TEMPS=1"}} {
+		for _, step := range steps {
+			t.Run(order.name+"/"+step.crash, func(t *testing.T) {
+				crashAtStep(t, step.crash, step.want, order.env)
+			})
+		}
 	}
+}
+
+// crashAtStep lands crashChanges killed at crash, recovers, and checks the
+// worktree is wholly want ("before" or "after") and consistent.
+func crashAtStep(t *testing.T, crash, want, env string) {
+	dir := newRepo(t, crashBefore)
+	tip := git(t, dir, "rev-parse", "HEAD")
+	changes := crashChanges(t)
+	out, err := helper(t, "land", dir, changes, crash, env)
+	if !killed(err) {
+		t.Fatalf("helper was not killed at %s: %v\n%s", crash, err, out)
+	}
+	if _, err := helper(t, "open", dir, "", ""); err != nil {
+		t.Fatalf("recovery: %v", err)
+	}
+	if got := worktreeState(dir); got != want {
+		t.Fatalf("after recovery the worktree is %s, want %s", got, want)
+	}
+	if l := leftovers(t, dir); len(l) > 0 {
+		t.Fatalf("temporary files left: %v", l)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, ".git", "graft-intent.json")); err == nil && fi.Size() > 1 {
+		t.Fatal("intent record left")
+	}
+	journal, _ := exec.Command("git", "-C", dir, "rev-parse", "-q", "--verify", "refs/graft/main").Output()
+	if want == "before" && len(journal) > 0 {
+		t.Fatalf("journal moved on a rolled-back call")
+	}
+	if want == "after" {
+		for p, want := range crashAfter {
+			if got := git(t, dir, "show", "refs/graft/main:"+p); got != strings.TrimSuffix(want, "\n") {
+				t.Fatalf("journal's %s differs from the worktree", p)
+			}
+		}
+		if out, err := exec.Command("git", "-C", dir, "cat-file", "-e", "refs/graft/main:gone.txt").CombinedOutput(); err == nil {
+			t.Fatalf("journal still has gone.txt: %s", out)
+		}
+	}
+	if git(t, dir, "rev-parse", "HEAD") != tip {
+		t.Fatal("HEAD moved")
+	}
+	fsck(t, dir)
+	// The repository is usable afterwards: the same call lands (or,
+	// when it already landed, conflicts).
+	out, err = helper(t, "land", dir, changes, "")
+	if want == "before" && err != nil {
+		t.Fatalf("call after recovery: %v\n%s", err, out)
+	}
+	if want == "after" && (err == nil || !strings.Contains(out, "changed since")) {
+		t.Fatalf("repeated call after roll forward: %v\n%s", err, out)
+	}
+	if worktreeState(dir) != "after" {
+		t.Fatal("not after")
+	}
+	fsck(t, dir)
 }
 
 func TestCrashDuringRecovery(t *testing.T) {
@@ -343,4 +357,71 @@ func TestTornIntentIgnored(t *testing.T) {
 	if worktreeState(dir) != "before" {
 		t.Fatal("files touched")
 	}
+}
+
+// A transaction that cannot write its intent record fails before anything
+// is written: no file changes, no temporary file is left, the journal does
+// not move, and its objects (computed, not yet written) are dropped, so the
+// next call of the same session lands as if it had never run. Both orders
+// of a transaction are checked.
+func TestIntentRecordFailureChangesNothing(t *testing.T) {
+	for _, early := range []int{1 << 20, 0} {
+		t.Run(fmt.Sprintf("earlyTemps=%d", early), func(t *testing.T) {
+			defer func(v int) { earlyTemps = v }(earlyTemps)
+			earlyTemps = early
+			dir := newRepo(t, map[string]string{"d/a.txt": "a0\n", "d/e/b.txt": "b0\n"})
+			s := open(t, dir)
+			edit(t, s, "edit", "d/a.txt", "a0", "a1")
+			tip := git(t, dir, "rev-parse", "refs/graft/main")
+			record := filepath.Join(dir, ".git", "graft-intent.json")
+			if err := os.Remove(record); err != nil {
+				t.Fatal(err)
+			}
+			// A link to itself cannot be opened, by root either.
+			if err := os.Symlink("graft-intent.json", record); err != nil {
+				t.Fatal(err)
+			}
+			_, err := s.Land(context.Background(), Call{Tool: "edit"}, []Change{
+				{Path: "d/e/b.txt", Old: b("b0\n"), New: b("b1\n")},
+				{Path: "d/new.txt", New: b("new\n")},
+			})
+			if err == nil || !strings.Contains(err.Error(), "intent record") {
+				t.Fatalf("Land with an unwritable intent record: %v", err)
+			}
+			if got := readFile(t, dir, "d/e/b.txt"); got != "b0\n" {
+				t.Fatalf("b.txt changed: %q", got)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "d/new.txt")); err == nil {
+				t.Fatal("new.txt created")
+			}
+			if l := leftovers(t, dir); len(l) > 0 {
+				t.Fatalf("temporary files left: %v", l)
+			}
+			if got := git(t, dir, "rev-parse", "refs/graft/main"); got != tip {
+				t.Fatal("journal moved")
+			}
+			if out, err := exec.Command("git", "-C", dir, "cat-file", "-e", hashOf(t, dir, "b1\n")).CombinedOutput(); err == nil {
+				t.Fatalf("the failed call's blob was written: %s", out)
+			}
+			os.Remove(record)
+			edit(t, s, "edit", "d/e/b.txt", "b0", "b1")
+			edit(t, s, "edit", "d/a.txt", "a1", "a2")
+			if got := git(t, dir, "show", "refs/graft/main:d/e/b.txt"); got != "b1" {
+				t.Fatalf("journal holds %q", got)
+			}
+			fsck(t, dir)
+		})
+	}
+}
+
+// hashOf is git's blob id of content.
+func hashOf(t *testing.T, dir, content string) string {
+	t.Helper()
+	cmd := exec.Command("git", "-C", dir, "hash-object", "--stdin")
+	cmd.Stdin = strings.NewReader(content)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -225,11 +225,22 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		}
 	}
 	in := &intent{Version: 1, Ref: st.ref, Branch: s.mode == ModeCommit, Temp: newTempToken()}
-	temps, err := s.startTemps(in.Temp, changes, perms)
-	if err != nil {
-		return Landed{}, err
+	newBytes := 0
+	for _, c := range changes {
+		newBytes += len(c.New)
 	}
-	defer temps.finish()
+	// Big new contents go to their temporary files first, announced in
+	// graft-temps: writing and syncing them is the longest part of such a
+	// call. Small ones wait for the intent record, which announces them,
+	// so that the two syncs run together (commitIntent).
+	big := newBytes >= earlyTemps
+	var temps *tempJob
+	if big {
+		if temps, err = s.startTemps(in.Temp, changes, perms); err != nil {
+			return Landed{}, err
+		}
+		defer temps.finish()
+	}
 	// The bytes are compared while the temporary files are written.
 	for i, c := range changes {
 		if curs[i].exists {
@@ -238,6 +249,9 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 			}
 		}
 	}
+	// The objects are collected, and written once the intent record is.
+	s.startBatch()
+	defer s.dropBatch()
 	if !st.tip.IsZero() {
 		in.OldTip = st.tip.String()
 	}
@@ -250,19 +264,24 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	haves := make([]entry, len(changes))
 	convs := make([]conversion, len(changes))
 	oldIDs := make([]oid, len(changes)) // blob ids of the worktree bytes before the call
-	// The new contents' ids are computed on another core meanwhile: for a
-	// big file, hashing is a good part of the call.
+	// The new contents' ids are computed on another core meanwhile when
+	// they are big: hashing is then a good part of the call.
 	newIDs := make([]oid, len(changes))
 	hashed := make(chan struct{})
-	go func() {
+	hashNew := func() {
 		defer close(hashed)
 		for i, c := range changes {
 			if c.New != nil {
 				newIDs[i] = s.hashOf(c.NewHash, c.New)
 			}
 		}
-	}()
-	defer func() { <-hashed }()
+	}
+	if big {
+		go hashNew()
+		defer func() { <-hashed }()
+	} else {
+		hashNew()
+	}
 	attrs := attrCache{}
 	snap := map[string]entry{}
 	for i, c := range changes {
@@ -394,13 +413,16 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	landed.Commit = h.String()
 	in.NewTip = h.String()
 	in.Reflog = tool + ": " + subj
-	crashPoint("objects")
 
-	if err := s.commitIntent(ctx, in, temps); err != nil {
+	if err := s.commitIntent(ctx, in, temps, changes, perms); err != nil {
 		return Landed{}, err
 	}
 	return landed, nil
 }
+
+// earlyTemps is the size of a call's new content from which its temporary
+// files are written before its objects are computed (landLocked).
+var earlyTemps = 1 << 20
 
 func newCommit(author, committer signature, msg string, tree, parent oid) *commit {
 	c := &commit{Author: author, Committer: committer, Message: msg, Tree: tree}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -50,7 +51,7 @@ func (s *Store) withLock(fn func() error) error {
 		}
 		return fmt.Errorf("gitstore: %s: waited %s%s: %w", s.root, s.opts.LockTimeout, who, ErrLocked)
 	}
-	host, _ := os.Hostname()
+	host := hostname()
 	_ = l.note(fmt.Sprintf("pid %d\nhost %s\n", os.Getpid(), host))
 	s.lockOwned = true
 	s.refreshPacks()
@@ -92,7 +93,7 @@ func readLockHolder(name string) (LockHolder, bool) {
 			h.Host = v
 		}
 	}
-	host, _ := os.Hostname()
+	host := hostname()
 	h.Alive = h.Host != host || processAlive(h.PID)
 	return h, h.PID != 0
 }
@@ -104,3 +105,9 @@ func readLockHolder(name string) (LockHolder, bool) {
 // crash is recovered before fn runs. It fails with ErrLocked when the wait
 // for another process times out.
 func (s *Store) WithLock(fn func() error) error { return s.withLock(fn) }
+
+// hostname is the machine's name, asked once per process.
+var hostname = sync.OnceValue(func() string {
+	h, _ := os.Hostname()
+	return h
+})

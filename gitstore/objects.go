@@ -36,12 +36,69 @@ func (s *Store) writeObject(typ string, content []byte) (oid, error) {
 }
 
 // writeObjectID is writeObject for content whose id h is known already.
+// While a transaction collects its objects (s.batch), the object is only
+// noted, and written by flushBatch.
 func (s *Store) writeObjectID(typ string, content []byte, h oid) error {
+	if b := s.batch; b != nil {
+		if !b.ids[h] {
+			b.ids[h] = true
+			b.objs = append(b.objs, batchObject{typ: typ, content: content, id: h})
+		}
+		return nil
+	}
 	if exists(loosePath(s.objectDirs()[0], h)) {
 		return nil
 	}
 	return s.writeLoose(h, typ, content)
 }
+
+// objectBatch holds the objects of a transaction between the moment their
+// ids are known and the moment they are written: a transaction computes
+// its commit first, so that its intent record can be written and synced
+// while the objects are written (txn.go).
+type objectBatch struct {
+	objs  []batchObject
+	ids   map[oid]bool
+	trees map[oid][]treeEntry // the new trees, readable before they are written
+}
+
+type batchObject struct {
+	typ     string
+	content []byte
+	id      oid
+}
+
+// startBatch makes the object writes that follow collect in a batch.
+func (s *Store) startBatch() {
+	s.batch = &objectBatch{ids: map[oid]bool{}, trees: map[oid][]treeEntry{}}
+}
+
+// flushBatch writes the batch's objects, ends the batch, and only then
+// lets the session's tree cache know the new trees: a cached tree must
+// exist in the store, because the next call builds on it.
+func (s *Store) flushBatch() error {
+	b := s.batch
+	if b == nil {
+		return nil
+	}
+	s.batch = nil
+	for _, o := range b.objs {
+		if err := s.writeObjectID(o.typ, o.content, o.id); err != nil {
+			return err
+		}
+	}
+	if s.trees == nil {
+		s.trees = map[oid][]treeEntry{}
+	}
+	for h, t := range b.trees {
+		s.trees[h] = t
+	}
+	return nil
+}
+
+// dropBatch ends a batch without writing it (the transaction failed before
+// its objects were needed).
+func (s *Store) dropBatch() { s.batch = nil }
 
 // Loose objects are zlib streams. Small and big ones are written as
 // stored (uncompressed) blocks, which git reads like any other zlib stream
@@ -178,6 +235,11 @@ func (s *Store) tree(h oid) ([]treeEntry, error) {
 	if t, ok := s.trees[h]; ok {
 		return t, nil
 	}
+	if b := s.batch; b != nil {
+		if t, ok := b.trees[h]; ok {
+			return t, nil
+		}
+	}
 	data, err := s.object("tree", h)
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: tree %s: %w", h, err)
@@ -292,11 +354,16 @@ func (s *Store) updateSubtree(h oid, set map[string]entry) (oid, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
-	// The next call of a session starts from this tree.
-	if s.trees == nil {
-		s.trees = map[oid][]treeEntry{}
+	// The next call of a session starts from this tree (once it is
+	// written, when the transaction collects its objects).
+	if s.batch != nil {
+		s.batch.trees[nh] = nt
+	} else {
+		if s.trees == nil {
+			s.trees = map[oid][]treeEntry{}
+		}
+		s.trees[nh] = nt
 	}
-	s.trees[nh] = nt
 	return nh, false, nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Reading objects without reading whole pack indexes.
@@ -123,11 +124,30 @@ func readLoose(dir string, h oid) (string, []byte, error) {
 		return "", nil, err
 	}
 	defer f.Close()
-	zr, err := zlib.NewReader(bufio.NewReaderSize(f, 32<<10))
+	// A small object (trees, commits, most blobs) is read in one go and
+	// inflated from memory; a big one is streamed.
+	var src io.Reader
+	if fi, err := f.Stat(); err == nil && fi.Size() <= smallLoose {
+		buf := make([]byte, fi.Size()+1)
+		n, err := io.ReadFull(f, buf)
+		if err != io.ErrUnexpectedEOF {
+			// The file grew under us (or failed): it is not the object
+			// it was a moment ago; read it as a stream from the start.
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				return "", nil, fmt.Errorf("gitstore: object %s: %w", h, err)
+			}
+			src = bufio.NewReaderSize(f, 32<<10)
+		} else {
+			src = bytes.NewReader(buf[:n])
+		}
+	} else {
+		src = bufio.NewReaderSize(f, 32<<10)
+	}
+	zr, err := getInflater(src)
 	if err != nil {
 		return "", nil, fmt.Errorf("gitstore: object %s: %w", h, err)
 	}
-	defer zr.Close()
+	defer putInflater(zr)
 	br := bufio.NewReaderSize(zr, 64)
 	head, err := br.ReadString(0)
 	if err != nil {
@@ -143,6 +163,31 @@ func readLoose(dir string, h oid) (string, []byte, error) {
 		return "", nil, fmt.Errorf("gitstore: object %s: %w", h, err)
 	}
 	return typ, data, nil
+}
+
+// smallLoose is the size of a loose object file read whole.
+const smallLoose = 64 << 10
+
+// inflaters keeps zlib readers for reuse: a new one allocates and clears
+// about 40 KB, more than inflating a tree or a commit costs.
+var inflaters sync.Pool
+
+// getInflater returns a zlib reader of r, reused when one is free.
+func getInflater(r io.Reader) (io.ReadCloser, error) {
+	if z, ok := inflaters.Get().(io.ReadCloser); ok {
+		if err := z.(zlib.Resetter).Reset(r, nil); err != nil {
+			inflaters.Put(z)
+			return nil, err
+		}
+		return z, nil
+	}
+	return zlib.NewReader(r)
+}
+
+// putInflater closes z and keeps it for reuse.
+func putInflater(z io.ReadCloser) {
+	z.Close()
+	inflaters.Put(z)
 }
 
 func knownType(t string) bool {
@@ -398,11 +443,11 @@ func (s *Store) readPacked(p *packIndex, off int64, depth int) (string, []byte, 
 			return "", nil, fmt.Errorf("unknown pack entry type %d", kind)
 		}
 	}
-	zr, err := zlib.NewReader(r)
+	zr, err := getInflater(r)
 	if err != nil {
 		return "", nil, err
 	}
-	defer zr.Close()
+	defer putInflater(zr)
 	data := make([]byte, size)
 	if _, err := io.ReadFull(zr, data); err != nil {
 		return "", nil, err

@@ -125,6 +125,7 @@ type Store struct {
 	lockOwned bool
 	recovered *Recovery
 	trees     map[oid][]treeEntry
+	batch     *objectBatch // a transaction's objects, not yet written
 	objDirs   []string     // the object directories (objectDirs)
 	packs     []*packIndex // nil until a packed object is asked for
 	packStamp string       // the pack directories when packs was listed

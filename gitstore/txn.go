@@ -20,44 +20,58 @@ import (
 // A transaction, in order (crash steps in brackets, see CrashEnv):
 //
 //  1. under the lock, every touched file is checked against Change.Old
-//     (existence and type first, its bytes while step 2 writes);
-//  2. the temporary files are announced: graft-temps in the git dir lists
-//     the paths and the transaction's random token, which names each
-//     path's temporary file beside it [pending] (not synced; a record cut
-//     short fails its checksum, and no temporary file exists before it is
-//     whole); then, on another goroutine while the next two steps run,
-//     each new content goes to its temporary file, synced [temp];
-//  3. blobs, trees and commits are written into the object store [objects];
+//     (existence and type first, its bytes while the temporary files of
+//     a big call are written);
+//  2. a call whose new content is big (earlyTemps) announces its
+//     temporary files first: graft-temps in the git dir lists the paths
+//     and the transaction's random token, which names each path's
+//     temporary file beside it [pending] (not synced; a record cut short
+//     fails its checksum, and no temporary file exists before it is
+//     whole); then, on another goroutine while the next steps run, each
+//     new content goes to its temporary file, synced [temp];
+//  3. the blobs, trees and commits are computed, not yet written;
 //  4. the intent record graft-intent.json in the git dir is rewritten in
-//     place and fsynced: ref, old and new tip, the token, and per path the
-//     old and new blob ids and modes, all already stored, then a SHA-256
-//     of that text [intent]. (A file rewritten in place costs no new
-//     inode; a record cut short by a crash fails its checksum, and since
-//     no file is replaced before the record is synced, it is ignored as it
-//     should be, and graft-temps says which temporary files to remove);
+//     place: ref, old and new tip, the token, and per path the old and
+//     new blob ids and modes, then a SHA-256 of that text. A small call's
+//     temporary files are announced by this record [pending] and written
+//     from now on, on another goroutine [temp]. While the record is
+//     fsynced, the objects are written into the object store [objects];
+//     once both are done [intent], no file has been replaced yet. (A file
+//     rewritten in place costs no new inode; a record cut short by a crash
+//     fails its checksum, and since no file is replaced before the record
+//     is synced, it is ignored as it should be: graft-temps, or for a
+//     small call nothing, says which temporary files to remove);
 //  5. once every temporary file is synced, each is renamed over its
 //     target and every deleted file removed [rename];
 //  6. the ref moves from the old tip to the new commit by compare-and-swap
 //     [ref] (in branch mode the index entries of the paths follow);
 //  7. the intent record is emptied [done], then graft-temps.
 //
-// Writing the temporary files while the objects and the record are
-// written lets the disk work on both at once: for a big file the sync of
-// its new content was the largest single wait of a call, and for a small
-// one the two syncs overlap.
+// Syncing the record, the temporary files and writing the objects at once
+// lets the disk work on all of them together: for a big file the sync of
+// its new content is the largest single wait of a call, and for a small
+// one the two syncs share one journal commit of the file system instead
+// of waiting for two in a row.
 //
 // Syncs, and why each is needed: the intent record (step 4), because
 // recovery can only undo or finish what it can read after a power cut, and
 // it must be on disk before the first file is replaced; each temporary file
-// (step 2), because a rename can reach the disk before the data it
+// (steps 2 and 4), because a rename can reach the disk before the data it
 // renames, which would leave a file that is neither before nor after, and
 // recovery leaves such a file alone. Nothing else is synced: a rename, a
 // ref move or the emptied record lost in a power cut leaves a state that
 // recovery rolls forward or back like any interrupted call (a lost rename
 // leaves the old file, which is one of the two states recovery expects),
 // and branch refs are synced before they move because git does so. A
-// power cut can lose graft-temps (it is not synced) and so leave a
-// temporary file behind, never a changed file.
+// power cut before the record is synced can lose the announcement of a
+// temporary file (graft-temps is never synced) and so leave that file
+// behind, never a changed file.
+//
+// Recovery never needs an object the transaction wrote unless the ref
+// moved, and the ref moves only after every object is written: rolling
+// back restores old blobs, which were stored before the call (or, for a
+// file whose bytes differ from its clean form, with the call's objects,
+// and then only for a file already replaced).
 //
 // The commit point is step 5. Recovery (run by Open under the lock when an
 // intent record exists) rolls forward when the ref already holds the new
@@ -136,7 +150,8 @@ type tempJob struct {
 	err   error
 	names []string // the temporary files created, for cleanup
 
-	renamed bool // every temporary file was renamed into place
+	announced bool // graft-temps lists the files (startTemps)
+	renamed   bool // every temporary file was renamed into place
 }
 
 // pendingTemps is the record graft-temps: the temporary files a
@@ -149,10 +164,9 @@ type pendingTemps struct {
 func (s *Store) pendingPath() string { return filepath.Join(s.gitDir, "graft-temps") }
 
 // startTemps announces the temporary files of the changes with new
-// content in graft-temps, then writes and syncs them on another goroutine.
-// perms are the new contents' permission bits.
+// content in graft-temps, then writes and syncs them on another goroutine
+// (writeTemps). perms are the new contents' permission bits.
 func (s *Store) startTemps(token string, changes []Change, perms []uint32) (*tempJob, error) {
-	j := &tempJob{s: s, token: token, done: make(chan struct{})}
 	var rec pendingTemps
 	rec.Token = token
 	for _, c := range changes {
@@ -160,14 +174,23 @@ func (s *Store) startTemps(token string, changes []Change, perms []uint32) (*tem
 			rec.Paths = append(rec.Paths, c.Path)
 		}
 	}
-	if len(rec.Paths) == 0 {
-		close(j.done)
-		return j, nil
+	if len(rec.Paths) > 0 {
+		if err := writeRecord(s.pendingPath(), &rec, false); err != nil {
+			return nil, fmt.Errorf("gitstore: temporary files record: %w", err)
+		}
+		crashPoint("pending")
 	}
-	if err := writeRecord(s.pendingPath(), &rec, false); err != nil {
-		return nil, fmt.Errorf("gitstore: temporary files record: %w", err)
-	}
-	crashPoint("pending")
+	j := s.writeTemps(token, changes, perms)
+	j.announced = len(rec.Paths) > 0
+	return j, nil
+}
+
+// writeTemps writes and syncs the temporary files of the changes with new
+// content on another goroutine. They must be announced already, in
+// graft-temps or in the intent record, so that a crash leaves nothing
+// recovery does not know of.
+func (s *Store) writeTemps(token string, changes []Change, perms []uint32) *tempJob {
+	j := &tempJob{s: s, token: token, done: make(chan struct{})}
 	go func() {
 		defer close(j.done)
 		for i, c := range changes {
@@ -183,7 +206,7 @@ func (s *Store) startTemps(token string, changes []Change, perms []uint32) (*tem
 			crashPoint("temp")
 		}
 	}()
-	return j, nil
+	return j
 }
 
 // wait returns once every temporary file is written, with the first error.
@@ -201,7 +224,7 @@ func (j *tempJob) finish() {
 			os.Remove(name)
 		}
 	}
-	if len(j.names) > 0 {
+	if j.announced {
 		_ = j.s.clearPending()
 	}
 }
@@ -249,14 +272,52 @@ func (s *Store) recoverTemps() error {
 	return s.clearPending()
 }
 
-// commitIntent runs steps 4 to 7 of a transaction whose objects exist and
-// whose temporary files temps is writing.
-func (s *Store) commitIntent(ctx context.Context, in *intent, temps *tempJob) error {
-	if err := s.writeIntent(in); err != nil {
-		return err
+// commitIntent runs steps 3 to 7 of a transaction whose objects are
+// collected in s.batch and whose temporary files temps is writing; when
+// temps is nil, the intent record announces them and they are written
+// once it is.
+func (s *Store) commitIntent(ctx context.Context, in *intent, temps *tempJob, changes []Change, perms []uint32) error {
+	f, created, err := writeRecordFile(s.intentPath(), in)
+	if err != nil {
+		s.dropBatch()
+		if temps != nil {
+			temps.wait()
+		}
+		return fmt.Errorf("gitstore: intent record: %w", err)
 	}
-	crashPoint("intent")
-	err := temps.wait()
+	if temps == nil {
+		crashPoint("pending")
+		temps = s.writeTemps(in.tempToken(), changes, perms)
+		defer temps.finish()
+	}
+	// The record is synced while the objects are written and the
+	// temporary files synced: the disk commits them together.
+	synced := make(chan error, 1)
+	go func() {
+		err := f.Sync()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil && created {
+			syncDir(filepath.Dir(f.Name())) // the record file is new: make its name durable too
+		}
+		synced <- err
+	}()
+	err = s.flushBatch()
+	if err == nil {
+		crashPoint("objects")
+	}
+	if serr := <-synced; err == nil && serr != nil {
+		err = fmt.Errorf("gitstore: intent record: %w", serr)
+	}
+	if err == nil {
+		crashPoint("intent")
+	}
+	// Whatever happened, the temporary files are finished before anything
+	// is rolled back, so that none is created after its removal.
+	if werr := temps.wait(); err == nil {
+		err = werr
+	}
 	if err == nil {
 		err = ctx.Err()
 	}
@@ -346,10 +407,11 @@ func (s *Store) recover() error {
 	return s.clearIntent(true)
 }
 
-// hasIntent reports whether an intent record is pending.
+// hasIntent reports whether an intent record is pending: an empty record
+// is at most one byte long (clearIntent).
 func (s *Store) hasIntent() bool {
 	fi, err := os.Stat(s.intentPath())
-	return err == nil && fi.Size() > 0
+	return err == nil && fi.Size() > 1
 }
 
 const intentSumPrefix = "sha256 "
@@ -367,31 +429,48 @@ func (s *Store) writeIntent(in *intent) error {
 // the file name in place (a file rewritten in place costs no new inode),
 // fsynced when sync is set (with the directory when the file is new).
 func writeRecord(name string, v any, sync bool) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	f, created, err := writeRecordFile(name, v)
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(b)
-	b = append(b, "\n"+intentSumPrefix+hex.EncodeToString(sum[:])+"\n"...)
-	_, statErr := os.Stat(name)
-	f, err := openFile(name, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.WriteAt(b, 0)
-	if err == nil {
-		err = f.Truncate(int64(len(b)))
-	}
-	if err == nil && sync {
+	if sync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil && sync && statErr != nil {
+	if err == nil && sync && created {
 		syncDir(filepath.Dir(name)) // the record file is new: make its name durable too
 	}
 	return err
+}
+
+// writeRecordFile is writeRecord without the sync: it returns the open
+// file, and whether it was created.
+func writeRecordFile(name string, v any) (f *os.File, created bool, err error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, false, err
+	}
+	sum := sha256.Sum256(b)
+	b = append(b, "\n"+intentSumPrefix+hex.EncodeToString(sum[:])+"\n"...)
+	f, err = openFile(name, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		created = true
+		f, err = openFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	_, err = f.WriteAt(b, 0)
+	if err == nil {
+		err = f.Truncate(int64(len(b)))
+	}
+	if err != nil {
+		f.Close()
+		return nil, false, err
+	}
+	return f, created, nil
 }
 
 // readRecord reads a record writeRecord wrote into v. ok is false when the
@@ -400,7 +479,7 @@ func writeRecord(name string, v any, sync bool) error {
 // valid checksum that does not parse.
 func readRecord(name string, v any) (ok bool, err error) {
 	b, err := os.ReadFile(name)
-	if errors.Is(err, fs.ErrNotExist) || err == nil && len(b) == 0 {
+	if errors.Is(err, fs.ErrNotExist) || err == nil && len(b) <= 1 {
 		return false, nil
 	}
 	if err != nil {
@@ -444,15 +523,22 @@ func cutLastLine(b []byte) ([]byte, string, bool) {
 	return b[:i], string(b[i+1:]), true
 }
 
-// clearIntent empties the intent record (the file stays, so the next
-// transaction rewrites it without creating a file).
+// clearIntent empties the intent record: the file stays, so the next
+// transaction rewrites it without creating a file, and keeps one byte, a
+// newline, so that it keeps its disk block too (on a file system mounted
+// with discard, a block freed and allocated again per call costs a
+// discard request in the next sync). A record of at most one byte is
+// empty (hasIntent).
 func (s *Store) clearIntent(sync bool) error {
 	f, err := openFile(s.intentPath(), os.O_WRONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err == nil {
-		err = f.Truncate(0)
+		err = f.Truncate(1)
+		if err == nil {
+			_, err = f.WriteAt([]byte{'\n'}, 0)
+		}
 		if err == nil && sync {
 			err = f.Sync()
 		}
@@ -608,10 +694,13 @@ func writeTemp(name string, content []byte, perm fs.FileMode) error {
 	if perm == 0 {
 		perm = 0o644
 	}
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return err
-	}
 	f, err := openFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A new file in a new directory.
+		if err = os.MkdirAll(filepath.Dir(name), 0o755); err == nil {
+			f, err = openFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+		}
+	}
 	if err != nil {
 		return err
 	}
