@@ -9,13 +9,40 @@ import (
 var ErrUnknownBlob = errors.New("unknown blob")
 
 // SaveBlob stores content as a git blob, so that a later call can diff
-// against it, and returns its id (what file_read reports as version).
+// against it, and returns its id (what file_read reports as version). A
+// blob the repository has already, loose or packed (a file unchanged since
+// a commit, or since graft wrote it), is not written again.
 func (s *Store) SaveBlob(content []byte) (string, error) {
-	h, err := s.writeBlob(content)
-	if err != nil {
+	h := s.blobHash(content)
+	if s.stored(h) {
+		return h.String(), nil
+	}
+	if err := s.writeObjectID("blob", content, h); err != nil {
 		return "", err
 	}
 	return h.String(), nil
+}
+
+// stored reports whether object h is in the repository: loose in an
+// object directory or in a pack. Outside a transaction it first drops
+// pack indexes listed before git changed the packs, and afterwards closes
+// them where open files keep git from deleting packs (keepCaches).
+func (s *Store) stored(h oid) bool {
+	for _, dir := range s.objectDirs() {
+		if exists(loosePath(dir, h)) {
+			return true
+		}
+	}
+	if !s.lockOwned {
+		s.refreshPacks()
+		defer s.keepCaches()
+	}
+	for _, p := range s.packIndexes() {
+		if _, ok, err := p.find(h); err == nil && ok {
+			return true
+		}
+	}
+	return false
 }
 
 // BlobID is the blob id of content in the repository's hash algorithm

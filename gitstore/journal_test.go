@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -348,4 +349,74 @@ func TestPendingHashOnlyForItsBytes(t *testing.T) {
 		t.Fatalf("pending hash %s, want %s", got, s.BlobID(newContent))
 	}
 	fsck(t, dir)
+}
+
+// file_read's SaveBlob writes nothing for a content the repository holds
+// already, packed or loose, also after git repacked under a long-lived
+// Store; a new content is stored loose and can be read back.
+func TestSaveBlobWritesOnlyNewContent(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a.txt": "alpha\n", "d/b.txt": "beta\n"})
+	git(t, dir, "repack", "-a", "-d", "-q")
+	git(t, dir, "prune-packed")
+	loose := func() int {
+		n := 0
+		filepath.Walk(filepath.Join(dir, ".git", "objects"), func(p string, fi os.FileInfo, err error) error {
+			if err == nil && !fi.IsDir() && len(filepath.Base(filepath.Dir(p))) == 2 {
+				n++
+			}
+			return nil
+		})
+		return n
+	}
+	s := open(t, dir)
+	before := loose()
+	for _, content := range []string{"alpha\n", "beta\n"} {
+		id, err := s.SaveBlob(b(content))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := hashOf(t, dir, content); id != want {
+			t.Fatalf("SaveBlob(%q) = %s, want %s", content, id, want)
+		}
+	}
+	if got := loose(); got != before {
+		t.Fatalf("%d loose objects after saving packed contents, want %d", got, before)
+	}
+	id, err := s.SaveBlob(b("gamma\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := loose(); got != before+1 {
+		t.Fatalf("%d loose objects after saving a new content, want %d", got, before+1)
+	}
+	if got, err := s.Blob(id); err != nil || string(got) != "gamma\n" {
+		t.Fatalf("Blob(%s) = %q, %v", id, got, err)
+	}
+	// git packs everything again (the new blob too, kept by a ref) under
+	// the same Store: still nothing written for any of the three.
+	git(t, dir, "update-ref", "refs/keep", git(t, dir, "commit-tree", "-m", "k", writeTreeWith(t, dir, "g.txt", id)))
+	git(t, dir, "repack", "-a", "-d", "-q")
+	git(t, dir, "prune-packed")
+	before = loose()
+	for _, content := range []string{"alpha\n", "beta\n", "gamma\n"} {
+		if _, err := s.SaveBlob(b(content)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := loose(); got != before {
+		t.Fatalf("%d loose objects after a repack and saving packed contents, want %d", got, before)
+	}
+	fsck(t, dir)
+}
+
+// writeTreeWith writes a tree holding blob id as name and returns its id.
+func writeTreeWith(t *testing.T, dir, name, id string) string {
+	t.Helper()
+	cmd := exec.Command("git", "-C", dir, "mktree")
+	cmd.Stdin = strings.NewReader("100644 blob " + id + "\t" + name + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
 }
