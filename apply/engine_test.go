@@ -219,3 +219,34 @@ func TestBigCodeFileReportsCheck(t *testing.T) {
 		t.Errorf("reports %q lack the check", got)
 	}
 }
+
+// apply_patch tells progress too: a patch of several files counts them as
+// it reads them, and a big file's hunk search is a phase.
+func TestPatchReportsProgress(t *testing.T) {
+	dir := newRepo(t)
+	big := strings.Repeat("some line of a big file\n", 60000) + "the one to change\n"
+	writeFile(t, filepath.Join(dir, "big.txt"), []byte(big))
+	writeFile(t, filepath.Join(dir, "small.txt"), []byte("one\ntwo\n"))
+	commitAll(t, dir)
+	var got []string
+	e, err := apply.Open(apply.Options{Dir: dir, Progress: func(p apply.Progress) {
+		got = append(got, fmt.Sprintf("%d/%d %s", p.Done, p.Total, p.Message))
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	patchText := "--- a/big.txt\n+++ b/big.txt\n@@ -60000,2 +60000,2 @@\n some line of a big file\n-the one to change\n+changed\n" +
+		"--- a/small.txt\n+++ b/small.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n"
+	args, _ := json.Marshal(map[string]any{"patch": patchText})
+	if _, err := e.Call(context.Background(), "apply_patch", args); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"0/2 patch big.txt", "0/0 read big.txt", "0/0 locate in big.txt", "1/2 patch small.txt",
+		"0/2 diff big.txt", "1/2 diff small.txt", "2/3 write", "3/3 done"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("patch reports\n %q\nwant\n %q", got, want)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "small.txt")); string(b) != "one\n2\n" {
+		t.Fatalf("small.txt = %q", b)
+	}
+}

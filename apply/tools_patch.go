@@ -57,7 +57,7 @@ func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*App
 		}
 	}
 	tx := e.Begin("apply_patch", req.DryRun)
-	src := &txSource{tx: tx, files: map[string]*TxFile{}, binary: binaryPaths(p)}
+	src := &txSource{tx: tx, files: map[string]*TxFile{}, binary: binaryPaths(p), total: len(p.Files)}
 	res, err := patch.Apply(p, src, patch.Options{ExactOnly: e.opts.ExactMatch})
 	if err != nil {
 		return nil, patchError(err)
@@ -109,9 +109,16 @@ type txSource struct {
 	tx     *Tx
 	files  map[string]*TxFile
 	binary map[string]bool
+	total  int // the patch's files, for progress
 }
 
+// ReadFile reads a file the patch changes. The patch locates its hunks in
+// each file right after reading it, so this is where progress is told: a
+// patch of several files counts them, and a big file's search is a phase.
 func (s *txSource) ReadFile(path string) ([]byte, error) {
+	if _, seen := s.files[path]; !seen && s.total > 1 {
+		s.tx.e.progress(min(len(s.files), s.total-1), s.total, "patch "+path)
+	}
 	f, err := s.tx.Open(path, "", true)
 	if CodeOf(err) == CodeBinary && s.binary[path] {
 		f, err = s.tx.OpenBinary(path, "", true)
@@ -123,6 +130,7 @@ func (s *txSource) ReadFile(path string) ([]byte, error) {
 	if !f.Exists && f.Cur == nil {
 		return nil, fs.ErrNotExist
 	}
+	s.tx.e.phase(int64(len(f.Cur)), "locate in "+f.Rel)
 	return f.Cur, nil
 }
 
