@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -152,6 +154,63 @@ func TestExpandTemplate(t *testing.T) {
 		m := re.FindSubmatchIndex([]byte(c.src))
 		if got := expandTemplate(re, c.tmpl, []byte(c.src), m); got != c.want {
 			t.Errorf("expand(%q, %q) = %q, want %q", c.pattern, c.tmpl, got, c.want)
+		}
+	}
+}
+
+// applyNaive is Apply's result built the obvious way, for comparison.
+func applyNaive(content []byte, hunks []Hunk) []byte {
+	var out []byte
+	at := 0
+	for _, h := range hunks { // sorted, not overlapping
+		out = append(out, content[at:h.Start]...)
+		out = append(out, h.New...)
+		at = h.End
+	}
+	return append(out, content[at:]...)
+}
+
+// Apply copies a big result in two halves on two goroutines: whatever the
+// hunks and wherever the middle falls (inside a hunk's new text, at a
+// piece's edge, in an empty piece), the result is the naive one's.
+func TestApplyBigResultInHalves(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 7))
+	base := make([]byte, parallelCopy+4096)
+	for i := range base {
+		base[i] = byte('a' + rng.IntN(26))
+	}
+	for round := 0; round < 200; round++ {
+		n := rng.IntN(6)
+		var cuts []int
+		for i := 0; i < 2*n; i++ {
+			cuts = append(cuts, rng.IntN(len(base)+1))
+		}
+		if round%4 == 0 && n > 0 {
+			cuts[0] = len(base) / 2 // a hunk at the middle
+		}
+		slices.Sort(cuts)
+		var hunks []Hunk
+		for i := 0; i < n; i++ {
+			size := rng.IntN(3) * rng.IntN(2<<20) // often empty, sometimes big
+			hunks = append(hunks, Hunk{Start: cuts[2*i], End: cuts[2*i+1], New: strings.Repeat(string(rune('A'+i)), size)})
+		}
+		got, err := Apply(base, hunks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := applyNaive(base, hunks); !bytes.Equal(got, want) {
+			t.Fatalf("round %d: Apply differs from the naive result (%d hunks, %d vs %d bytes)", round, n, len(got), len(want))
+		}
+	}
+	// copyPieces on its own, every split of a small concatenation.
+	pieces := [][]byte{[]byte("ab"), nil, []byte("cde"), []byte(""), []byte("f"), []byte("ghij")}
+	want := bytes.Join(pieces, nil)
+	for mid := 0; mid <= len(want); mid++ {
+		out := make([]byte, len(want))
+		copyPieces(out, pieces, 0, mid)
+		copyPieces(out, pieces, mid, len(want))
+		if !bytes.Equal(out, want) {
+			t.Fatalf("split at %d: %q", mid, out)
 		}
 	}
 }
