@@ -211,8 +211,9 @@ func exactStarts(content, needle []byte, overlapping bool) []int {
 // searchFrom lists the occurrences of needle in content from offset from.
 func searchFrom(content, needle []byte, from int, overlapping bool) []int {
 	var out []int
+	rare := rarestByte(needle)
 	for from <= len(content) {
-		i := bytes.Index(content[from:], needle)
+		i := index(content[from:], needle, rare)
 		if i < 0 {
 			break
 		}
@@ -311,4 +312,67 @@ func linesText(content []byte, first, last int) string {
 		end += i + 1
 	}
 	return string(content[start:end])
+}
+
+// commonBytes lists bytes from the most to the least frequent in source
+// code and prose, roughly; bytes not listed are rarer still. Searching for
+// a needle's rarest byte wastes fewer candidates than its first, which in
+// code is often a space or a tab that starts every line.
+const commonBytes = " etnriosal\ncdupmfh().,;=_gbyv\"\txkw{}:-/*0'1>[]2<#&!+3jq45|$6879zETSARINOCLDPMFUBGHVWYKXJQZ%?@\\^`~\r"
+
+// byteRank is each byte's place in commonBytes (len(commonBytes) when not
+// listed): the higher, the rarer.
+var byteRank = func() (r [256]uint8) {
+	for i := range r {
+		r[i] = uint8(len(commonBytes))
+	}
+	for i := len(commonBytes) - 1; i >= 0; i-- {
+		r[commonBytes[i]] = uint8(i)
+	}
+	return r
+}()
+
+// rarestByte returns the position in needle of its rarest byte by
+// byteRank (the first of equals), or 0 when none is rarer than the first.
+func rarestByte(needle []byte) int {
+	best := 0
+	for i := 1; i < len(needle); i++ {
+		if byteRank[needle[i]] > byteRank[needle[best]] {
+			best = i
+		}
+	}
+	return best
+}
+
+// index is bytes.Index(s, needle), searching for the byte needle[rare]
+// and checking the needle around each one found. Should that byte prove
+// common in s after all, it hands over to bytes.Index, whose cost is
+// bounded whatever the input.
+func index(s, needle []byte, rare int) int {
+	n := len(needle)
+	if rare == 0 || n < 2 {
+		return bytes.Index(s, needle)
+	}
+	b := needle[rare]
+	misses := 0
+	for start := 0; start+n <= len(s); {
+		// The rare byte of a match starting at start or later, up to the
+		// last start a match can have.
+		i := bytes.IndexByte(s[start+rare:len(s)-n+rare+1], b)
+		if i < 0 {
+			return -1
+		}
+		start += i
+		if bytes.Equal(s[start:start+n], needle) {
+			return start
+		}
+		start++
+		if misses++; misses > 16+start>>7 {
+			if j := bytes.Index(s[start:], needle); j >= 0 {
+				return start + j
+			}
+			return -1
+		}
+	}
+	return -1
 }

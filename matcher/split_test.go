@@ -37,3 +37,41 @@ func TestExactStartsSplitAgreesWithOnePass(t *testing.T) {
 		}
 	}
 }
+
+// index, anchored on the needle's rarest byte, finds what bytes.Index
+// finds: first occurrences at every place, with the rare byte common in the
+// content (so that it hands over to bytes.Index), at the edges, and for
+// needles whose rare byte is first, last or repeated.
+func TestIndexAgreesWithBytesIndex(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	alphabets := []string{"ab", "abc\n", " \tx:", "e t\nZ", "aaaaaaaaZ"}
+	for round := 0; round < 20000; round++ {
+		alpha := alphabets[rng.Intn(len(alphabets))]
+		s := make([]byte, rng.Intn(300))
+		for i := range s {
+			s[i] = alpha[rng.Intn(len(alpha))]
+		}
+		var needle []byte
+		if len(s) > 0 && rng.Intn(3) > 0 {
+			a := rng.Intn(len(s))
+			needle = slices.Clone(s[a:min(len(s), a+1+rng.Intn(12))])
+		} else {
+			needle = make([]byte, 1+rng.Intn(6))
+			for i := range needle {
+				needle[i] = alpha[rng.Intn(len(alpha))]
+			}
+		}
+		rare := rarestByte(needle)
+		if got, want := index(s, needle, rare), bytes.Index(s, needle); got != want {
+			t.Fatalf("index(%q, %q, %d) = %d, bytes.Index says %d", s, needle, rare, got, want)
+		}
+	}
+	// Many misses: the rare byte everywhere, the needle nowhere until the end.
+	s := append(bytes.Repeat([]byte("Z"), 100000), "xZy"...)
+	if got := index(s, []byte("xZy"), 1); got != 100000 {
+		t.Fatalf("index after many misses = %d", got)
+	}
+	if r := rarestByte([]byte("\treturn x:")); r != 9 {
+		t.Fatalf("rarest byte of a tab-indented line at %d, want the colon", r)
+	}
+}
