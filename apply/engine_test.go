@@ -250,3 +250,90 @@ func TestPatchReportsProgress(t *testing.T) {
 		t.Fatalf("small.txt = %q", b)
 	}
 }
+
+// A patch sent with the version file_read returned is related to that
+// version as the other tools are: when the file changed since, the hunks'
+// line numbers are carried through the change, so a hunk meant for the
+// second of two identical blocks lands there even though the file grew
+// above it (without carrying, its stated line would now name the first
+// block); a hunk whose lines changed since is a conflict, and nothing
+// changes.
+func TestPatchVersionCarriesLines(t *testing.T) {
+	const blocks = "start\nblock\n  x = 1\nend\nblock\n  x = 1\nend\n"
+	const patchText = "--- a/f.txt\n+++ b/f.txt\n@@ -5,3 +5,3 @@\n block\n-  x = 1\n+  x = 2\n end\n"
+	read := func(t *testing.T, e *apply.Engine) string {
+		res, err := e.Call(context.Background(), "file_read", json.RawMessage(`{"path":"f.txt"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.(*apply.FileReadResult).Version
+	}
+	run := func(t *testing.T, e *apply.Engine, version string) error {
+		args, _ := json.Marshal(map[string]any{"patch": patchText, "version": version})
+		_, err := e.Call(context.Background(), "apply_patch", args)
+		return err
+	}
+	t.Run("carried", func(t *testing.T) {
+		dir := newRepo(t)
+		writeFile(t, filepath.Join(dir, "f.txt"), []byte(blocks))
+		commitAll(t, dir)
+		e, err := apply.Open(apply.Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := read(t, e)
+		writeFile(t, filepath.Join(dir, "f.txt"), []byte("a\nb\nc\n"+blocks))
+		if err := run(t, e, v); err != nil {
+			t.Fatal(err)
+		}
+		want := "a\nb\nc\nstart\nblock\n  x = 1\nend\nblock\n  x = 2\nend\n"
+		if b, _ := os.ReadFile(filepath.Join(dir, "f.txt")); string(b) != want {
+			t.Fatalf("f.txt =\n%s\nwant\n%s", b, want)
+		}
+	})
+	t.Run("touched", func(t *testing.T) {
+		dir := newRepo(t)
+		writeFile(t, filepath.Join(dir, "f.txt"), []byte(blocks))
+		commitAll(t, dir)
+		e, err := apply.Open(apply.Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := read(t, e)
+		changed := strings.Replace(blocks, "end\nblock\n  x = 1", "end\nblock\n  x = 5", 1)
+		writeFile(t, filepath.Join(dir, "f.txt"), []byte(changed))
+		err = run(t, e, v)
+		if apply.CodeOf(err) != apply.CodeConflict || !strings.Contains(err.Error(), "hunk 1") {
+			t.Fatalf("a hunk whose lines changed since the read: %v", err)
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, "f.txt")); string(b) != changed {
+			t.Fatalf("f.txt changed: %q", b)
+		}
+	})
+	t.Run("current", func(t *testing.T) {
+		dir := newRepo(t)
+		writeFile(t, filepath.Join(dir, "f.txt"), []byte(blocks))
+		commitAll(t, dir)
+		e, err := apply.Open(apply.Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := run(t, e, read(t, e)); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, "f.txt")); string(b) != strings.Replace(blocks, "end\nblock\n  x = 1", "end\nblock\n  x = 2", 1) {
+			t.Fatalf("f.txt = %q", b)
+		}
+	})
+	t.Run("two files", func(t *testing.T) {
+		dir := newRepo(t)
+		writeFile(t, filepath.Join(dir, "f.txt"), []byte(blocks))
+		writeFile(t, filepath.Join(dir, "g.txt"), []byte(blocks))
+		commitAll(t, dir)
+		two := patchText + strings.ReplaceAll(patchText, "f.txt", "g.txt")
+		args, _ := json.Marshal(map[string]any{"patch": two, "version": "0123456789abcdef0123456789abcdef01234567"})
+		if _, err := call(t, dir, "apply_patch", args); apply.CodeOf(err) != apply.CodeInvalid {
+			t.Fatalf("a version with a two-file patch: %v", err)
+		}
+	})
+}

@@ -57,18 +57,15 @@ func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*App
 		}
 	}
 	tx := e.Begin("apply_patch", req.DryRun)
+	if req.Version != "" {
+		if err := carryHunks(tx, p, req.Version); err != nil {
+			return nil, err
+		}
+	}
 	src := &txSource{tx: tx, files: map[string]*TxFile{}, binary: binaryPaths(p), total: len(p.Files)}
 	res, err := patch.Apply(p, src, patch.Options{ExactOnly: e.opts.ExactMatch})
 	if err != nil {
 		return nil, patchError(err)
-	}
-	if req.Version != "" {
-		if len(res.Changes) != 1 || res.Changes[0].Old == nil {
-			return nil, invalidf("", "", "version can only be checked for a patch that changes one existing file")
-		}
-		if err := tx.checkVersion(src.files[res.Changes[0].Path], req.Version, ""); err != nil {
-			return nil, err
-		}
 	}
 	located := map[string][]Located{}
 	for _, f := range res.Files {
@@ -100,6 +97,56 @@ func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*App
 		return nil, err
 	}
 	return &ApplyPatchResult{Landing: *l, Format: string(p.Format)}, nil
+}
+
+// carryHunks relates a patch of one existing file to the version of it
+// that was read (the blob id file_read returned), as the other tools do:
+// when the file changed since, each hunk's stated line is carried to the
+// current content through the changes, and a hunk whose lines were
+// touched is a conflict that shows what changed. The hunks are then
+// located as always (at the carried line, else by their context), so a
+// stated line never picks one of two identical places on the strength of
+// numbers that meant another content.
+func carryHunks(tx *Tx, p *patch.Patch, version string) error {
+	if len(p.Files) != 1 || p.Files[0].IsNew || p.Files[0].OldPath == "" || p.Files[0].Binary != nil {
+		return invalidf("", "", "version can only be checked for a patch that changes one existing text file")
+	}
+	fp := p.Files[0]
+	f, err := tx.Open(fp.OldPath, "", false)
+	if err != nil {
+		return err
+	}
+	sv, err := tx.since(f, version, "")
+	if err != nil || sv == nil {
+		return err
+	}
+	for i, h := range fp.Hunks {
+		if !h.HasPos || h.AtEOF {
+			continue // located by its context alone, or at the end
+		}
+		edit := fmt.Sprintf("hunk %d", i+1)
+		old := len(h.OldLines())
+		// The hunk's old lines start at line OldStart, or after it when the
+		// header counts no old lines (see patch.Hunk).
+		start := h.OldStart
+		if h.HeaderOld == 0 {
+			start++
+		}
+		var first int
+		if old == 0 {
+			// Only added lines: they go after line start-1 (0 = the top).
+			if first, err = sv.after(start-1, edit); err != nil {
+				return err
+			}
+			first++
+		} else if first, _, err = sv.lines(start, start+old-1, edit); err != nil {
+			return err
+		}
+		d := first - start
+		h.OldStart += d
+		h.NewStart += d
+	}
+	return nil
 }
 
 // txSource lets the patch read files through the transaction, so that
