@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -419,4 +420,53 @@ func writeTreeWith(t *testing.T, dir, name, id string) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// With DeferFrees, the versions a transaction replaces stay open until
+// ReleaseReplaced: the file's old content and the ref's old file (the
+// journal ref exists from the second call on); without it nothing is
+// kept. On Linux the kept descriptors are checked in /proc.
+func TestDeferFreesKeepsReplacedUntilReleased(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("DeferFrees does nothing on Windows")
+	}
+	dir := newRepo(t, map[string]string{"a.txt": "a0\n"})
+	fds := func() int {
+		entries, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			return -1
+		}
+		return len(entries)
+	}
+	s, err := OpenWith(dir, OpenOptions{DeferFrees: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(t, s, "edit", "a.txt", "a0", "a1")
+	before := fds()
+	edit(t, s, "edit", "a.txt", "a1", "a2")
+	if runtime.GOOS == "linux" && fds() != before+2 {
+		t.Fatalf("%d descriptors after the second call, want %d (a.txt's and the ref's old files)", fds(), before+2)
+	}
+	release := s.ReleaseReplaced()
+	if release == nil {
+		t.Fatal("nothing kept")
+	}
+	release()
+	if runtime.GOOS == "linux" && fds() >= before {
+		t.Fatalf("%d descriptors after release, want fewer than %d", fds(), before)
+	}
+	if s.ReleaseReplaced() != nil {
+		t.Fatal("kept files handed over twice")
+	}
+	if got := readFile(t, dir, "a.txt"); got != "a2\n" {
+		t.Fatalf("a.txt = %q", got)
+	}
+	fsck(t, dir)
+
+	plain := open(t, dir)
+	edit(t, plain, "edit", "a.txt", "a2", "a3")
+	if plain.ReleaseReplaced() != nil {
+		t.Fatal("files kept without DeferFrees")
+	}
 }

@@ -193,6 +193,7 @@ func (r *filesRefs) update(name string, old, nw oid, force bool, who signature, 
 	if err := f.Close(); err != nil {
 		return err
 	}
+	r.s.holdReplaced(file)
 	if err := replaceFile(lock, file); err != nil {
 		return err
 	}

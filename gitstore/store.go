@@ -107,6 +107,13 @@ type OpenOptions struct {
 	// repository; "" means %LOCALAPPDATA%\graft on Windows, else
 	// $XDG_STATE_HOME/graft or ~/.local/state/graft.
 	StateDir string
+	// DeferFrees keeps the versions a transaction replaces (each file's
+	// old content, the ref's old file) open until ReleaseReplaced, so that
+	// the file system frees them then instead of inside the rename, which
+	// on some file systems waits for the freed blocks to be discarded. A
+	// long-lived process (graft mcp) releases them once it has answered.
+	// Unix only; elsewhere it does nothing.
+	DeferFrees bool
 }
 
 // Store is a worktree that graft edits: its root, its git directory, and
@@ -126,6 +133,7 @@ type Store struct {
 	recovered *Recovery
 	trees     map[oid][]treeEntry
 	batch     *objectBatch // a transaction's objects, not yet written
+	replaced  []int        // descriptors of replaced files, kept open (DeferFrees)
 	objDirs   []string     // the object directories (objectDirs)
 	packs     []*packIndex // nil until a packed object is asked for
 	packStamp string       // the pack directories when packs was listed
@@ -398,4 +406,41 @@ func (s *Store) abs(p string) string { return filepath.Join(s.root, filepath.Fro
 func exists(name string) bool {
 	_, err := os.Lstat(name)
 	return err == nil
+}
+
+// maxReplaced bounds the replaced files kept open between two
+// ReleaseReplaced calls; beyond it the oldest are closed at once.
+const maxReplaced = 256
+
+// holdReplaced keeps the file name open before a transaction replaces or
+// removes it, when DeferFrees is set (see OpenOptions).
+func (s *Store) holdReplaced(name string) {
+	if !s.opts.DeferFrees {
+		return
+	}
+	if len(s.replaced) >= maxReplaced {
+		for _, fd := range s.replaced[:maxReplaced/2] {
+			closeReplaced(fd)
+		}
+		s.replaced = append(s.replaced[:0], s.replaced[maxReplaced/2:]...)
+	}
+	if fd, ok := openReplaced(name); ok {
+		s.replaced = append(s.replaced, fd)
+	}
+}
+
+// ReleaseReplaced hands over the replaced files kept open since the last
+// call (DeferFrees) and returns the function that closes them, which may
+// run on any goroutine; nil when there are none.
+func (s *Store) ReleaseReplaced() func() {
+	fds := s.replaced
+	s.replaced = nil
+	if len(fds) == 0 {
+		return nil
+	}
+	return func() {
+		for _, fd := range fds {
+			closeReplaced(fd)
+		}
+	}
 }

@@ -326,6 +326,7 @@ func (s *Store) commitIntent(ctx context.Context, in *intent, temps *tempJob, ch
 	}
 	for _, f := range in.Files {
 		name := s.abs(f.Path)
+		s.holdReplaced(name)
 		var err error
 		if f.New == "" {
 			err = os.Remove(name)

@@ -41,6 +41,9 @@ func init() {
 	engineOptions = append(engineOptions, func(c *Context, o *apply.Options) error {
 		if s, ok := c.Extra[mcpServerKey].(*mcpServer); ok {
 			o.Progress = s.progress // never draw a progress bar on the server's stderr
+			// The versions a call replaces are freed after its answer
+			// (mcpConn.run), not inside it.
+			o.Store.DeferFrees = true
 		}
 		return nil
 	})
@@ -232,6 +235,17 @@ func (s *mcpServer) initializeResult(v string) any {
 		Instructions    string         `json:"instructions"`
 	}{v, map[string]any{"tools": struct{}{}},
 		info{"graft", "graft: edits that land exactly, journaled in git", graftVersion()}, instructions(s.tools)}
+}
+
+// releaseReplaced frees, on another goroutine, the file versions the
+// calls so far replaced.
+func (s *mcpServer) releaseReplaced() {
+	if s.engine == nil {
+		return
+	}
+	if release := s.engine.Store().ReleaseReplaced(); release != nil {
+		go release()
+	}
 }
 
 // progress receives the engine's progress for the running call (the

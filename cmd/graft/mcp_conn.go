@@ -298,9 +298,13 @@ func (c *mcpConn) toolCall(id json.RawMessage, params json.RawMessage) {
 	c.queue <- call
 }
 
-// run runs one queued call and answers it, unless it was cancelled.
+// run runs one queued call and answers it, unless it was cancelled. Once
+// answered, the file versions the call replaced are freed on another
+// goroutine (gitstore.OpenOptions.DeferFrees): freeing them can wait for
+// the disk, and the client need not.
 func (c *mcpConn) run(call *mcpCall) {
 	defer call.cancel()
+	defer c.srv.releaseReplaced()
 	if call.ctx.Err() != nil {
 		c.log.Debug("mcp: cancelled before it ran", "id", string(call.id))
 		return
