@@ -112,6 +112,7 @@ type OpenOptions struct {
 	// the file system frees them then instead of inside the rename, which
 	// on some file systems waits for the freed blocks to be discarded. A
 	// long-lived process (graft mcp) releases them once it has answered.
+	// At most 256 are kept; beyond that the oldest are closed at once.
 	// Unix only; elsewhere it does nothing.
 	DeferFrees bool
 }
