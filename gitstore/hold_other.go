@@ -2,8 +2,13 @@
 
 package gitstore
 
-// openReplaced does nothing off Unix: on Windows an open handle would keep
-// the file from being replaced.
-func openReplaced(string) (int, bool) { return 0, false }
+import (
+	"errors"
+	"os"
+)
 
-func closeReplaced(int) {}
+// openReplaced keeps nothing off Unix: on Windows an open handle would
+// keep the file from being replaced.
+func openReplaced(string) (*os.File, error) {
+	return nil, errors.ErrUnsupported
+}

@@ -134,7 +134,7 @@ type Store struct {
 	recovered *Recovery
 	trees     map[oid][]treeEntry
 	batch     *objectBatch // a transaction's objects, not yet written
-	replaced  []int        // descriptors of replaced files, kept open (DeferFrees)
+	replaced  []*os.File   // replaced files, kept open (DeferFrees)
 	objDirs   []string     // the object directories (objectDirs)
 	packs     []*packIndex // nil until a packed object is asked for
 	packStamp string       // the pack directories when packs was listed
@@ -420,13 +420,13 @@ func (s *Store) holdReplaced(name string) {
 		return
 	}
 	if len(s.replaced) >= maxReplaced {
-		for _, fd := range s.replaced[:maxReplaced/2] {
-			closeReplaced(fd)
+		for _, f := range s.replaced[:maxReplaced/2] {
+			f.Close()
 		}
 		s.replaced = append(s.replaced[:0], s.replaced[maxReplaced/2:]...)
 	}
-	if fd, ok := openReplaced(name); ok {
-		s.replaced = append(s.replaced, fd)
+	if f, err := openReplaced(name); err == nil {
+		s.replaced = append(s.replaced, f)
 	}
 }
 
@@ -434,14 +434,14 @@ func (s *Store) holdReplaced(name string) {
 // call (DeferFrees) and returns the function that closes them, which may
 // run on any goroutine; nil when there are none.
 func (s *Store) ReleaseReplaced() func() {
-	fds := s.replaced
+	files := s.replaced
 	s.replaced = nil
-	if len(fds) == 0 {
+	if len(files) == 0 {
 		return nil
 	}
 	return func() {
-		for _, fd := range fds {
-			closeReplaced(fd)
+		for _, f := range files {
+			f.Close()
 		}
 	}
 }
