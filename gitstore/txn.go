@@ -293,16 +293,7 @@ func (s *Store) commitIntent(ctx context.Context, in *intent, temps *tempJob, ch
 	// The record is synced while the objects are written and the
 	// temporary files synced: the disk commits them together.
 	synced := make(chan error, 1)
-	go func() {
-		err := f.Sync()
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil && created {
-			syncDir(filepath.Dir(f.Name())) // the record file is new: make its name durable too
-		}
-		synced <- err
-	}()
+	go func() { synced <- syncRecord(f, created) }()
 	err = s.flushBatch()
 	if err == nil {
 		crashPoint("objects")
@@ -434,14 +425,21 @@ func writeRecord(name string, v any, sync bool) error {
 	if err != nil {
 		return err
 	}
-	if sync {
-		err = f.Sync()
+	if !sync {
+		return f.Close()
 	}
+	return syncRecord(f, created)
+}
+
+// syncRecord fsyncs and closes a record file writeRecordFile returned,
+// and syncs its directory when the file was created.
+func syncRecord(f *os.File, created bool) error {
+	err := f.Sync()
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil && sync && created {
-		syncDir(filepath.Dir(name)) // the record file is new: make its name durable too
+	if err == nil && created {
+		syncDir(filepath.Dir(f.Name())) // the record file is new: make its name durable too
 	}
 	return err
 }
