@@ -17,7 +17,8 @@ func (s *Store) SaveBlob(content []byte) (string, error) {
 	if s.stored(h) {
 		return h.String(), nil
 	}
-	if err := s.writeObjectID("blob", content, h); err != nil {
+	// stored looked for a loose copy already: write it without asking again.
+	if err := s.writeLoose(h, "blob", content); err != nil {
 		return "", err
 	}
 	return h.String(), nil

@@ -241,7 +241,8 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		}
 		defer temps.finish()
 	}
-	// The bytes are compared while the temporary files are written.
+	// The bytes are compared (for a big call, while its temporary files
+	// are written).
 	for i, c := range changes {
 		if curs[i].exists {
 			if err := s.checkContent(c); err != nil {
