@@ -166,34 +166,43 @@ func TestPatchModeOnly(t *testing.T) {
 	}
 }
 
-// An edit of one big file reports its phases (read, locate, write) before
-// the counted steps end; a small file reports only the counted steps.
-func TestBigFileReportsPhases(t *testing.T) {
-	dir := newRepo(t)
+// progressRepo makes a repository with big.txt (over 1 MiB, its last line
+// "the one to change") and small.txt, and opens an engine that records
+// every progress report as "DONE/TOTAL MESSAGE".
+func progressRepo(t *testing.T) (dir string, e *apply.Engine, reports *[]string) {
+	t.Helper()
+	dir = newRepo(t)
 	big := strings.Repeat("some line of a big file\n", 60000) + "the one to change\n"
 	writeFile(t, filepath.Join(dir, "big.txt"), []byte(big))
 	writeFile(t, filepath.Join(dir, "small.txt"), []byte("one\ntwo\n"))
 	commitAll(t, dir)
-	var got []string
+	reports = new([]string)
 	e, err := apply.Open(apply.Options{Dir: dir, Progress: func(p apply.Progress) {
-		got = append(got, fmt.Sprintf("%d/%d %s", p.Done, p.Total, p.Message))
+		*reports = append(*reports, fmt.Sprintf("%d/%d %s", p.Done, p.Total, p.Message))
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir, e, reports
+}
+
+// An edit of one big file reports its phases (read, locate, write) before
+// the counted steps end; a small file reports only the counted steps.
+func TestBigFileReportsPhases(t *testing.T) {
+	_, e, reports := progressRepo(t)
 	if _, err := e.Call(context.Background(), "edit", json.RawMessage(`{"filePath":"big.txt","oldString":"the one to change","newString":"changed"}`)); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"0/0 read big.txt", "0/0 locate in big.txt", "0/1 diff big.txt", "1/2 write", "2/2 done"}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("big file reports\n %q\nwant\n %q", got, want)
+	if strings.Join(*reports, "|") != strings.Join(want, "|") {
+		t.Errorf("big file reports\n %q\nwant\n %q", *reports, want)
 	}
-	got = nil
+	*reports = nil
 	if _, err := e.Call(context.Background(), "edit", json.RawMessage(`{"filePath":"small.txt","oldString":"two","newString":"2"}`)); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"0/1 diff small.txt", "1/2 write", "2/2 done"}; strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("small file reports %q, want %q", got, want)
+	if want := []string{"0/1 diff small.txt", "1/2 write", "2/2 done"}; strings.Join(*reports, "|") != strings.Join(want, "|") {
+		t.Errorf("small file reports %q, want %q", *reports, want)
 	}
 }
 
@@ -223,18 +232,7 @@ func TestBigCodeFileReportsCheck(t *testing.T) {
 // apply_patch tells progress too: a patch of several files counts them as
 // it reads them, and a big file's hunk search is a phase.
 func TestPatchReportsProgress(t *testing.T) {
-	dir := newRepo(t)
-	big := strings.Repeat("some line of a big file\n", 60000) + "the one to change\n"
-	writeFile(t, filepath.Join(dir, "big.txt"), []byte(big))
-	writeFile(t, filepath.Join(dir, "small.txt"), []byte("one\ntwo\n"))
-	commitAll(t, dir)
-	var got []string
-	e, err := apply.Open(apply.Options{Dir: dir, Progress: func(p apply.Progress) {
-		got = append(got, fmt.Sprintf("%d/%d %s", p.Done, p.Total, p.Message))
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, e, reports := progressRepo(t)
 	patchText := "--- a/big.txt\n+++ b/big.txt\n@@ -60000,2 +60000,2 @@\n some line of a big file\n-the one to change\n+changed\n" +
 		"--- a/small.txt\n+++ b/small.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n"
 	args, _ := json.Marshal(map[string]any{"patch": patchText})
@@ -243,8 +241,8 @@ func TestPatchReportsProgress(t *testing.T) {
 	}
 	want := []string{"0/2 patch big.txt", "0/0 read big.txt", "0/0 locate in big.txt", "1/2 patch small.txt",
 		"0/2 diff big.txt", "1/2 diff small.txt", "2/3 write", "3/3 done"}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("patch reports\n %q\nwant\n %q", got, want)
+	if strings.Join(*reports, "|") != strings.Join(want, "|") {
+		t.Errorf("patch reports\n %q\nwant\n %q", *reports, want)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "small.txt")); string(b) != "one\n2\n" {
 		t.Fatalf("small.txt = %q", b)
@@ -273,7 +271,8 @@ func TestPatchVersionCarriesLines(t *testing.T) {
 		_, err := e.Call(context.Background(), "apply_patch", args)
 		return err
 	}
-	t.Run("carried", func(t *testing.T) {
+	// repo commits f.txt holding blocks and opens an engine on it.
+	repo := func(t *testing.T) (string, *apply.Engine) {
 		dir := newRepo(t)
 		writeFile(t, filepath.Join(dir, "f.txt"), []byte(blocks))
 		commitAll(t, dir)
@@ -281,6 +280,10 @@ func TestPatchVersionCarriesLines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		return dir, e
+	}
+	t.Run("carried", func(t *testing.T) {
+		dir, e := repo(t)
 		v := read(t, e)
 		writeFile(t, filepath.Join(dir, "f.txt"), []byte("a\nb\nc\n"+blocks))
 		if err := run(t, e, v); err != nil {
@@ -292,17 +295,11 @@ func TestPatchVersionCarriesLines(t *testing.T) {
 		}
 	})
 	t.Run("touched", func(t *testing.T) {
-		dir := newRepo(t)
-		writeFile(t, filepath.Join(dir, "f.txt"), []byte(blocks))
-		commitAll(t, dir)
-		e, err := apply.Open(apply.Options{Dir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
+		dir, e := repo(t)
 		v := read(t, e)
 		changed := strings.Replace(blocks, "end\nblock\n  x = 1", "end\nblock\n  x = 5", 1)
 		writeFile(t, filepath.Join(dir, "f.txt"), []byte(changed))
-		err = run(t, e, v)
+		err := run(t, e, v)
 		if apply.CodeOf(err) != apply.CodeConflict || !strings.Contains(err.Error(), "hunk 1") {
 			t.Fatalf("a hunk whose lines changed since the read: %v", err)
 		}
@@ -311,13 +308,7 @@ func TestPatchVersionCarriesLines(t *testing.T) {
 		}
 	})
 	t.Run("current", func(t *testing.T) {
-		dir := newRepo(t)
-		writeFile(t, filepath.Join(dir, "f.txt"), []byte(blocks))
-		commitAll(t, dir)
-		e, err := apply.Open(apply.Options{Dir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
+		dir, e := repo(t)
 		if err := run(t, e, read(t, e)); err != nil {
 			t.Fatal(err)
 		}
