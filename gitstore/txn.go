@@ -279,10 +279,8 @@ func (s *Store) recoverTemps() error {
 func (s *Store) commitIntent(ctx context.Context, in *intent, temps *tempJob, changes []Change, perms []uint32) error {
 	f, created, err := writeRecordFile(s.intentPath(), in)
 	if err != nil {
-		s.dropBatch()
-		if temps != nil {
-			temps.wait()
-		}
+		// landLocked drops the batch and finishes a big call's temporary
+		// files on its way out.
 		return fmt.Errorf("gitstore: intent record: %w", err)
 	}
 	if temps == nil {
