@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -129,5 +130,47 @@ func BenchmarkFind(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkIndex compares index with bytes.Index on 10 MB where the
+// needle's rarest byte is frequent: numbered lines (edges.sh's big file:
+// the rare byte once in about 40 bytes) and a byte every 33 and every 31
+// bytes, the densities either side of where index hands over to
+// bytes.Index. The needle stands once, near the end.
+func BenchmarkIndex(b *testing.B) {
+	var numbered strings.Builder
+	for i := 0; numbered.Len() < 10_000_000; i++ {
+		fmt.Fprintf(&numbered, "line %d: value = 0 some text to make the line longer %d\n", i, i*7919%100000)
+	}
+	every := func(k int) string {
+		unit := strings.Repeat("a", k-1) + "Q"
+		return strings.Repeat(unit, 10_000_000/k)
+	}
+	for _, c := range []struct{ name, content, needle string }{
+		{"numbered", numbered.String(), "line 231500: value = 0 "},
+		{"every33", every(33), "aaaQaaaaaaaaaaQaaa"},
+		{"every31", every(31), "aaaQaaaaaaaaaaQaaa"},
+	} {
+		src := []byte(c.content)
+		n := len(src) - 1000
+		src = append(src[:n:n], append([]byte(c.needle), src[n:]...)...)
+		needle := []byte(c.needle)
+		rare := rarestByte(needle)
+		want := bytes.Index(src, needle)
+		b.Run(c.name+"/index", func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				if index(src, needle, rare) != want {
+					b.Fatal("index disagrees")
+				}
+			}
+		})
+		b.Run(c.name+"/bytes.Index", func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				bytes.Index(src, needle)
+			}
+		})
 	}
 }

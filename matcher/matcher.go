@@ -346,8 +346,9 @@ func rarestByte(needle []byte) int {
 
 // index is bytes.Index(s, needle), searching for the byte needle[rare]
 // and checking the needle around each one found. Should that byte prove
-// common in s after all, it hands over to bytes.Index, whose cost is
-// bounded whatever the input.
+// common in s after all (more than once in 32 bytes: each candidate costs
+// about as much as bytes.Index spends on 32 bytes, BenchmarkIndex), it
+// hands over to bytes.Index, whose cost is bounded whatever the input.
 func index(s, needle []byte, rare int) int {
 	n := len(needle)
 	if rare == 0 || n < 2 {
@@ -367,7 +368,7 @@ func index(s, needle []byte, rare int) int {
 			return start
 		}
 		start++
-		if misses++; misses > 16+start>>7 {
+		if misses++; misses > 16+start>>5 {
 			if j := bytes.Index(s[start:], needle); j >= 0 {
 				return start + j
 			}
