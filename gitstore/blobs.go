@@ -55,18 +55,23 @@ func (s *Store) BlobID(content []byte) string { return s.blobHash(content).Strin
 // goroutine (HashAsync), so that hashing a big file overlaps the work
 // between reading it and landing the call.
 type PendingHash struct {
-	content []byte
-	done    chan struct{}
-	id      oid
+	parts [][]byte
+	done  chan struct{}
+	id    oid
 }
 
 // HashAsync starts computing the blob id of content, which must not change
 // afterwards. Pass the result as Change.OldHash or Change.NewHash.
 func (s *Store) HashAsync(content []byte) *PendingHash {
-	p := &PendingHash{content: content, done: make(chan struct{})}
+	return s.HashPartsAsync([][]byte{content})
+}
+
+// HashPartsAsync is HashAsync of the concatenation of parts (Change.NewParts).
+func (s *Store) HashPartsAsync(parts [][]byte) *PendingHash {
+	p := &PendingHash{parts: parts, done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		p.id = s.blobHash(content)
+		p.id = s.algo.sumParts("blob", parts)
 	}()
 	return p
 }
@@ -74,11 +79,31 @@ func (s *Store) HashAsync(content []byte) *PendingHash {
 // hashOf returns the blob id of content: p's when p was started for these
 // very bytes (the same slice), else computed now.
 func (s *Store) hashOf(p *PendingHash, content []byte) oid {
-	if p != nil && len(p.content) == len(content) && unsafe.SliceData(p.content) == unsafe.SliceData(content) {
+	return s.hashOfParts(p, [][]byte{content})
+}
+
+// hashOfParts is hashOf for the concatenation of parts: p's when p was
+// started for the same slices.
+func (s *Store) hashOfParts(p *PendingHash, parts [][]byte) oid {
+	if p != nil && sameParts(p.parts, parts) {
 		<-p.done
 		return p.id
 	}
-	return s.blobHash(content)
+	return s.algo.sumParts("blob", parts)
+}
+
+// sameParts reports whether a and b are the same slices of the same
+// memory, part by part.
+func sameParts(a, b [][]byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if len(a[i]) != len(b[i]) || unsafe.SliceData(a[i]) != unsafe.SliceData(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // Blob returns the content of the blob id, or ErrUnknownBlob.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -225,9 +226,18 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		}
 	}
 	in := &intent{Version: 1, Ref: st.ref, Branch: s.mode == ModeCommit, Temp: newTempToken()}
+	// How git cleans each path (clean.go). A new content in parts is
+	// joined when its path converts: the clean form is computed whole.
+	attrs := attrCache{}
+	convs := make([]conversion, len(changes))
+	changes = slices.Clone(changes)
 	newBytes := 0
-	for _, c := range changes {
-		newBytes += len(c.New)
+	for i, c := range changes {
+		convs[i] = s.conversionOf(c.Path, attrs)
+		if c.NewParts != nil && (convs[i].external || convs[i].text) {
+			changes[i].New, changes[i].NewParts = joinParts(c.NewParts), nil
+		}
+		newBytes += partsLen(changes[i].newParts())
 	}
 	// Big new contents go to their temporary files first, announced in
 	// graft-temps: writing and syncing them is the longest part of such a
@@ -263,7 +273,6 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	trustMode := s.cfg.get("core", "filemode") == "" || boolValue(s.cfg.get("core", "filemode"))
 	// Journal blobs are clean forms (clean.go): what git add would store.
 	haves := make([]entry, len(changes))
-	convs := make([]conversion, len(changes))
 	oldIDs := make([]oid, len(changes)) // blob ids of the worktree bytes before the call
 	// The new contents' ids are computed on another core meanwhile when
 	// they are big: hashing is then a good part of the call.
@@ -272,8 +281,8 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	hashNew := func() {
 		defer close(hashed)
 		for i, c := range changes {
-			if c.New != nil {
-				newIDs[i] = s.hashOf(c.NewHash, c.New)
+			if !c.deletes() {
+				newIDs[i] = s.hashOfParts(c.NewHash, c.newParts())
 			}
 		}
 	}
@@ -283,7 +292,6 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	} else {
 		hashNew()
 	}
-	attrs := attrCache{}
 	snap := map[string]entry{}
 	for i, c := range changes {
 		have, err := s.lookup(st.tree, c.Path)
@@ -291,7 +299,6 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 			return Landed{}, err
 		}
 		haves[i] = have
-		convs[i] = s.conversionOf(c.Path, attrs)
 		want := entry{}
 		var old cleaned
 		if c.Old != nil {
@@ -350,19 +357,23 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		}
 		perm := perms[i]
 		f.NewPerm = perm
-		if c.New == nil {
+		if c.deletes() {
 			set[c.Path] = entry{}
 		} else {
 			// The worktree bytes' blob is what recovery restores from; the
 			// tree gets the clean form's.
 			h := newIDs[i]
-			if err := s.writeObjectID("blob", c.New, h); err != nil {
+			if err := s.writePartsID("blob", c.newParts(), h); err != nil {
 				return Landed{}, err
 			}
 			f.New = h.String()
-			nc, err := s.clean(c.Path, c.New, convs[i], haves[i], h)
-			if err != nil {
-				return Landed{}, err
+			// Content in parts has no conversion (joined above otherwise):
+			// its clean form is itself.
+			nc := cleaned{hash: h}
+			if c.NewParts == nil {
+				if nc, err = s.clean(c.Path, c.New, convs[i], haves[i], h); err != nil {
+					return Landed{}, err
+				}
 			}
 			if nc.changed {
 				if err := s.store(nc); err != nil {

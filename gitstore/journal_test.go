@@ -470,3 +470,59 @@ func TestDeferFreesKeepsReplacedUntilReleased(t *testing.T) {
 		t.Fatal("files kept without DeferFrees")
 	}
 }
+
+// A change whose new content comes in parts (Change.NewParts) lands as the
+// same content would whole: the same bytes on disk, the same blobs, also
+// for a big file (temporary files started early, stored zlib blocks) and a
+// path whose end-of-line conversion needs the whole content (a CRLF split
+// across two parts).
+func TestLandNewParts(t *testing.T) {
+	big := strings.Repeat("line of a big file\n", 2*compressLimit/19)
+	dir := newRepo(t, map[string]string{
+		".gitattributes": "crlf.txt text eol=lf\n",
+		"big.txt":        big,
+		"small.txt":      "alpha\nbeta\ngamma\n",
+		"crlf.txt":       "one\r\ntwo\r\n",
+	})
+	s := open(t, dir)
+	bigOld := []byte(big)
+	at := len(bigOld) / 2
+	bigParts := [][]byte{bigOld[:at], []byte("inserted\n"), nil, bigOld[at:]}
+	smallOld := []byte("alpha\nbeta\ngamma\n")
+	crlfOld := []byte("one\r\ntwo\r\n")
+	changes := []Change{
+		{Path: "big.txt", Old: bigOld, NewParts: bigParts, NewHash: s.HashPartsAsync(bigParts)},
+		{Path: "small.txt", Old: smallOld, NewParts: [][]byte{smallOld[:6], []byte("BETA"), smallOld[10:]}},
+		{Path: "crlf.txt", Old: crlfOld, NewParts: [][]byte{crlfOld[:5], []byte("ONE\r"), []byte("\ntwo"), crlfOld[8:]}},
+	}
+	if _, err := s.Land(context.Background(), Call{Tool: "edit"}, changes); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"big.txt":   big[:at] + "inserted\n" + big[at:],
+		"small.txt": "alpha\nBETA\ngamma\n",
+		"crlf.txt":  "one\r\nONE\r\ntwo\r\n",
+	}
+	for name, content := range want {
+		if got := readFile(t, dir, name); got != content {
+			t.Errorf("%s on disk differs from the concatenated parts", name)
+		}
+	}
+	if got := git(t, dir, "rev-parse", "refs/graft/main:big.txt"); got != s.BlobID([]byte(want["big.txt"])) {
+		t.Errorf("big.txt's journal blob %s, want %s", got, s.BlobID([]byte(want["big.txt"])))
+	}
+	if got := git(t, dir, "cat-file", "blob", "refs/graft/main:crlf.txt"); got != "one\nONE\ntwo" {
+		t.Errorf("crlf.txt's journal blob is not the clean form: %q", got)
+	}
+	if got := git(t, dir, "-c", "core.safecrlf=false", "diff", "refs/graft/main"); got != "" {
+		t.Errorf("worktree differs from the journal:\n%s", got)
+	}
+	// Undo restores the contents the parts were cut from.
+	if _, err := s.Undo(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	if readFile(t, dir, "big.txt") != big || readFile(t, dir, "crlf.txt") != "one\r\ntwo\r\n" {
+		t.Error("undo did not restore the old contents")
+	}
+	fsck(t, dir)
+}

@@ -39,17 +39,22 @@ func (s *Store) writeObject(typ string, content []byte) (oid, error) {
 // While a transaction collects its objects (s.batch), the object is only
 // noted, and written by flushBatch.
 func (s *Store) writeObjectID(typ string, content []byte, h oid) error {
+	return s.writePartsID(typ, [][]byte{content}, h)
+}
+
+// writePartsID is writeObjectID for the concatenation of parts.
+func (s *Store) writePartsID(typ string, parts [][]byte, h oid) error {
 	if b := s.batch; b != nil {
 		if !b.ids[h] {
 			b.ids[h] = true
-			b.objs = append(b.objs, batchObject{typ: typ, content: content, id: h})
+			b.objs = append(b.objs, batchObject{typ: typ, parts: parts, id: h})
 		}
 		return nil
 	}
 	if exists(loosePath(s.objectDirs()[0], h)) {
 		return nil
 	}
-	return s.writeLoose(h, typ, content)
+	return s.writeLoose(h, typ, parts...)
 }
 
 // objectBatch holds the objects of a transaction between the moment their
@@ -63,9 +68,9 @@ type objectBatch struct {
 }
 
 type batchObject struct {
-	typ     string
-	content []byte
-	id      oid
+	typ   string
+	parts [][]byte // the content, concatenated
+	id    oid
 }
 
 // startBatch makes the object writes that follow collect in a batch.
@@ -83,7 +88,7 @@ func (s *Store) flushBatch() error {
 	}
 	s.batch = nil
 	for _, o := range b.objs {
-		if err := s.writeObjectID(o.typ, o.content, o.id); err != nil {
+		if err := s.writePartsID(o.typ, o.parts, o.id); err != nil {
 			return err
 		}
 	}
@@ -119,23 +124,31 @@ const (
 	compressLimit = 1 << 20
 )
 
-// writeZlibStored writes header+content to w as a zlib stream of stored
-// blocks (RFC 1950 and RFC 1951 section 3.2.4), streaming from content.
-func writeZlibStored(w io.Writer, header, content []byte) error {
+// writeZlibStored writes header and the content parts after it to w as a
+// zlib stream of stored blocks (RFC 1950 and RFC 1951 section 3.2.4),
+// streaming from them.
+func writeZlibStored(w io.Writer, header []byte, content ...[]byte) error {
+	pieces := append([][]byte{header}, content...)
+	total := partsLen(pieces)
 	// The checksum ends the stream: for a big object it is computed on
 	// another core while the blocks are written.
 	checksum := make(chan uint32, 1)
 	sumOf := func() {
-		checksum <- adler32Update(adler32Update(1, header), content)
+		c := uint32(1)
+		for _, p := range pieces {
+			c = adler32Update(c, p)
+		}
+		checksum <- c
 	}
-	if len(content) >= compressLimit {
+	if total >= compressLimit {
 		go sumOf()
 	} else {
 		sumOf()
 	}
-	bw := bufio.NewWriterSize(w, min(64<<10, len(header)+len(content)+64)) // small objects, small buffers
+	bw := bufio.NewWriterSize(w, min(64<<10, total+64)) // small objects, small buffers
 	bw.Write([]byte{0x78, 0x01})
-	total := len(header) + len(content)
+	// k and at: the piece the next byte comes from, and where in it.
+	k, at := 0, 0
 	for pos, first := 0, true; first || pos < total; first = false {
 		n := min(total-pos, 0xffff)
 		final := byte(0)
@@ -143,16 +156,15 @@ func writeZlibStored(w io.Writer, header, content []byte) error {
 			final = 1
 		}
 		bw.Write([]byte{final, byte(n), byte(n >> 8), ^byte(n), ^byte(n >> 8)})
-		// The block's bytes: the rest of the header, then content.
-		for i := pos; i < pos+n; {
-			if i < len(header) {
-				k := min(len(header), pos+n)
-				bw.Write(header[i:k])
-				i = k
-				continue
+		// The block's bytes, from as many pieces as they span.
+		for left := n; left > 0; {
+			for at == len(pieces[k]) {
+				k, at = k+1, 0
 			}
-			bw.Write(content[i-len(header) : pos+n-len(header)])
-			i = pos + n
+			m := min(left, len(pieces[k])-at)
+			bw.Write(pieces[k][at : at+m])
+			at += m
+			left -= m
 		}
 		pos += n
 	}
@@ -166,8 +178,9 @@ func writeZlibStored(w io.Writer, header, content []byte) error {
 // into place. The temporary name starts with git's own "tmp_obj_", so that
 // one left by a killed process is what git fsck and git prune know as an
 // unfinished object, not a corrupt one.
-func (s *Store) writeLoose(h oid, t string, content []byte) error {
-	header := []byte(fmt.Sprintf("%s %d\x00", t, len(content)))
+func (s *Store) writeLoose(h oid, t string, content ...[]byte) error {
+	size := partsLen(content)
+	header := []byte(fmt.Sprintf("%s %d\x00", t, size))
 	hex := h.String()
 	dir := filepath.Join(s.objectDirs()[0], hex[:2])
 	tmp := filepath.Join(dir, fmt.Sprintf("tmp_obj_graft_%d_%s", os.Getpid(), hex[2:10]))
@@ -180,12 +193,14 @@ func (s *Store) writeLoose(h oid, t string, content []byte) error {
 	if err != nil {
 		return fmt.Errorf("gitstore: object %s: %w", hex, err)
 	}
-	if len(content) <= storedLimit || len(content) >= compressLimit {
-		err = writeZlibStored(f, header, content)
+	if size <= storedLimit || size >= compressLimit {
+		err = writeZlibStored(f, header, content...)
 	} else {
 		zw, _ := zlib.NewWriterLevel(f, zlib.BestSpeed)
 		zw.Write(header)
-		zw.Write(content)
+		for _, p := range content {
+			zw.Write(p)
+		}
 		err = zw.Close()
 	}
 	if cerr := f.Close(); err == nil {

@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"fmt"
 	"io"
+	"math/rand"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,7 +31,35 @@ func TestZlibStoredRoundTrip(t *testing.T) {
 		if !bytes.Equal(got, append([]byte("blob 1\x00"), content...)) {
 			t.Fatalf("%d: round trip differs", n)
 		}
+		// The same content in parts (Change.NewParts) gives the same stream.
+		var whole bytes.Buffer
+		writeZlibStored(&whole, []byte("blob 1\x00"), content)
+		for seed := range int64(4) {
+			var split bytes.Buffer
+			if err := writeZlibStored(&split, []byte("blob 1\x00"), splitParts(content, seed)...); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(split.Bytes(), whole.Bytes()) {
+				t.Fatalf("%d, seed %d: the stream of the parts differs", n, seed)
+			}
+		}
 	}
+}
+
+// splitParts cuts content into parts at random places, with empty parts
+// among them, as Change.NewParts may hold.
+func splitParts(content []byte, seed int64) [][]byte {
+	r := rand.New(rand.NewSource(seed))
+	var parts [][]byte
+	for len(content) > 0 {
+		n := r.Intn(min(len(content), 1+r.Intn(70000)) + 1)
+		parts = append(parts, content[:n])
+		content = content[n:]
+		if r.Intn(4) == 0 {
+			parts = append(parts, content[:0])
+		}
+	}
+	return append(parts, nil)
 }
 
 // packedRepo makes a repository whose history is all in one pack with
@@ -201,6 +230,21 @@ func TestLooseObjectSizesReadByGit(t *testing.T) {
 		}
 		if got, err := s.readBlob(h); err != nil || !bytes.Equal(got, content) {
 			t.Fatalf("%d: read back differs (%v)", n, err)
+		}
+		// The same content written from parts, under another id's name
+		// (the content differs by its last byte).
+		other := append([]byte(nil), content...)
+		other[len(other)-1] = '!'
+		parts := splitParts(other, int64(n))
+		ph := s.algo.sumParts("blob", parts)
+		if ph != s.blobHash(other) {
+			t.Fatalf("%d: sumParts %s, want %s", n, ph, s.blobHash(other))
+		}
+		if err := s.writePartsID("blob", parts, ph); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.readBlob(ph); err != nil || !bytes.Equal(got, other) {
+			t.Fatalf("%d: read back from parts differs (%v)", n, err)
 		}
 	}
 	fsck(t, dir)

@@ -57,9 +57,16 @@ var (
 // slower and guards against crafted objects fetched from others, not
 // against the content of the user's own files.
 func (f objectFormat) sum(typ string, content []byte) oid {
+	return f.sumParts(typ, [][]byte{content})
+}
+
+// sumParts is sum of the concatenation of parts.
+func (f objectFormat) sumParts(typ string, parts [][]byte) oid {
 	h := f.new()
-	h.Write([]byte(typ + " " + strconv.Itoa(len(content)) + "\x00"))
-	h.Write(content)
+	h.Write([]byte(typ + " " + strconv.Itoa(partsLen(parts)) + "\x00"))
+	for _, p := range parts {
+		h.Write(p)
+	}
 	return oid(hex.EncodeToString(h.Sum(nil)))
 }
 

@@ -45,14 +45,57 @@ type Change struct {
 	// Old is the content the call was computed from; nil when the call
 	// creates the file.
 	Old []byte
-	// New is the content to write; nil when the call deletes the file.
+	// New is the content to write; nil when the call deletes the file
+	// (and NewParts is nil).
 	New []byte
+	// NewParts, when not nil, is the content to write as consecutive parts
+	// (spans of Old and the texts put between them), and New is nil: a
+	// small edit of a big file is then hashed and written without a copy
+	// of its unchanged bytes.
+	NewParts [][]byte
 	// Mode holds the permission bits of New (the executable bit matters);
 	// 0 keeps the file's current mode (0o644 for a new file).
 	Mode fs.FileMode
 	// OldHash and NewHash, when set, are the blob ids of Old and New
-	// being computed already (Store.HashAsync of these very slices).
+	// being computed already (Store.HashAsync of these very slices, or
+	// Store.HashPartsAsync of these very NewParts).
 	OldHash, NewHash *PendingHash
+}
+
+// deletes reports whether the change deletes its file.
+func (c Change) deletes() bool { return c.New == nil && c.NewParts == nil }
+
+// newParts is the new content as parts: NewParts, or New alone; nil when
+// the change deletes the file.
+func (c Change) newParts() [][]byte {
+	switch {
+	case c.NewParts != nil:
+		return c.NewParts
+	case c.New != nil:
+		return [][]byte{c.New}
+	}
+	return nil
+}
+
+// partsLen is the length of the concatenation of parts.
+func partsLen(parts [][]byte) int {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	return n
+}
+
+// joinParts is the concatenation of parts (never nil).
+func joinParts(parts [][]byte) []byte {
+	if len(parts) == 1 && parts[0] != nil {
+		return parts[0]
+	}
+	out := make([]byte, 0, partsLen(parts))
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
 }
 
 // Call describes a call for the record: the tool and a message.

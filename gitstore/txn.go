@@ -170,7 +170,7 @@ func (s *Store) startTemps(token string, changes []Change, perms []uint32) (*tem
 	var rec pendingTemps
 	rec.Token = token
 	for _, c := range changes {
-		if c.New != nil {
+		if !c.deletes() {
 			rec.Paths = append(rec.Paths, c.Path)
 		}
 	}
@@ -194,12 +194,12 @@ func (s *Store) writeTemps(token string, changes []Change, perms []uint32) *temp
 	go func() {
 		defer close(j.done)
 		for i, c := range changes {
-			if c.New == nil {
+			if c.deletes() {
 				continue
 			}
 			name := s.tmpName(c.Path, token)
 			j.names = append(j.names, name)
-			if err := writeTemp(name, c.New, fs.FileMode(perms[i])); err != nil {
+			if err := writeTemp(name, fs.FileMode(perms[i]), c.newParts()...); err != nil {
 				j.err = fmt.Errorf("gitstore: %s: %w", c.Path, err)
 				return
 			}
@@ -616,7 +616,7 @@ func (s *Store) restore(path, want string, perm uint32, other, token string) err
 		content, err = s.readBlob(oid(want))
 		if err == nil {
 			tmp := s.tmpName(path, token)
-			if err = writeTemp(tmp, content, fs.FileMode(perm)); err == nil {
+			if err = writeTemp(tmp, fs.FileMode(perm), content); err == nil {
 				err = replaceFile(tmp, name)
 			}
 		}
@@ -685,9 +685,9 @@ func (s *Store) git(stdin string, args ...string) error {
 	return nil
 }
 
-// writeTemp writes content to name (created or truncated), sets perm and
-// fsyncs it.
-func writeTemp(name string, content []byte, perm fs.FileMode) error {
+// writeTemp writes content (its parts in order) to name (created or
+// truncated), sets perm and fsyncs it.
+func writeTemp(name string, perm fs.FileMode, content ...[]byte) error {
 	if perm == 0 {
 		perm = 0o644
 	}
@@ -701,7 +701,11 @@ func writeTemp(name string, content []byte, perm fs.FileMode) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(content)
+	for _, p := range content {
+		if err == nil {
+			_, err = f.Write(p)
+		}
+	}
 	if err == nil {
 		err = f.Chmod(perm)
 	}
@@ -721,7 +725,7 @@ func writeTemp(name string, content []byte, perm fs.FileMode) error {
 // rename, fsync of the directory.
 func writeFileSync(name string, content []byte, perm fs.FileMode) error {
 	tmp := fmt.Sprintf("%s.%d.%d.tmp", name, os.Getpid(), time.Now().UnixNano())
-	if err := writeTemp(tmp, content, perm); err != nil {
+	if err := writeTemp(tmp, perm, content); err != nil {
 		return err
 	}
 	if err := replaceFile(tmp, name); err != nil {
