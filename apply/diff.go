@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -109,6 +110,13 @@ const contextLines = 3
 // unified renders line edits as a unified diff of oldName and newName
 // ("/dev/null" for a missing side). It returns "" when there are no edits.
 func unified(oldName, newName string, ai, bi *lineIndex, edits []lineEdit) string {
+	return unifiedAt(oldName, newName, ai, bi, edits, 0)
+}
+
+// unifiedAt is unified for indexes of windows that start after base
+// lines of both contents (hunkWindow), with edits numbered in the whole
+// contents.
+func unifiedAt(oldName, newName string, ai, bi *lineIndex, edits []lineEdit, base int) string {
 	if len(edits) == 0 {
 		return ""
 	}
@@ -119,8 +127,51 @@ func unified(oldName, newName string, ai, bi *lineIndex, edits []lineEdit) strin
 		es[i] = textdiff.Edit{A0: e.A0 - 1, A1: e.A1 - 1, B0: e.B0 - 1, B1: e.B1 - 1}
 	}
 	line := func(ix *lineIndex) func(int) []byte {
-		return func(i int) []byte { return ix.content[ix.start(i+1):ix.end(i+1)] }
+		return func(i int) []byte { return ix.content[ix.start(i+1-base):ix.end(i+1-base)] }
 	}
-	textdiff.WriteHunks(&b, es, contextLines, ai.count(), line(ai), line(bi))
+	textdiff.WriteHunks(&b, es, contextLines, ai.count()+base, line(ai), line(bi))
 	return b.String()
+}
+
+// hunkWindow is the part [ws, we) of old that a diff of sorted hunks
+// shows: from contextLines+1 lines before the first hunk's line to
+// contextLines+3 lines after the end of the last (the line the last hunk
+// ends in, the next one, which editsFromHunks takes in when the new text
+// does not end a line, and the context), in whole lines.
+func hunkWindow(old []byte, sorted []Hunk) (ws, we int) {
+	ws = bytes.LastIndexByte(old[:sorted[0].Start], '\n') + 1
+	for i := 0; i < contextLines+1 && ws > 0; i++ {
+		ws = bytes.LastIndexByte(old[:ws-1], '\n') + 1
+	}
+	we = sorted[len(sorted)-1].End
+	for i := 0; i < contextLines+3 && we < len(old); i++ {
+		j := bytes.IndexByte(old[we:], '\n')
+		if j < 0 {
+			return ws, len(old)
+		}
+		we += j + 1
+	}
+	return ws, we
+}
+
+// windowEdits diffs sorted hunks on old's window [ws, we) and its new
+// form only (the contents agree outside it): the windows' indexes and the
+// line edits, numbered in the whole contents (base lines precede ws).
+func windowEdits(old []byte, sorted []Hunk, ws, we, base int) (ai, bi *lineIndex, edits []lineEdit) {
+	shifted := make([]Hunk, len(sorted))
+	for i, h := range sorted {
+		h.Start, h.End = h.Start-ws, h.End-ws
+		shifted[i] = h
+	}
+	win := old[ws:we]
+	parts, _ := applyParts(win, shifted) // validated with the whole content
+	ai, bi = newLineIndex(win), newLineIndex(joinPieces(parts))
+	edits = editsFromHunks(ai, bi, shifted)
+	for i := range edits {
+		edits[i].A0 += base
+		edits[i].A1 += base
+		edits[i].B0 += base
+		edits[i].B1 += base
+	}
+	return ai, bi, edits
 }

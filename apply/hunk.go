@@ -35,28 +35,40 @@ func (h Hunk) label() string {
 // pass. Insertions at the same offset keep their given order. The error is
 // an *Error with CodeInvalid naming both overlapping operations.
 func Apply(content []byte, hunks []Hunk) ([]byte, error) {
+	pieces, err := applyParts(content, hunks)
+	if err != nil {
+		return nil, err
+	}
+	return joinPieces(pieces), nil
+}
+
+// applyParts is Apply's result as parts to be concatenated, in order:
+// spans of content and the hunks' new texts, which must not be written
+// to (they may be a string's bytes).
+func applyParts(content []byte, hunks []Hunk) ([][]byte, error) {
 	sorted, err := sortHunks(len(content), hunks)
 	if err != nil {
 		return nil, err
 	}
-	size := len(content)
-	for _, h := range sorted {
-		size += len(h.New) - (h.End - h.Start)
-	}
-	out := makeContent(size)[:size]
-	// The pieces of the result in order: unchanged spans of content and
-	// the hunks' new texts.
-	var pieces [][]byte
+	pieces := make([][]byte, 0, 2*len(sorted)+1)
 	at := 0
 	for _, h := range sorted {
-		// Read only: the new text is copied from, never written.
 		pieces = append(pieces, content[at:h.Start], unsafe.Slice(unsafe.StringData(h.New), len(h.New)))
 		at = h.End
 	}
-	pieces = append(pieces, content[at:])
+	return append(pieces, content[at:]), nil
+}
+
+// joinPieces is the concatenation of pieces, in fresh memory.
+func joinPieces(pieces [][]byte) []byte {
+	size := 0
+	for _, p := range pieces {
+		size += len(p)
+	}
+	out := makeContent(size)[:size]
 	if size < parallelCopy {
 		copyPieces(out, pieces, 0, size)
-		return out, nil
+		return out
 	}
 	// A big result is mostly the first touch of fresh memory (a page fault
 	// per 4 KiB): each half is copied on its own core.
@@ -68,7 +80,7 @@ func Apply(content []byte, hunks []Hunk) ([]byte, error) {
 	}()
 	copyPieces(out, pieces, 0, half)
 	<-done
-	return out, nil
+	return out
 }
 
 // parallelCopy is the result size from which Apply copies in two halves.

@@ -109,7 +109,7 @@ func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version 
 		return err
 	}
 	if oldText == "" {
-		if f.Exists && len(f.Cur) > 0 || !f.Exists && f.Cur != nil {
+		if f.Exists && f.size() > 0 || !f.Exists && f.Cur != nil {
 			return invalidf(f.Rel, edit, "file exists and is not empty: give the old text to replace")
 		}
 		f.Replace([]byte(newText), []Located{{Edit: edit, Line: 1, EndLine: max(1, len(splitText(newText))), Method: "create", Similarity: 1}}, 1)
@@ -123,7 +123,7 @@ func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version 
 	stepwise := sequential || !f.singlePass
 	base := f.Old
 	if stepwise {
-		base = f.Cur
+		base = f.Content()
 	}
 	tx.e.phase(int64(len(base)), "locate in "+f.Rel)
 	matches, err := locate(base, oldText, newText, all, tx.e.matchOptions(0), edit)

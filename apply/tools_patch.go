@@ -177,8 +177,8 @@ func (s *txSource) ReadFile(path string) ([]byte, error) {
 	if !f.Exists && f.Cur == nil {
 		return nil, fs.ErrNotExist
 	}
-	s.tx.e.phase(int64(len(f.Cur)), "locate in "+f.Rel)
-	return f.Cur, nil
+	s.tx.e.phase(int64(f.size()), "locate in "+f.Rel)
+	return f.Content(), nil
 }
 
 func binaryPaths(p *patch.Patch) map[string]bool {

@@ -81,14 +81,19 @@ type TxFile struct {
 	Rel, Abs string
 	// Exists is false for a file the call creates.
 	Exists bool
-	// Old is the content when the call began; Cur the content so far.
+	// Old is the content when the call began; Cur the content so far,
+	// except while it is held as parts (a big file's hunks: see Content).
 	Old, Cur []byte
 	// OldMode holds the permission bits when the call began; Mode the
 	// ones to write (a patch may change them).
 	OldMode, Mode fs.FileMode
 
-	oldHash      *gitstore.PendingHash // Old's blob id, for a big file
-	hunks        []Hunk                // Cur == Apply(Old, hunks), when singlePass
+	oldHash *gitstore.PendingHash // Old's blob id, for a big file
+	hunks   []Hunk                // Cur == Apply(Old, hunks), when singlePass
+	// parts, when not nil, is the content so far as spans of Old and the
+	// hunks' texts, and Cur is nil: a big file's hunks are written and
+	// hashed from them, without a second copy of the unchanged bytes.
+	parts        [][]byte
 	singlePass   bool
 	located      []Located
 	replacements int
@@ -170,30 +175,80 @@ func (f *TxFile) ApplyHunks(hunks []Hunk, located []Located, replacements int) e
 	if !f.singlePass || len(f.hunks) > 0 {
 		return &Error{Code: CodeInternal, Path: f.Rel, Msg: "hunks applied twice"}
 	}
-	out, err := Apply(f.Old, hunks)
+	parts, err := applyParts(f.Old, hunks)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
 			e.Path = f.Rel
 		}
 		return err
 	}
-	f.Cur, f.hunks = out, hunks
+	if len(f.Old) >= partsBytes {
+		f.Cur, f.parts = nil, parts
+	} else {
+		f.Cur, f.parts = joinPieces(parts), nil
+	}
+	f.hunks = hunks
 	f.located = append(f.located, located...)
 	f.replacements += replacements
 	return nil
 }
 
+// partsBytes is the file size from which ApplyHunks keeps the result in
+// parts.
+const partsBytes = 4 << 20
+
+// maxWindow is the largest window of a file (hunkWindow) that result
+// diffs on its own.
+const maxWindow = 1 << 20
+
+// Content returns the file's content so far, joining its parts first if
+// it is held in parts; nil for a file deleted or not yet created.
+func (f *TxFile) Content() []byte {
+	if f.parts != nil {
+		f.Cur, f.parts = joinPieces(f.parts), nil
+	}
+	return f.Cur
+}
+
+// size is len(f.Content()), without joining parts.
+func (f *TxFile) size() int {
+	if f.parts != nil {
+		n := 0
+		for _, p := range f.parts {
+			n += len(p)
+		}
+		return n
+	}
+	return len(f.Cur)
+}
+
+// head is the first n bytes of the content so far (fewer if it is
+// shorter), without joining parts.
+func (f *TxFile) head(n int) []byte {
+	if f.parts == nil {
+		return f.Cur[:min(n, len(f.Cur))]
+	}
+	var out []byte
+	for _, p := range f.parts {
+		if len(out) >= n {
+			break
+		}
+		out = append(out, p[:min(len(p), n-len(out))]...)
+	}
+	return out
+}
+
 // Replace sets the file's content after one more sequential step (such as
 // one of several multi_edit edits to a file), recording where it landed.
 func (f *TxFile) Replace(content []byte, located []Located, replacements int) {
-	f.Cur, f.singlePass, f.hunks = content, false, nil
+	f.Cur, f.parts, f.singlePass, f.hunks = content, nil, false, nil
 	f.located = append(f.located, located...)
 	f.replacements += replacements
 }
 
 // Delete marks the file for deletion.
 func (f *TxFile) Delete() {
-	f.Cur, f.deleted, f.singlePass, f.hunks = nil, true, false, nil
+	f.Cur, f.parts, f.deleted, f.singlePass, f.hunks = nil, nil, true, false, nil
 }
 
 // Land computes each changed file's diff and, unless the call is a dry
@@ -223,8 +278,12 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	changes := make([]gitstore.Change, 0, len(changed))
 	newHashes := make([]*gitstore.PendingHash, len(changed))
 	for i, f := range changed {
-		if len(f.Cur) >= hashAheadBytes && !f.deleted && !tx.dryRun {
+		switch {
+		case f.deleted || tx.dryRun || f.size() < hashAheadBytes:
+		case f.parts != nil:
 			// Hashed on another core while the results are computed.
+			newHashes[i] = tx.e.store.HashPartsAsync(f.parts)
+		default:
 			newHashes[i] = tx.e.store.HashAsync(f.Cur)
 		}
 	}
@@ -237,7 +296,7 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 		}
 		r.Syntax = rep
 		res.Files = append(res.Files, r)
-		c := gitstore.Change{Path: f.Rel, Old: f.Old, New: f.Cur, Mode: f.Mode, OldHash: f.oldHash, NewHash: newHashes[i]}
+		c := gitstore.Change{Path: f.Rel, Old: f.Old, New: f.Cur, NewParts: f.parts, Mode: f.Mode, OldHash: f.oldHash, NewHash: newHashes[i]}
 		if !f.Exists {
 			c.Old = nil
 		}
@@ -281,10 +340,15 @@ func (tx *Tx) checkSyntax(f *TxFile) (*syntax.Report, error) {
 	if !f.Exists {
 		before = nil
 	}
-	if len(f.Cur) >= phaseBytes && syntax.Detect(f.Rel, f.Cur) != "" {
-		tx.e.phase(int64(len(f.Cur)), "check "+f.Rel)
+	// A content's language is told by its name or its #! line (at most
+	// 256 bytes long).
+	if syntax.Detect(f.Rel, f.head(512)) == "" {
+		return nil, nil
 	}
-	rep, err := syntax.Check(f.Rel, before, f.Cur)
+	if f.size() >= phaseBytes {
+		tx.e.phase(int64(f.size()), "check "+f.Rel)
+	}
+	rep, err := syntax.Check(f.Rel, before, f.Content())
 	if err != nil {
 		tx.e.log.Debug("syntax check failed", "path", f.Rel, "err", err)
 		return nil, nil
@@ -313,8 +377,12 @@ func (f *TxFile) changed() bool {
 		return f.Exists
 	case !f.Exists:
 		return f.Cur != nil
+	case f.Mode != f.OldMode:
+		return true
+	case f.parts != nil:
+		return f.size() != len(f.Old) || partsPrefix(f.Old, f.parts) != len(f.Old)
 	}
-	return !bytes.Equal(f.Old, f.Cur) || f.Mode != f.OldMode
+	return !bytes.Equal(f.Old, f.Cur)
 }
 
 // result renders a changed file's diff and statistics.
@@ -326,25 +394,33 @@ func (f *TxFile) result() FileResult {
 	if f.deleted {
 		newName = "/dev/null"
 	}
-	if isBinary(f.Old) || isBinary(f.Cur) {
+	if isBinary(f.Old) || isBinary(f.head(binarySniff)) {
 		return FileResult{Path: f.Rel, Diff: fmt.Sprintf("Binary files %s and %s differ\n", oldName, newName),
 			Replacements: f.replacements, Hunks: nonNil(f.located), Created: !f.Exists, Deleted: f.deleted}
 	}
 	var edits []lineEdit
 	var ai, bi *lineIndex
+	base := 0 // lines before the indexed windows
 	if f.singlePass && len(f.hunks) > 0 {
-		sorted, _ := sortHunks(len(f.Old), f.hunks) // validated by Apply already
-		// Both contents are the same up to the first hunk: index them from
-		// a few lines before it, so that a change near the end of a big
-		// file does not scan all that precedes it.
-		ai = newLineIndexFrom(f.Old, sorted[0].Start, contextLines+1)
-		bi = newLineIndexFrom(f.Cur, sorted[0].Start, contextLines+1)
-		edits = editsFromHunks(ai, bi, sorted)
+		sorted, _ := sortHunks(len(f.Old), f.hunks) // validated by ApplyHunks already
+		// Both contents are the same outside the hunks' window: only the
+		// window is diffed, so that the cost follows the change, not the
+		// file. Hunks far apart in a big file (a window over maxWindow)
+		// are diffed on indexes of the whole contents from a few lines
+		// before the first hunk.
+		if ws, we := hunkWindow(f.Old, sorted); we-ws <= maxWindow {
+			base = bytes.Count(f.Old[:ws], []byte("\n"))
+			ai, bi, edits = windowEdits(f.Old, sorted, ws, we, base)
+		} else {
+			ai = newLineIndexFrom(f.Old, sorted[0].Start, contextLines+1)
+			bi = newLineIndexFrom(f.Content(), sorted[0].Start, contextLines+1)
+			edits = editsFromHunks(ai, bi, sorted)
+		}
 	} else {
-		ai, bi = newLineIndex(f.Old), newLineIndex(f.Cur)
+		ai, bi = newLineIndex(f.Old), newLineIndex(f.Content())
 		edits = diffLines(ai, 1, ai.count()+1, bi, 1, bi.count()+1)
 	}
-	r := FileResult{Path: f.Rel, Diff: unified(oldName, newName, ai, bi, edits),
+	r := FileResult{Path: f.Rel, Diff: unifiedAt(oldName, newName, ai, bi, edits, base),
 		Replacements: f.replacements, Hunks: nonNil(f.located), Created: !f.Exists, Deleted: f.deleted}
 	if f.Exists && !f.deleted && f.Mode != f.OldMode {
 		r.Diff = fmt.Sprintf("old mode %o\nnew mode %o\n", gitMode(f.OldMode), gitMode(f.Mode)) + r.Diff
@@ -434,10 +510,54 @@ func (f *TxFile) changedBytes() int64 {
 	if !f.Exists {
 		old = nil
 	}
+	if f.parts != nil {
+		p := partsPrefix(old, f.parts)
+		q := partsSuffix(old[p:], dropPrefix(f.parts, p))
+		return int64(len(old)-p-q) + int64(f.size()-p-q)
+	}
 	cur := f.Cur
 	p := commonPrefix(old, cur)
 	q := commonSuffix(old[p:], cur[p:])
 	return int64(len(old)-p-q) + int64(len(cur)-p-q)
+}
+
+// partsPrefix is commonPrefix(a, concatenation of parts). A part that is
+// a's own bytes at the same place compares at once (the same memory).
+func partsPrefix(a []byte, parts [][]byte) int {
+	p := 0
+	for _, part := range parts {
+		n := commonPrefix(a[p:], part)
+		p += n
+		if n < len(part) {
+			break
+		}
+	}
+	return p
+}
+
+// partsSuffix is commonSuffix(a, concatenation of parts).
+func partsSuffix(a []byte, parts [][]byte) int {
+	q := 0
+	for i := len(parts) - 1; i >= 0; i-- {
+		n := commonSuffix(a[:len(a)-q], parts[i])
+		q += n
+		if n < len(parts[i]) {
+			break
+		}
+	}
+	return q
+}
+
+// dropPrefix is parts without their first n bytes.
+func dropPrefix(parts [][]byte, n int) [][]byte {
+	for len(parts) > 0 && n >= len(parts[0]) {
+		n -= len(parts[0])
+		parts = parts[1:]
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return append([][]byte{parts[0][n:]}, parts[1:]...)
 }
 
 // commonPrefix is the length of the longest common prefix of a and b,
