@@ -139,10 +139,7 @@ func unifiedAt(oldName, newName string, ai, bi *lineIndex, edits []lineEdit, bas
 // ends in, the next one, which editsFromHunks takes in when the new text
 // does not end a line, and the context), in whole lines.
 func hunkWindow(old []byte, sorted []Hunk) (ws, we int) {
-	ws = bytes.LastIndexByte(old[:sorted[0].Start], '\n') + 1
-	for i := 0; i < contextLines+1 && ws > 0; i++ {
-		ws = bytes.LastIndexByte(old[:ws-1], '\n') + 1
-	}
+	ws = lineStartBefore(old, sorted[0].Start, contextLines+1)
 	we = sorted[len(sorted)-1].End
 	for i := 0; i < contextLines+3 && we < len(old); i++ {
 		j := bytes.IndexByte(old[we:], '\n')

@@ -61,10 +61,7 @@ func applyParts(content []byte, hunks []Hunk) ([][]byte, error) {
 
 // joinPieces is the concatenation of pieces, in fresh memory.
 func joinPieces(pieces [][]byte) []byte {
-	size := 0
-	for _, p := range pieces {
-		size += len(p)
-	}
+	size := piecesLen(pieces)
 	out := makeContent(size)[:size]
 	if size < parallelCopy {
 		copyPieces(out, pieces, 0, size)
@@ -81,6 +78,15 @@ func joinPieces(pieces [][]byte) []byte {
 	copyPieces(out, pieces, 0, half)
 	<-done
 	return out
+}
+
+// piecesLen is the length of the concatenation of pieces.
+func piecesLen(pieces [][]byte) int {
+	n := 0
+	for _, p := range pieces {
+		n += len(p)
+	}
+	return n
 }
 
 // parallelCopy is the result size from which Apply copies in two halves.

@@ -34,16 +34,23 @@ func newLineIndex(content []byte) *lineIndex {
 func newLineIndexFrom(content []byte, from, before int) *lineIndex {
 	at := 0
 	if from > 0 && from <= len(content) {
-		at = bytes.LastIndexByte(content[:from], '\n') + 1
-		for i := 0; i < before && at > 0; i++ {
-			at = bytes.LastIndexByte(content[:at-1], '\n') + 1
-		}
+		at = lineStartBefore(content, from, before)
 	}
 	if at == 0 {
 		return newLineIndex(content)
 	}
 	return &lineIndex{content: content, first: bytes.Count(content[:at], []byte("\n")) + 1, next: at,
 		done: at == len(content), n: -1}
+}
+
+// lineStartBefore is the start of the line holding offset from, backed up
+// by `before` lines (0 at most).
+func lineStartBefore(content []byte, from, before int) int {
+	at := bytes.LastIndexByte(content[:from], '\n') + 1
+	for i := 0; i < before && at > 0; i++ {
+		at = bytes.LastIndexByte(content[:at-1], '\n') + 1
+	}
+	return at
 }
 
 // rewind makes a windowed index start at line 1.

@@ -213,11 +213,7 @@ func (f *TxFile) Content() []byte {
 // size is len(f.Content()), without joining parts.
 func (f *TxFile) size() int {
 	if f.parts != nil {
-		n := 0
-		for _, p := range f.parts {
-			n += len(p)
-		}
-		return n
+		return piecesLen(f.parts)
 	}
 	return len(f.Cur)
 }
