@@ -236,7 +236,8 @@ const maxTypoAlign = 1 << 18
 // occurrence, and never by the character alone. A character with
 // typographic forms takes the file's form only where that occurrence is
 // accounted for: aligned, character by character, with an occurrence in
-// the old line it was made from (gap lists the candidates), it takes what
+// the old line it was made from (gap lists the candidates), and with a
+// neighbour of it aligned too (anchored), it takes what
 // the file has at that occurrence; otherwise it takes the form that every
 // occurrence of the same typed character with the same neighbours in the
 // block has in the file. An occurrence with neighbours the block does not
@@ -253,7 +254,7 @@ func (t *typography) retype(line string, gap []int, j int) (string, string) {
 		if !hasForms(r) || !t.changed[foldRune(r)] && !(t.plain && r >= utf8.RuneSelf) {
 			continue
 		}
-		if at, ok := aligned[q-body]; ok {
+		if at, ok := aligned[q-body]; ok && t.anchored(aligned, q-body, at, len([]rune(rtrim(string(rs[body:]))))) {
 			rs[q] = t.lines[at[0]].file[at[1]]
 			continue
 		}
@@ -303,6 +304,26 @@ func (t *typography) align(body []rune, gap []int) map[int][2]int {
 		out[p[1]] = [2]int{best, p[0]}
 	}
 	return out
+}
+
+// anchored reports whether the occurrence at position i of a new line's
+// body (n runes, trailing white space left out), aligned with position
+// at[1] of old line at[0], is aligned with a neighbour too: the character
+// before it with the one before at[1], or the one after it with the one
+// after (a line's end counting as a neighbour at the same end). A lone
+// character that a longest common subsequence pairs between two unrelated
+// lines (the quote of require('x') with the apostrophe of "it's") tells
+// nothing about its form.
+func (t *typography) anchored(aligned map[int][2]int, i int, at [2]int, n int) bool {
+	o := t.lines[at[0]].old
+	if i == 0 && at[1] == 0 || i == n-1 && at[1] == len(o)-1 {
+		return true
+	}
+	if l, ok := aligned[i-1]; ok && l == [2]int{at[0], at[1] - 1} {
+		return true
+	}
+	r, ok := aligned[i+1]
+	return ok && r == [2]int{at[0], at[1] + 1}
 }
 
 func quoteRunes(rs []rune) string {

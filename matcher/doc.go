@@ -47,6 +47,17 @@
 // taken (or refused with its reason), several are an ambiguity, and looser
 // tiers are not consulted.
 //
+// The line tiers find whole lines, but an old text may start inside a line
+// and, without a final line break, end inside one, as an exact occurrence
+// may. So a candidate is also counted where, under the tier, the old
+// text's first line ends a file line (an old first line that starts with
+// white space starts, from the indentation tier on, at a line's
+// indentation), its last line begins one, and the lines between are whole:
+// "f()" then "return n" stands at "x := f()" then "return nil" too. Such a
+// place beside the block found is an ambiguity (the exact tier, given the
+// text without the slip, would have found both), never a reason to pick
+// the whole-line block.
+//
 // A line that differs in substance (another identifier, a missing line, an
 // extra line) matches under no tier, so the block is refused, never
 // repaired. Similarity scores only rank the near misses in a refusal.
@@ -78,7 +89,7 @@
 // indentation mapping in the file's style (tabs stay tabs), and typography
 // occurrence by occurrence: a quote, dash or space takes the file's form
 // where it is aligned, character by character, with an occurrence in the
-// old line it was made from, or where every occurrence of the same typed
+// old line it was made from and so is a neighbour of it, or where every occurrence of the same typed
 // character with the same neighbours in the block reads one way; otherwise
 // it keeps the caller's character (a character the block shows read
 // several ways, undecided, is refused when NewText is known). Typographic

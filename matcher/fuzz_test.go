@@ -107,7 +107,9 @@ func genLines(n int) string {
 
 // BenchmarkFind locates a 30-line block in the middle of files of 1k, 10k
 // and 100k lines, exactly and through the indentation tier (the block
-// written with spaces where the file has tabs).
+// written with spaces where the file has tabs), and the latter without its
+// final line break, which makes the tier look for the same lines standing
+// elsewhere with the last one continued (rivals.go).
 func BenchmarkFind(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000} {
 		content := genLines(n)
@@ -118,7 +120,8 @@ func BenchmarkFind(b *testing.B) {
 		for _, c := range []struct {
 			name, old string
 			tier      Tier
-		}{{"exact", block, Exact}, {"fuzzy", fuzzy, Indentation}} {
+		}{{"exact", block, Exact}, {"fuzzy", fuzzy, Indentation},
+			{"fuzzy-open-end", strings.TrimSuffix(fuzzy, "\n"), Indentation}} {
 			b.Run(fmt.Sprintf("%s/%dk", c.name, n/1000), func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(content)))

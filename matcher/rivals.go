@@ -1,0 +1,125 @@
+package matcher
+
+import "bytes"
+
+// The line tiers compare whole lines, but the exact tier does not: an old
+// text may begin inside a line and, when it does not end with a line
+// break, end inside one, as an exact occurrence may. So a block the line
+// tiers found as whole lines is not the only reading of the old text when
+// the same lines, read that way, also stand elsewhere with the old text's
+// first line ending another line (say "x := f()" for an old "f()") or its
+// last line beginning one ("return n" in "return nil"). Had the old text
+// been copied without the slip the tier forgives, the exact tier would
+// have found both and refused; a fuzzy tier must not pick either.
+//
+// partialRivals lists the places other than the candidate at line p where
+// the variant's lines stand under the tier of level lvl with a first line
+// that ends a file line and a last line that begins one (whole lines in
+// between). An old first line that starts with white space is read, from
+// the indentation tier on, as starting at a line's indentation, as the
+// tier reads it; so is a last line followed by a line break as ending at a
+// line's end.
+func (s *searcher) partialRivals(v variant, p, lvl int) []int {
+	old := v.lines
+	n, N := len(old), s.fl.count()
+	anchoredStart := lvl >= levelIndent && indentOf(old[0]) != ""
+	if anchoredStart && v.endsNL {
+		return nil // whole lines: the candidates were all counted
+	}
+	if !s.w.spend(N) {
+		return nil // s.w.out tells the caller
+	}
+	var out []int
+	if n >= 3 {
+		// The whole middle lines filter by their loose key.
+		k := looseKey(old[1])
+		for q := 1; q+n-1 <= N; q++ {
+			if s.keys[q] != k || q-1 == p {
+				continue
+			}
+			if s.partialAt(v, q-1, lvl, anchoredStart) {
+				out = append(out, q-1)
+			}
+		}
+		return out
+	}
+	for q := 0; q+n <= N; q++ {
+		if q != p && s.partialAt(v, q, lvl, anchoredStart) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// partialAt reports whether the variant's lines stand at file line q
+// under level lvl, read as partialRivals reads them.
+func (s *searcher) partialAt(v variant, q, lvl int, anchoredStart bool) bool {
+	old := v.lines
+	n := len(old)
+	first, last := s.fl.text(q), s.fl.text(q+n-1)
+	if n == 1 {
+		o := loosen(lvl, []byte(old[0]), true, false)
+		f := loosen(lvl, first, anchoredStart, !v.endsNL)
+		switch {
+		case anchoredStart && v.endsNL:
+			return bytes.Equal(f, o)
+		case anchoredStart:
+			return bytes.HasPrefix(f, o)
+		case v.endsNL:
+			return bytes.HasSuffix(f, o)
+		}
+		return bytes.Contains(f, o)
+	}
+	if v.endsNL {
+		if !wholeAt(lvl, last, old[n-1]) {
+			return false
+		}
+	} else if !bytes.HasPrefix(loosen(lvl, last, true, true), loosen(lvl, []byte(old[n-1]), true, false)) {
+		return false
+	}
+	if anchoredStart {
+		if !wholeAt(lvl, first, old[0]) {
+			return false
+		}
+	} else if !bytes.HasSuffix(loosen(lvl, first, false, false), loosen(lvl, []byte(old[0]), true, false)) {
+		return false
+	}
+	for i := 1; i < n-1; i++ {
+		if !wholeAt(lvl, s.fl.text(q+i), old[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// wholeAt reports whether file line f equals old line o under level lvl.
+func wholeAt(lvl int, f []byte, o string) bool {
+	switch {
+	case string(f) == o:
+		return true
+	case lvl >= levelTrailing && string(rtrim(f)) == rtrim(o):
+		return true
+	case lvl >= levelIndent && string(rtrim(ltrim(f))) == rtrim(ltrim(o)):
+		return true
+	}
+	return lvl >= levelTypography && foldEqual(rtrim(ltrim(f)), rtrim(ltrim(o)))
+}
+
+// loosen is a line as level lvl compares a part of it: from the trailing
+// white-space tier on without white space at its end (when the part ends
+// where the line does; keepEnd says it may not), from the indentation tier
+// on without its indentation (when the part starts where the line does:
+// atStart), and under the typography tier with typographic punctuation
+// folded.
+func loosen(lvl int, l []byte, atStart, keepEnd bool) []byte {
+	if lvl >= levelTrailing && !keepEnd {
+		l = rtrim(l)
+	}
+	if lvl >= levelIndent && atStart {
+		l = ltrim(l)
+	}
+	if lvl >= levelTypography {
+		l = bytes.Map(foldRune, l)
+	}
+	return l
+}
