@@ -22,6 +22,8 @@ func FuzzFind(f *testing.F) {
 	f.Add("f(\"\\n\")\n", `f(\"\\n\")`, `g(\"\\n\")`, 0)
 	f.Add("a\na\n", "a", "b", 1)
 	f.Add("\n\n\n", "\n", "x", 0)
+	f.Add("a\n\treturn n\n}\n\nb\n\treturn n\n}\n", "  return n \n} \n ", "  return m \n} \n ", 2)
+	f.Add("\tx := f()\n\treturn nil\n\tf()\n\treturn n\n", "f()\n  return n", "g()\n  return n", 3)
 	f.Fuzz(func(t *testing.T, content, old, nw string, budgetSel int) {
 		content = strings.ReplaceAll(content, "\x00", "")
 		if old == "" {

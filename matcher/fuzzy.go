@@ -675,18 +675,7 @@ func (s *searcher) findLines(v variant) (found bool, m Match, err error) {
 				return true, Match{}, s.outOfBudget()
 			}
 			if len(rs) > 0 {
-				ms := []Match{s.spanOf(v, c.p, false)}
-				for _, q := range rs {
-					ms = append(ms, s.spanOf(v, q, false))
-				}
-				for i := range ms {
-					ms[i].Tier = tier
-					ms[i].Similarity = s.similarityAt(v.lines, ms[i].Line-1)
-				}
-				slices.SortFunc(ms, func(x, y Match) int { return cmp.Compare(x.Line, y.Line) })
-				r := ambiguous(s.content, tier, ms)
-				r.Reason = "the old text also stands where its first line ends a line or its last line begins one, as an exact match may; " + r.Reason
-				return true, Match{}, r
+				return true, Match{}, s.rivalsRefusal(v, tier, append(rs, c.p))
 			}
 		}
 		a, ok, why := s.adapter(v, c.p, lvl)

@@ -1,6 +1,9 @@
 package matcher
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // The line tiers compare whole lines, but the exact tier does not: an old
 // text may begin inside a line and, when it does not end with a line
@@ -29,11 +32,15 @@ func (s *searcher) partialRivals(v variant, p, lvl int) []int {
 	if !s.w.spend(N) {
 		return nil // s.w.out tells the caller
 	}
+	lines := N
+	if !v.endsNL && len(s.content) > 0 && s.content[len(s.content)-1] == '\n' {
+		lines++ // an exact match's last line may begin after the final line break
+	}
 	var out []int
 	if n >= 3 {
 		// The whole middle lines filter by their loose key.
 		k := looseKey(old[1])
-		for q := 1; q+n-1 <= N; q++ {
+		for q := 1; q+n-1 <= lines; q++ {
 			if s.keys[q] != k || q-1 == p {
 				continue
 			}
@@ -43,7 +50,7 @@ func (s *searcher) partialRivals(v variant, p, lvl int) []int {
 		}
 		return out
 	}
-	for q := 0; q+n <= N; q++ {
+	for q := 0; q+n <= lines; q++ {
 		if q != p && s.partialAt(v, q, lvl, anchoredStart) {
 			out = append(out, q)
 		}
@@ -56,7 +63,7 @@ func (s *searcher) partialRivals(v variant, p, lvl int) []int {
 func (s *searcher) partialAt(v variant, q, lvl int, anchoredStart bool) bool {
 	old := v.lines
 	n := len(old)
-	first, last := s.fl.text(q), s.fl.text(q+n-1)
+	first, last := s.lineText(q), s.lineText(q+n-1)
 	if n == 1 {
 		o := loosen(lvl, []byte(old[0]), true, false)
 		f := loosen(lvl, first, anchoredStart, !v.endsNL)
@@ -122,4 +129,33 @@ func loosen(lvl int, l []byte, atStart, keepEnd bool) []byte {
 		l = bytes.Map(foldRune, l)
 	}
 	return l
+}
+
+// lineText is file line i without its line break, or nothing for the
+// empty line after a final line break (i == the number of lines).
+func (s *searcher) lineText(i int) []byte {
+	if i == s.fl.count() {
+		return nil
+	}
+	return s.fl.text(i)
+}
+
+// rivalsRefusal is the ambiguity of the block found and its rivals, each
+// listed from its first line (file lines ps, 0-based) to its last, or to
+// the file's last line for one whose last line begins after the final
+// line break.
+func (s *searcher) rivalsRefusal(v variant, tier Tier, ps []int) *Refusal {
+	slices.Sort(ps)
+	ms := make([]Match, len(ps))
+	for i, p := range ps {
+		n := min(len(v.lines), s.fl.count()-p)
+		w := v
+		w.lines = v.lines[:n]
+		ms[i] = s.spanOf(w, p, false)
+		ms[i].Tier = tier
+		ms[i].Similarity = s.similarityAt(w.lines, p)
+	}
+	r := ambiguous(s.content, tier, ms)
+	r.Reason = "the old text also stands where its first line ends a line or its last line begins one, as an exact match may; " + r.Reason
+	return r
 }
