@@ -161,6 +161,9 @@ func (a *lineAdapter) learnTypography() {
 			}
 		}
 	}
+	for _, l := range a.file {
+		t.hyphenRuns = t.hyphenRuns || strings.Contains(l, "--")
+	}
 	if len(t.changed) > 0 {
 		a.typo = t
 	}
@@ -175,6 +178,9 @@ type typography struct {
 	forms   map[typoKey][]rune
 	changed map[rune]bool // folded characters the caller typed differently somewhere
 	plain   bool          // the caller typed typographic punctuation where the file has ASCII
+	// hyphenRuns: the matched lines write "--", so a dash the caller typed
+	// may stand for more than one hyphen.
+	hyphenRuns bool
 }
 
 type typoLine struct{ old, file []rune } // trimmed, the same length; nil if not
@@ -273,6 +279,16 @@ func (t *typography) retype(line string, gap []int, j int) (string, string) {
 			// has plain ASCII (this character everywhere it stands in
 			// the block, or, where it stands nowhere, the caller's other
 			// typographic punctuation): the caller's artifact, undone.
+			// Unless it is a dash in a block that writes runs of
+			// hyphens: typesetting makes one dash of "--" as readily as
+			// of "-", and folding is one for one.
+			if foldRune(r) == '-' && t.hyphenRuns {
+				if open == "" {
+					open = fmt.Sprintf("%q at line %d, column %d of the new text: the matched lines have only ASCII hyphens, some of them doubled (\"--\"), so it may stand for one or more",
+						r, j+1, q+1)
+				}
+				continue
+			}
 			rs[q] = foldRune(r)
 		}
 	}

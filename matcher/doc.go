@@ -94,7 +94,9 @@
 // it keeps the caller's character (a character the block shows read
 // several ways, undecided, is refused when NewText is known). Typographic
 // punctuation the caller typed where the block has ASCII is its artifact
-// and becomes ASCII. The escapes and blank-lines readings apply
+// and becomes ASCII, one character for one; a dash is refused instead
+// when the block writes "--" somewhere, since it may stand for two
+// hyphens as well as one. The escapes and blank-lines readings apply
 // to the new text as they did to the old. Line endings are left to the
 // caller.
 //
