@@ -222,15 +222,15 @@ type window struct {
 // top-level boundaries (see boundaryAt). It reports false when the checker
 // cannot parse slices, when no boundary is found within opt.windowScan, or
 // when the window would be the whole file anyway.
-func findWindow(c *checker, unit func([]byte) bool, before []byte, ch change, opt options) (window, bool) {
+func findWindow(c *checker, b bounds, before []byte, ch change, opt options) (window, bool) {
 	if !c.window || opt.windowScan <= 0 {
 		return window{}, false
 	}
-	ws, ok := windowStart(before, ch.start, opt.windowScan, unit)
+	ws, ok := windowStart(before, ch.start, opt.windowScan, b)
 	if !ok {
 		return window{}, false
 	}
-	we, ok := windowEnd(before, ch.beforeEnd, opt.windowScan, unit)
+	we, ok := windowEnd(before, ch.beforeEnd, opt.windowScan, b)
 	if !ok || ws == 0 && we == len(before) {
 		return window{}, false
 	}
@@ -239,13 +239,13 @@ func findWindow(c *checker, unit func([]byte) bool, before []byte, ch change, op
 
 // windowStart returns the start of the nearest boundary line at or before
 // the line holding offset at, looking back at most scan bytes.
-func windowStart(src []byte, at, scan int, unit func([]byte) bool) (int, bool) {
+func windowStart(src []byte, at, scan int, b bounds) (int, bool) {
 	l := bytes.LastIndexByte(src[:at], '\n') + 1
 	for {
 		if at-l > scan {
 			return 0, false
 		}
-		if l < len(src) && boundaryAt(src, l) && unitAt(src, l, unit) {
+		if l < len(src) && b.startsAt(src, l) {
 			return l, true
 		}
 		if l == 0 {
@@ -257,13 +257,17 @@ func windowStart(src []byte, at, scan int, unit func([]byte) bool) (int, bool) {
 
 // windowEnd returns the first boundary line start after offset at whose
 // preceding blank line lies wholly at or after at (so it is text the edit did
-// not touch), or len(src); looking ahead at most scan bytes.
-func windowEnd(src []byte, at, scan int, unit func([]byte) bool) (int, bool) {
+// not touch), or the first declaration line (bounds.decl) wholly after at,
+// or len(src); looking ahead at most scan bytes.
+func windowEnd(src []byte, at, scan int, b bounds) (int, bool) {
 	nl := bytes.IndexByte(src[at:], '\n')
 	if nl < 0 {
 		return len(src), true
 	}
 	prev := at + nl + 1 // start of a line wholly after the change
+	if prev < len(src) && b.declAt(src, prev) {
+		return prev, true
+	}
 	for {
 		l := prev + bytes.IndexByte(src[prev:], '\n') + 1
 		if l <= prev { // no newline: prev is the last line
@@ -272,7 +276,7 @@ func windowEnd(src []byte, at, scan int, unit func([]byte) bool) (int, bool) {
 		if l == len(src) {
 			return l, true
 		}
-		if boundaryAt(src, l) && unitAt(src, l, unit) {
+		if b.startsAt(src, l) {
 			return l, true
 		}
 		if l-at > scan {
@@ -282,16 +286,36 @@ func windowEnd(src []byte, at, scan int, unit func([]byte) bool) (int, bool) {
 	}
 }
 
-// unitAt applies a language's own test for the line starting at l, if any.
-func unitAt(src []byte, l int, unit func([]byte) bool) bool {
-	if unit == nil || l == 0 {
-		return true
-	}
+// bounds are a language's own tests for where a window may start or end.
+type bounds struct {
+	// unit, when set, must also accept a boundary line (language.unit).
+	unit func(line []byte) bool
+	// decl, when set, accepts a line that starts a top-level declaration
+	// by its first word alone (language.decl): a boundary even without a
+	// blank line before it.
+	decl func(line []byte) bool
+}
+
+// startsAt reports whether a window may start or end at the line starting
+// at l: a boundary line (boundaryAt) that the language's unit test accepts,
+// or a declaration line.
+func (b bounds) startsAt(src []byte, l int) bool {
+	return boundaryAt(src, l) && (b.unit == nil || l == 0 || b.unit(lineAt(src, l))) || b.declAt(src, l)
+}
+
+// declAt reports whether the line starting at l starts a top-level
+// declaration by the language's decl test.
+func (b bounds) declAt(src []byte, l int) bool {
+	return b.decl != nil && l < len(src) && b.decl(lineAt(src, l))
+}
+
+// lineAt is the line starting at l, without its line break.
+func lineAt(src []byte, l int) []byte {
 	end := bytes.IndexByte(src[l:], '\n')
 	if end < 0 {
 		end = len(src) - l
 	}
-	return unit(src[l : l+end])
+	return src[l : l+end]
 }
 
 // closers are words that continue a construct rather than start one; a line

@@ -45,7 +45,11 @@
 // starts and ends at top-level boundaries, a line in column 0 that follows
 // a blank line and does not continue a construct (not "}", "else", "end",
 // "fi", ...), or the start or end of the file; TOML windows start only at a
-// table header. The window is parsed on its own (go/parser gets a package
+// table header. In Go, Python, JavaScript, TypeScript and Rust a line in
+// column 0 that starts a declaration by its first words ("func ", "def ",
+// "export ", "fn ", ...) is a boundary without the blank line, so that
+// generated files, which write one declaration after another, get windows
+// too. The window is parsed on its own (go/parser gets a package
 // clause put before it), before and after the edit. Clean in both: nothing was added, and the rest of the file, which
 // the edit did not touch, is not parsed at all. This is what makes a check
 // on a large file cost about as much as on a small one.

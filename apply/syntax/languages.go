@@ -33,6 +33,12 @@ type language struct {
 	// there (see boundaryAt): TOML keys belong to the table header above
 	// them, so a TOML window starts only at a header.
 	unit func(line []byte) bool
+	// decl, when set, accepts a line that starts a top-level declaration
+	// by its first words (in column 0): a window may start or end there
+	// even without a blank line before it, as in generated files that
+	// write one declaration after another. Text inside a multi-line string
+	// that looks alike is what the window's parse of before guards against.
+	decl func(line []byte) bool
 	// pure is the pure-Go checker, used when tree-sitter has no grammar for
 	// the language in this build (always, when cgo is off).
 	pure *checker
@@ -48,12 +54,14 @@ func (l *language) checker() *checker {
 
 // languages is the table, in the order Languages reports it.
 var languages = []*language{
-	{name: "go", exts: []string{".go"}, pure: goChecker},
-	{name: "python", exts: []string{".py", ".pyi", ".pyw"}, interpreters: []string{"python", "python2", "python3", "pypy", "pypy3"}},
-	{name: "javascript", exts: []string{".js", ".mjs", ".cjs", ".jsx"}, interpreters: []string{"node", "nodejs"}},
-	{name: "typescript", exts: []string{".ts", ".mts", ".cts"}, interpreters: []string{"ts-node", "tsx"}},
-	{name: "tsx", exts: []string{".tsx"}},
-	{name: "rust", exts: []string{".rs"}},
+	{name: "go", exts: []string{".go"}, pure: goChecker, decl: startsWith("func ", "type ", "var ", "const ", "import ")},
+	{name: "python", exts: []string{".py", ".pyi", ".pyw"}, interpreters: []string{"python", "python2", "python3", "pypy", "pypy3"},
+		decl: startsWith("def ", "class ", "async def ")},
+	{name: "javascript", exts: []string{".js", ".mjs", ".cjs", ".jsx"}, interpreters: []string{"node", "nodejs"}, decl: jsDecl},
+	{name: "typescript", exts: []string{".ts", ".mts", ".cts"}, interpreters: []string{"ts-node", "tsx"}, decl: tsDecl},
+	{name: "tsx", exts: []string{".tsx"}, decl: tsDecl},
+	{name: "rust", exts: []string{".rs"}, decl: startsWith("fn ", "pub ", "impl ", "impl<", "struct ", "enum ", "mod ", "use ",
+		"trait ", "const ", "static ", "type ", "unsafe ", "extern ", "macro_rules! ")},
 	{name: "java", exts: []string{".java"}},
 	{name: "c", exts: []string{".c"}},
 	// .h goes to C++: its grammar accepts C headers, while the C grammar
@@ -73,6 +81,25 @@ var languages = []*language{
 	{name: "toml", exts: []string{".toml"}, names: []string{"Cargo.lock", "Pipfile", "poetry.lock", "uv.lock", "Gopkg.lock"}, pure: tomlChecker,
 		unit: func(line []byte) bool { return bytes.HasPrefix(line, []byte("[")) }},
 }
+
+// startsWith returns a decl test accepting a line that starts with one of
+// the prefixes.
+func startsWith(prefixes ...string) func([]byte) bool {
+	return func(line []byte) bool {
+		for _, p := range prefixes {
+			if bytes.HasPrefix(line, []byte(p)) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+var (
+	jsDecl = startsWith("function ", "async function ", "export ", "class ", "import ", "const ", "let ", "var ")
+	tsDecl = startsWith("function ", "async function ", "export ", "class ", "import ", "const ", "let ", "var ",
+		"interface ", "type ", "enum ", "declare ", "namespace ", "abstract class ")
+)
 
 // Languages lists the languages graft detects, with the checker this build
 // uses for each (Checker "" for those it leaves unchecked, e.g. Python when

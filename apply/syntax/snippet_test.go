@@ -93,16 +93,16 @@ func TestAddedDiags(t *testing.T) {
 func TestWindowBounds(t *testing.T) {
 	src := []byte("package p\n\nfunc a() {\n\tx()\n}\n\nfunc b() {\n\ty()\n}\n\n}\n\nfunc c() {}\n")
 	at := strings.Index(string(src), "y()")
-	ws, ok := windowStart(src, at, 1<<20, nil)
+	ws, ok := windowStart(src, at, 1<<20, bounds{})
 	if !ok || !strings.HasPrefix(string(src[ws:]), "func b()") {
 		t.Errorf("start %d %v: %q", ws, ok, src[ws:])
 	}
 	// The "}" line after the blank line is no boundary; "func c" is.
-	we, ok := windowEnd(src, at+3, 1<<20, nil)
+	we, ok := windowEnd(src, at+3, 1<<20, bounds{})
 	if !ok || !strings.HasPrefix(string(src[we:]), "func c()") {
 		t.Errorf("end %d %v: %q", we, ok, src[we:])
 	}
-	if _, ok := windowStart(src, at, 5, nil); ok {
+	if _, ok := windowStart(src, at, 5, bounds{}); ok {
 		t.Error("scan budget ignored")
 	}
 }

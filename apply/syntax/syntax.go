@@ -151,13 +151,13 @@ var errUndecided = errors.New("too large to compare whole, and the edit's surrou
 //
 // clean reports whether before parsed cleanly where it matters: the window
 // around the change, or else the whole file.
-func compare(c *checker, unit func([]byte) bool, before, after []byte, opt options) (added []diag, clean bool, err error) {
+func compare(c *checker, b bounds, before, after []byte, opt options) (added []diag, clean bool, err error) {
 	ch := changeOf(before, after)
 	// local holds the window's errors when the window was clean before the
 	// edit and is not after: they locate the damage better than a whole-file
 	// comparison, whose error recovery may wander.
 	var local []diag
-	if w, ok := findWindow(c, unit, before, ch, opt); ok {
+	if w, ok := findWindow(c, b, before, ch, opt); ok {
 		aw, err := c.diagnoseWindow(after, w.start, w.afterEnd)
 		if err != nil {
 			return nil, false, err
@@ -290,7 +290,7 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 		before = blankBOM(before)
 		var err error
 		var clean bool
-		added, clean, err = compare(c, lang.unit, before, after, opt)
+		added, clean, err = compare(c, bounds{unit: lang.unit, decl: lang.decl}, before, after, opt)
 		r.Unparsed = !clean && len(added) > 0
 		if errors.Is(err, errUndecided) {
 			r.Checked, r.Skipped = false, err.Error()

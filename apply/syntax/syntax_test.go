@@ -490,3 +490,53 @@ int SQLITE_STDCALL sqlite3_close(sqlite3*);
 		t.Fatalf("an unclosed brace in a clean file does not refuse: %+v", r)
 	}
 }
+
+// TestLargePackedFilesDecidedByWindow checks the files that generators
+// write: past MaxWholeFile, one top-level declaration after another with no
+// blank line between them. A window starts and ends at a declaration line
+// (language.decl), so a breaking edit is refused and a harmless one checked,
+// instead of both landing unchecked.
+func TestLargePackedFilesDecidedByWindow(t *testing.T) {
+	cases := []struct {
+		path, header, unit string
+		old, good, bad     string // in the unit numbered 5000
+	}{
+		{"gen.go", "package gen\n", "var v%[1]d = []int{%[1]d, 1}\nfunc f%[1]d(x int) int {\n\treturn x + %[1]d\n}\n",
+			"return x + 5000\n}", "return x + 5001\n}", "return x + 5000\n"},
+		{"gen.py", "", "v%[1]d = [%[1]d, 1]\ndef f%[1]d(x):\n    return x + %[1]d\n",
+			"return x + 5000\n", "return x + 5001\n", "return (x + 5000\n"},
+		{"gen.js", "", "const v%[1]d = [%[1]d, 1];\nfunction f%[1]d(x) {\n  return x + %[1]d;\n}\n",
+			"return x + 5000;\n}", "return x + 5001;\n}", "return x + 5000;\n"},
+		{"gen.ts", "", "export const v%[1]d: number[] = [%[1]d, 1];\nfunction f%[1]d(x: number): number {\n  return x + %[1]d;\n}\n",
+			"return x + 5000;\n}", "return x + 5001;\n}", "return x + 5000;\n"},
+		{"gen.rs", "", "const V%[1]d: [i32; 2] = [%[1]d, 1];\nfn f%[1]d(x: i32) -> i32 {\n    x + %[1]d\n}\n",
+			"x + 5000\n}", "x + 5001\n}", "x + 5000\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.path, func(t *testing.T) {
+			if l := detect(c.path, nil); l == nil || l.checker() == nil {
+				t.Skipf("%s is unchecked in this build", c.path)
+			}
+			var b strings.Builder
+			b.WriteString(c.header)
+			for i := 0; b.Len() <= MaxWholeFile; i++ {
+				fmt.Fprintf(&b, c.unit, i)
+			}
+			before := []byte(b.String())
+			if bytes.Count(before, []byte(c.old)) != 1 {
+				t.Fatalf("%q stands %d times", c.old, bytes.Count(before, []byte(c.old)))
+			}
+			rep, err := Check(c.path, before, bytes.Replace(before, []byte(c.old), []byte(c.bad), 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.Checked || rep.OK() {
+				t.Fatalf("breaking edit: %+v", rep)
+			}
+			rep, err = Check(c.path, before, bytes.Replace(before, []byte(c.old), []byte(c.good), 1))
+			if err != nil || !rep.Checked || !rep.OK() {
+				t.Fatalf("harmless edit: %+v, %v", rep, err)
+			}
+		})
+	}
+}
