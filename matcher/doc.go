@@ -92,7 +92,11 @@
 // old line it was made from and so is a neighbour of it, or where every occurrence of the same typed
 // character with the same neighbours in the block reads one way; otherwise
 // it keeps the caller's character (a character the block shows read
-// several ways, undecided, is refused when NewText is known). Typographic
+// several ways, undecided, is refused when NewText is known). White space
+// the caller added at the end of every matched non-blank line, the same on
+// each and absent from the file, is the trailing white-space tier's
+// transformation: a changed line that ends with exactly it loses it (a
+// blank line made of it becomes empty). Typographic
 // punctuation the caller typed where the block has ASCII is its artifact
 // and becomes ASCII, one character for one; a dash is refused instead
 // when the block writes "--" somewhere, since it may stand for two

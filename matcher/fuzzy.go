@@ -798,6 +798,9 @@ func (s *searcher) adapter(v variant, p, lvl int) (*lineAdapter, bool, string) {
 	for i := range n {
 		a.file[i] = string(s.fl.text(p + i))
 	}
+	if lvl >= levelTrailing {
+		a.trail = trailArtifact(v.lines, a.file)
+	}
 	if lvl >= levelIndent {
 		var sample [][]string
 		sample = append(sample, nonBlankIndents(v.lines))
