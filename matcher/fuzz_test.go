@@ -89,6 +89,33 @@ func TestBudget(t *testing.T) {
 	}
 }
 
+// TestRivalsWork checks that looking for partial-line rivals (rivals.go)
+// keeps a fuzzy search within the budget that bounds the largest files: on
+// a file of N lines, indexing (2N) and the candidates' pass (N) plus the
+// rivals' search stay under 3.5N units for an old text of one line or
+// three without a final line break, so the default budget still covers
+// files of a million lines.
+func TestRivalsWork(t *testing.T) {
+	const n = 100000
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "\tline %d: value = 0 and some padding text\n", i)
+	}
+	content := []byte(b.String())
+	for _, old := range []string{
+		"    line 777: value = 0 and some padding text",
+		"    line 776: value = 0 and some padding text\n    line 777: value = 0 and some padding text\n    line 778: value = 0 and some padding text",
+	} {
+		w, m, err := fuzzyFindWork(content, old, Options{Budget: 1 << 30})
+		if err != nil || m.Line != 777 && m.Line != 778 {
+			t.Fatalf("%q: %+v %v", old, m, err)
+		}
+		if w > 7*n/2 {
+			t.Errorf("%q: %d units on %d lines", old[:24], w, n)
+		}
+	}
+}
+
 // genLines builds n lines of Go-like code whose lines are all distinct.
 func genLines(n int) string {
 	var b strings.Builder
