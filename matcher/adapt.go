@@ -22,27 +22,23 @@ type lineAdapter struct {
 	partial  bool        // span starts after the first line's indentation
 	typo     *typography // per-occurrence typography, for the typography tier
 	// trail is the white space the caller added at the end of every
-	// matched line that has none in the file, the same on each (" "), or
-	// "": the trailing white-space tier's transformation, undone on the
+	// matched line beyond the file's line, the same on each (" "), or "":
+	// the trailing white-space tier's transformation, undone on the
 	// changed lines that end with exactly it.
 	trail string
 }
 
 // trailArtifact returns the white space that every non-blank old line has
-// at its end where the file's line has none, when it is the same on all of
-// them and there is at least one; otherwise "".
+// beyond the file's line (the old line being the file's line followed by
+// it), when it is the same on all of them and not empty; otherwise "".
 func trailArtifact(old, file []string) string {
 	art := ""
 	for i, o := range old {
 		if isBlank(o) {
 			continue
 		}
-		f := file[i]
-		if len(rtrim(f)) != len(f) {
-			return "" // the file has trailing white space here: nothing to undo
-		}
-		t := o[len(rtrim(o)):]
-		if t == "" || art != "" && t != art {
+		t, ok := strings.CutPrefix(o, file[i])
+		if !ok || t == "" || len(rtrim(t)) != 0 || art != "" && t != art {
 			return ""
 		}
 		art = t
@@ -86,8 +82,9 @@ func (a *lineAdapter) adaptChecked(newText string) (string, string) {
 			b.WriteString(a.file[i])
 			continue
 		}
-		if a.trail != "" && line[len(rtrim(line)):] == a.trail {
-			line = rtrim(line) // the caller's trailing white space, as on every matched line
+		if a.trail != "" {
+			// The caller's trailing white space, as on every matched line.
+			line = strings.TrimSuffix(line, a.trail)
 		}
 		if !isBlank(line) {
 			if a.reindent && !(a.partial && j == 0) {
