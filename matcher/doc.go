@@ -93,10 +93,10 @@
 // character with the same neighbours in the block reads one way; otherwise
 // it keeps the caller's character (a character the block shows read
 // several ways, undecided, is refused when NewText is known). White space
-// the caller added at the end of every matched non-blank line, the same on
-// each and absent from the file, is the trailing white-space tier's
-// transformation: a changed line that ends with exactly it loses it (a
-// blank line made of it becomes empty). Typographic
+// the caller added at the end of every matched non-blank line (each the
+// file's line followed by the same white space) is the trailing
+// white-space tier's transformation: a changed line that ends with it loses
+// it (a blank line made of it becomes empty). Typographic
 // punctuation the caller typed where the block has ASCII is its artifact
 // and becomes ASCII, one character for one; a dash is refused instead
 // when the block writes "--" somewhere, since it may stand for two
