@@ -70,7 +70,7 @@ func (a *lineAdapter) adaptChecked(newText string) (string, string) {
 		return "", ""
 	}
 	nl, endsNL := splitOld(newText)
-	match := alignLines(a.old, nl)
+	match := a.alignUnambiguous(nl)
 	open := ""
 	var b strings.Builder
 	b.Grow(len(newText) + len(newText)/8)
@@ -131,6 +131,44 @@ func (a *lineAdapter) gapOld(match []int, j int) []int {
 		out = append(out, i)
 	}
 	return out
+}
+
+// alignUnambiguous aligns the new lines with the old ones (alignLines),
+// and leaves unaligned a new line that the alignment could as well have
+// paired with another old line of the same text whose file line differs
+// (two "}" lines, one with trailing spaces, and the new text keeps one):
+// which of them the caller kept is open, so that line is written from the
+// caller's text with the tier's transformations, as a changed line is,
+// rather than with the bytes of either. The other alignment is the one
+// that prefers the latest old lines (the sequences reversed).
+func (a *lineAdapter) alignUnambiguous(nl []string) []int {
+	match := alignLines(a.old, nl)
+	twins := false
+	seen := make(map[string]int, len(a.old))
+	for i, o := range a.old {
+		if k, ok := seen[o]; ok && a.file[k] != a.file[i] {
+			twins = true
+			break
+		}
+		seen[o] = i
+	}
+	if !twins {
+		return match
+	}
+	ro, rn := slices.Clone(a.old), slices.Clone(nl)
+	slices.Reverse(ro)
+	slices.Reverse(rn)
+	late := alignLines(ro, rn)
+	for j := range match {
+		i, k := match[j], late[len(nl)-1-j]
+		if i < 0 || k < 0 {
+			continue
+		}
+		if k = len(a.old) - 1 - k; k != i && a.file[k] != a.file[i] {
+			match[j] = -1
+		}
+	}
+	return match
 }
 
 // alignLines returns for each new line the index of the old line it is

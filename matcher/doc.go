@@ -85,7 +85,10 @@
 // text's (longest common subsequence, common leading and trailing lines
 // first). A new line equal to an old line becomes the file's line it was
 // matched to, byte for byte (its indentation, trailing white space and
-// typography). Other new lines get the block's transformation: the same
+// typography), unless it could as well be another old line of the same
+// text whose file line differs (the new text keeps one of two "}" lines):
+// then which one was kept is open, and the line is written as a changed
+// line is. Other new lines get the block's transformation: the same
 // indentation mapping in the file's style (tabs stay tabs), and typography
 // occurrence by occurrence: a quote, dash or space takes the file's form
 // where it is aligned, character by character, with an occurrence in the
