@@ -50,9 +50,9 @@
 // The line tiers find whole lines, but an old text may start inside a line
 // and, without a final line break, end inside one, as an exact occurrence
 // may. So a candidate is also counted where, under the tier, the old
-// text's first line ends a file line (an old first line that starts with
-// white space starts, from the indentation tier on, at a line's
-// indentation), its last line begins one, and the lines between are whole:
+// text's first line, as typed, ends a file line (or, from the indentation
+// tier on, is the whole line after its indentation), its last line begins
+// one, and the lines between are whole:
 // "f()" then "return n" stands at "x := f()" then "return nil" too. Such a
 // place beside the block found is an ambiguity (the exact tier, given the
 // text without the slip, would have found both), never a reason to pick

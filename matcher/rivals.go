@@ -18,17 +18,15 @@ import (
 // partialRivals lists the places other than the candidate at line p where
 // the variant's lines stand under the tier of level lvl with a first line
 // that ends a file line and a last line that begins one (whole lines in
-// between). An old first line that starts with white space is read, from
-// the indentation tier on, as starting at a line's indentation, as the
-// tier reads it; so is a last line followed by a line break as ending at a
-// line's end.
+// between). An old first line that starts with white space is read both
+// ways from the indentation tier on: as starting at a line's indentation,
+// as the tier reads it, and as typed, white space included, inside a line,
+// as an exact match would read it. A last line followed by a line break
+// ends at a line's end.
 func (s *searcher) partialRivals(v variant, p, lvl int) []int {
 	old := v.lines
 	n, N := len(old), s.fl.count()
 	anchoredStart := lvl >= levelIndent && indentOf(old[0]) != ""
-	if anchoredStart && v.endsNL {
-		return nil // whole lines: the candidates were all counted
-	}
 	lines := N
 	if !v.endsNL && len(s.content) > 0 && s.content[len(s.content)-1] == '\n' {
 		lines++ // an exact match's last line may begin after the final line break
@@ -109,18 +107,23 @@ func (s *searcher) partialAt(v variant, q, lvl int, anchoredStart bool) bool {
 	old := v.lines
 	n := len(old)
 	first, last := s.lineText(q), s.lineText(q+n-1)
+	// The first line as typed, white space at its start included, may
+	// stand at the end of a file line (or, for a one-line old text without
+	// a final break, anywhere in one), as an exact match may place it.
+	o0 := loosen(lvl, []byte(old[0]), false, false)
 	if n == 1 {
-		o := loosen(lvl, []byte(old[0]), true, false)
-		f := loosen(lvl, first, anchoredStart, !v.endsNL)
-		switch {
-		case anchoredStart && v.endsNL:
-			return bytes.Equal(f, o)
-		case anchoredStart:
-			return bytes.HasPrefix(f, o)
-		case v.endsNL:
-			return bytes.HasSuffix(f, o)
+		if anchoredStart {
+			o := loosen(lvl, []byte(old[0]), true, false)
+			f := loosen(lvl, first, true, !v.endsNL)
+			if v.endsNL && bytes.Equal(f, o) || !v.endsNL && bytes.HasPrefix(f, o) {
+				return true
+			}
 		}
-		return bytes.Contains(f, o)
+		f := loosen(lvl, first, false, !v.endsNL)
+		if v.endsNL {
+			return bytes.HasSuffix(f, o0)
+		}
+		return bytes.Contains(f, o0)
 	}
 	if v.endsNL {
 		if !wholeAt(lvl, last, old[n-1]) {
@@ -129,11 +132,7 @@ func (s *searcher) partialAt(v variant, q, lvl int, anchoredStart bool) bool {
 	} else if !bytes.HasPrefix(loosen(lvl, last, true, true), loosen(lvl, []byte(old[n-1]), true, false)) {
 		return false
 	}
-	if anchoredStart {
-		if !wholeAt(lvl, first, old[0]) {
-			return false
-		}
-	} else if !bytes.HasSuffix(loosen(lvl, first, false, false), loosen(lvl, []byte(old[0]), true, false)) {
+	if !bytes.HasSuffix(loosen(lvl, first, false, false), o0) && !(anchoredStart && wholeAt(lvl, first, old[0])) {
 		return false
 	}
 	for i := 1; i < n-1; i++ {
