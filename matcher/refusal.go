@@ -34,6 +34,10 @@ func (s *searcher) notFound(old string) *Refusal {
 	if vs := trimBlanks(variant{lines: lines}, ""); len(vs) > 0 {
 		lines = vs[len(vs)-1].lines
 	}
+	numbered, sep := stripLineNumbers(lines)
+	if numbered != nil {
+		lines = numbered
+	}
 	r.Candidates = s.nearest(lines)
 	switch {
 	case len(r.Candidates) > 0:
@@ -44,6 +48,17 @@ func (s *searcher) notFound(old string) *Refusal {
 	case s.keys != nil:
 		r.Reason = "no line of the old text is in the file"
 	}
+	if numbered != nil {
+		msg := fmt.Sprintf("every line of the old text starts with a line number (%q, as a numbered view of the file shows it), which is not part of the file: send the old and new text without them", sep)
+		if ms := exactAll(s.content, strings.Join(numbered, "\n"), true); len(ms) == 1 {
+			msg += fmt.Sprintf("; without them, the old text stands at %s", lineRange(ms[0].Line, ms[0].EndLine))
+			r.Candidates = []Candidate{{Line: ms[0].Line, EndLine: ms[0].EndLine, Similarity: 1,
+				Text: linesText(s.content, ms[0].Line, ms[0].EndLine), Reason: "the old text without its line numbers"}}
+		} else if r.Reason != "" {
+			msg += "; without them, " + r.Reason
+		}
+		r.Reason = msg
+	}
 	if at := s.alreadyApplied(old); at > 0 {
 		msg := fmt.Sprintf("the new text is already in the file at line %d: the edit looks already applied", at)
 		if r.Reason != "" {
@@ -52,6 +67,54 @@ func (s *searcher) notFound(old string) *Refusal {
 		r.Reason = msg
 	}
 	return r
+}
+
+// stripLineNumbers returns the lines without the line-number prefixes of a
+// numbered view ("12: ", "    12\t", "12→", with optional leading spaces),
+// and the first prefix, when every line has one of the same form and the
+// numbers count up by one; otherwise nil. Used only to explain a miss:
+// nothing is located by it.
+func stripLineNumbers(lines []string) ([]string, string) {
+	var out []string
+	first, form, prev := "", "", 0
+	for i, l := range lines {
+		t := strings.TrimLeft(l, " ")
+		d := 0
+		for d < len(t) && t[d] >= '0' && t[d] <= '9' {
+			d++
+		}
+		if d == 0 || d > 9 {
+			return nil, ""
+		}
+		n := 0
+		for _, c := range t[:d] {
+			n = n*10 + int(c-'0')
+		}
+		rest, f := t[d:], ""
+		for _, s := range []string{": ", "\t", "\u2192", " | ", "|"} {
+			if strings.HasPrefix(rest, s) {
+				f = s
+				break
+			}
+		}
+		blank := rest == "" || strings.TrimRight(rest, " :\t|") == "" && f == "" // "13:" for a blank line
+		if f == "" && !blank || i > 0 && n != prev+1 || f != "" && form != "" && f != form {
+			return nil, ""
+		}
+		if f != "" && form == "" {
+			first, form = l[:len(l)-len(rest)+len(f)], f
+		}
+		prev = n
+		if blank {
+			out = append(out, "")
+		} else {
+			out = append(out, rest[len(f):])
+		}
+	}
+	if form == "" {
+		return nil, "" // numbers alone
+	}
+	return out, first
 }
 
 func lineRange(a, b int) string {

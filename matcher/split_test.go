@@ -75,3 +75,25 @@ func TestIndexAgreesWithBytesIndex(t *testing.T) {
 		t.Fatalf("rarest byte of a tab-indented line at %d, want the colon", r)
 	}
 }
+
+func TestStripLineNumbers(t *testing.T) {
+	for _, c := range []struct {
+		lines []string
+		want  []string // nil: not a numbered view
+	}{
+		{[]string{"12: a", "13:", "14:   b"}, []string{"a", "", "  b"}},
+		{[]string{"    12\ta", "    13\tb"}, []string{"a", "b"}},
+		{[]string{"7\u2192x", "8\u2192"}, []string{"x", ""}},
+		{[]string{"12: a", "14: b"}, nil},      // not consecutive
+		{[]string{"12: a", "13\tb"}, nil},      // two forms
+		{[]string{"12: a", "b"}, nil},          // a line without
+		{[]string{"1:2"}, nil},                 // "1:2" is text, not "1: "
+		{[]string{"x := 1", "y := 2"}, nil},    // no numbers
+		{[]string{"2024: year"}, []string{"year"}},
+	} {
+		got, _ := stripLineNumbers(c.lines)
+		if !slices.Equal(got, c.want) || (got == nil) != (c.want == nil) {
+			t.Errorf("%q: got %q, want %q", c.lines, got, c.want)
+		}
+	}
+}
