@@ -84,11 +84,11 @@ func TestStripLineNumbers(t *testing.T) {
 		{[]string{"12: a", "13:", "14:   b"}, []string{"a", "", "  b"}},
 		{[]string{"    12\ta", "    13\tb"}, []string{"a", "b"}},
 		{[]string{"7\u2192x", "8\u2192"}, []string{"x", ""}},
-		{[]string{"12: a", "14: b"}, nil},      // not consecutive
-		{[]string{"12: a", "13\tb"}, nil},      // two forms
-		{[]string{"12: a", "b"}, nil},          // a line without
-		{[]string{"1:2"}, nil},                 // "1:2" is text, not "1: "
-		{[]string{"x := 1", "y := 2"}, nil},    // no numbers
+		{[]string{"12: a", "14: b"}, nil},   // not consecutive
+		{[]string{"12: a", "13\tb"}, nil},   // two forms
+		{[]string{"12: a", "b"}, nil},       // a line without
+		{[]string{"1:2"}, nil},              // "1:2" is text, not "1: "
+		{[]string{"x := 1", "y := 2"}, nil}, // no numbers
 		{[]string{"2024: year"}, []string{"year"}},
 	} {
 		got, _ := stripLineNumbers(c.lines)
