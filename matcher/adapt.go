@@ -30,14 +30,16 @@ type lineAdapter struct {
 
 // trailArtifact returns the white space that every non-blank old line has
 // beyond the file's line (the old line being the file's line followed by
-// it), when it is the same on all of them and not empty; otherwise "".
+// it, their indentation aside), when it is the same on all of them and not
+// empty; otherwise "".
 func trailArtifact(old, file []string) string {
 	art := ""
 	for i, o := range old {
 		if isBlank(o) {
 			continue
 		}
-		t, ok := strings.CutPrefix(o, file[i])
+		// After the indentation, which the indentation tier maps on its own.
+		t, ok := strings.CutPrefix(ltrim(o), ltrim(file[i]))
 		if !ok || t == "" || len(rtrim(t)) != 0 || art != "" && t != art {
 			return ""
 		}
