@@ -264,3 +264,57 @@ func FuzzSlipNeverPicks(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIndentSlipNeverMisplaces checks the indentation tier against the
+// exact tier: whole lines cut from a tab-indented content (tabs only at the
+// start of lines) and sent with every indenting tab written as four spaces
+// are placed, if at all, exactly where the unslipped text stands, and only
+// when it stands there alone.
+func FuzzIndentSlipNeverMisplaces(f *testing.F) {
+	f.Add("func a() {\n\tif x {\n\t\treturn 1\n\t}\n}\nfunc b() {\n\t\treturn 1\n\t}\n", 2, 2)
+	f.Add("\tfoo\n\tbar\n\t\tfoo\n\t\tbar\n", 0, 2)
+	f.Fuzz(func(t *testing.T, content string, from, n int) {
+		if strings.ContainsAny(content, "\r\x00") {
+			return
+		}
+		lines := strings.SplitAfter(content, "\n")
+		for _, l := range lines {
+			body := strings.TrimLeft(l, "\t")
+			if strings.HasPrefix(body, " ") || strings.Contains(body, "\t") {
+				return // spaces at the start, or tabs inside a line
+			}
+		}
+		if len(lines) == 0 {
+			return
+		}
+		from = int(uint(from) % uint(len(lines)))
+		to := from + 1 + int(uint(n)%4)
+		if to > len(lines) {
+			return
+		}
+		old := strings.Join(lines[from:to], "")
+		if !strings.Contains(old, "\t") || strings.TrimSpace(old) == "" {
+			return
+		}
+		slip := func(s string) string {
+			ls := strings.SplitAfter(s, "\n")
+			for i, l := range ls {
+				body := strings.TrimLeft(l, "\t")
+				ls[i] = strings.Repeat("    ", len(l)-len(body)) + body
+			}
+			return strings.Join(ls, "")
+		}
+		slipped := slip(old)
+		if len(exactAll([]byte(content), slipped, true)) > 0 {
+			return
+		}
+		m, err := Find([]byte(content), slipped, Options{})
+		if err != nil {
+			return
+		}
+		exact := exactAll([]byte(content), old, true)
+		if len(exact) != 1 || exact[0].Start != m.Start || exact[0].End != m.End {
+			t.Fatalf("%q (exactly at %v) slipped to %q was placed at %d..%d (%s)", old, exact, slipped, m.Start, m.End, m.Tier)
+		}
+	})
+}
