@@ -32,7 +32,10 @@
 //
 // The old text is then read differently and the cascade (exact, then the
 // line tiers) runs again: without the blank lines at its ends (fewest left
-// out first; tier "blank-lines+..."), then unescaped once (literal \n, \t,
+// out first, and the readings that leave out as many tried together: if
+// they find different lines, that is an ambiguity; a text whose leading
+// blank lines were left out starts where a line starts; tier
+// "blank-lines+..."), then unescaped once (literal \n, \t,
 // \", doubled backslashes; tier "escapes+..."), then both; and last with its
 // inner line breaks read as the \n escapes a string literal in the file has
 // (a \n that reached graft as a real line break; tier "escapes"). The new

@@ -315,51 +315,121 @@ func fuzzyFindWork(content []byte, old string, opt Options) (int, Match, error) 
 }
 
 func (s *searcher) find(old string) (Match, error) {
-	for k, v := range variants(old) {
-		if len(v.lines) == 0 || (len(v.lines) == 1 && v.lines[0] == "") {
-			continue
+	vs := variants(old)
+	for i := 0; i < len(vs); {
+		// Readings that leave out as many blank lines (at the start or at
+		// the end) are tried together: the first to find something must
+		// not decide alone when another finds something else.
+		j := i + 1
+		for j < len(vs) && sameReading(vs[i], vs[j]) {
+			j++
 		}
-		found, m, err := false, Match{}, error(nil)
-		if k > 0 {
-			// A reading of old other than as given: try it exactly first.
-			text := v.text()
-			if !s.w.spend(len(s.content)/64 + 1) {
-				return Match{}, s.outOfBudget()
+		var got []Match
+		for _, v := range vs[i:j] {
+			if len(v.lines) == 0 || (len(v.lines) == 1 && v.lines[0] == "") {
+				continue
 			}
-			ex := exactAll(s.content, text, true)
-			if s.opt.WholeLines {
-				ex = wholeLines(s.content, ex)
-			}
-			if len(ex) > 1 {
-				return Match{}, ambiguous(s.content, v.tier(Exact), ex)
-			}
-			if len(ex) == 1 {
-				m, found = ex[0], true
-				m.Tier, m.Similarity = v.tier(Exact), similarity([]string{old}, []string{text})
-				vv := v
-				m.adapt = func(n string) string { return vv.newFor(n) }
-				if r := s.sameEdit(v, Exact, nil); r != nil {
-					return Match{}, r
-				}
-			}
-		}
-		if !found {
-			found, m, err = s.findLines(v)
-		}
-		if found {
-			if err == nil {
-				err = s.guards(v, m)
-			}
-			if err != nil {
+			found, m, err := s.tryVariant(v, old, i > 0)
+			if found && err != nil {
 				return Match{}, err
 			}
-			return m, nil
+			if found {
+				got = append(got, m)
+			} else if s.w.out {
+				return Match{}, s.outOfBudget()
+			}
 		}
-		if s.w.out {
-			return Match{}, s.outOfBudget()
+		if len(got) > 0 {
+			return s.oneOf(got)
 		}
+		i = j
 	}
 	return Match{}, s.notFound(old)
+}
+
+// sameReading reports whether variants a and b read the old text the same
+// way but for which of its blank end lines they leave out, as many of
+// them.
+func sameReading(a, b variant) bool {
+	return a.prefix == b.prefix && a.unescape == b.unescape && a.escapeNL == b.escapeNL && a.lead+a.trail == b.lead+b.trail
+}
+
+// oneOf returns the match of readings that found the same lines: equal
+// once the blank lines at their ends are left out (a blank line left out
+// before the block or after it, where the file has both). Readings that
+// found different lines are an ambiguity.
+func (s *searcher) oneOf(ms []Match) (Match, error) {
+	a0, b0 := s.core(ms[0])
+	for _, m := range ms[1:] {
+		if a, b := s.core(m); a != a0 || b != b0 {
+			return Match{}, ambiguous(s.content, ms[0].Tier, ms)
+		}
+	}
+	return ms[0], nil
+}
+
+// core is the span of m without the blank lines at its ends.
+func (s *searcher) core(m Match) (int, int) {
+	a, b := m.Start, m.End
+	for a < b {
+		e := bytes.IndexByte(s.content[a:b], '\n')
+		if e < 0 || !isBlank(s.content[a:a+e]) {
+			break
+		}
+		a += e + 1
+	}
+	for a < b {
+		t := bytes.TrimRight(s.content[a:b], "\r\n")
+		l := bytes.LastIndexByte(t, '\n') + 1
+		if !isBlank(t[l:]) {
+			break
+		}
+		b = a + l
+	}
+	return a, b
+}
+
+// tryVariant runs one reading of the old text: exactly first unless it is
+// the text as given (reread), then the line tiers, then the guards. found
+// reports that it decided: a match (err nil) or a refusal.
+func (s *searcher) tryVariant(v variant, old string, reread bool) (found bool, m Match, err error) {
+	if reread {
+		// A reading of old other than as given: try it exactly first.
+		text := v.text()
+		if !s.w.spend(len(s.content)/64 + 1) {
+			return true, Match{}, s.outOfBudget()
+		}
+		ex := exactAll(s.content, text, true)
+		if s.opt.WholeLines {
+			ex = wholeLines(s.content, ex)
+		} else if v.lead > 0 {
+			// The blank lines left out stood before the text: it starts
+			// where a line does, not inside one.
+			ex = slices.DeleteFunc(ex, func(m Match) bool { return m.Start > 0 && s.content[m.Start-1] != '\n' })
+		}
+		if len(ex) > 1 {
+			return true, Match{}, ambiguous(s.content, v.tier(Exact), ex)
+		}
+		if len(ex) == 1 {
+			m, found = ex[0], true
+			m.Tier, m.Similarity = v.tier(Exact), similarity([]string{old}, []string{text})
+			vv := v
+			m.adapt = func(n string) string { return vv.newFor(n) }
+			if r := s.sameEdit(v, Exact, nil); r != nil {
+				return true, Match{}, r
+			}
+		}
+	}
+	if !found {
+		found, m, err = s.findLines(v)
+	}
+	if found && err == nil {
+		err = s.guards(v, m)
+	}
+	if err != nil {
+		return true, Match{}, err
+	}
+	return found, m, nil
 }
 
 // guards are the last checks on a fuzzy match before it is taken.
