@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -268,7 +269,8 @@ func FuzzSlipNeverPicks(f *testing.F) {
 // FuzzIndentSlipNeverMisplaces checks the indentation tier against the
 // exact tier: whole lines cut from a tab-indented content (tabs only at the
 // start of lines) and sent with every indenting tab written as four spaces
-// (and also with CRLF breaks, or a space before every break) are placed, if
+// (and also with CRLF breaks, or a space before every break), or shifted a
+// level in or out, are placed, if
 // at all, exactly where the unslipped text stands, and only when it stands
 // there alone. (Stray blank lines are left out: they add context of their
 // own, which may rightly place the text elsewhere.)
@@ -306,17 +308,48 @@ func FuzzIndentSlipNeverMisplaces(f *testing.F) {
 			}
 			return strings.Join(ls, "")
 		}
+		shift := func(s string, add bool) string {
+			ls := strings.SplitAfter(s, "\n")
+			for i, l := range ls {
+				switch {
+				case strings.TrimSpace(l) == "":
+				case add:
+					ls[i] = "\t" + l
+				case strings.HasPrefix(l, "\t"):
+					ls[i] = l[1:]
+				default:
+					return ""
+				}
+			}
+			return strings.Join(ls, "")
+		}
 		exact := exactAll([]byte(content), old, true)
-		for _, slipped := range []string{
+		for k, slipped := range []string{
 			slip(old),
 			strings.ReplaceAll(slip(old), "\n", "\r\n"),
 			strings.ReplaceAll(slip(old), "\n", " \n"),
+			shift(old, true),
+			shift(old, false),
 		} {
+			if slipped == "" || slipped == old {
+				continue
+			}
 			if len(exactAll([]byte(content), slipped, true)) > 0 {
 				continue
 			}
 			m, err := Find([]byte(content), slipped, Options{})
 			if err != nil {
+				continue
+			}
+			if k >= 3 && !strings.Contains(string(m.Tier), string(Indentation)) {
+				// A shifted text found without its indentation read
+				// differently stands there as it is (but for a missing
+				// final line break): another block, rightly.
+				continue
+			}
+			if k >= 3 && slices.ContainsFunc(exact, func(e Match) bool { return e.Start > 0 && content[e.Start-1] != '\n' }) {
+				// Shifted, the first line starts at an indentation: the
+				// text's exact places inside a line are not its reading.
 				continue
 			}
 			// The span may take in blank lines around the text that the
