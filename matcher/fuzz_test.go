@@ -215,8 +215,9 @@ func BenchmarkIndex(b *testing.B) {
 // slipped, when the slip is one no other text in the content can match
 // more tightly: CRLF line breaks for an LF file, a space added before
 // every line break (the content having no trailing white space), curly
-// quotes for straight ones (the content being ASCII), or the text escaped
-// once (the content having no backslash).
+// quotes for straight ones (the content being ASCII), the text escaped
+// once (the content having no backslash), or its tabs written as four
+// spaces (the content indented with tabs and having no other).
 func FuzzSlipNeverPicks(f *testing.F) {
 	f.Add("\tMOVD\t$0, R5\n\tSVC\n\tMOVD\tR0, r1+32(FP)\t// r1\n\tRET\n\tMOVD\t$0, R5\n\tSVC\n\tMOVD\tR0, r1+32(FP)\n\tRET\n", 1, 33, false)
 	f.Add("\tx := f()\n\treturn nil\n\tf()\n\treturn n\n", 7, 28, true)
@@ -253,6 +254,14 @@ func FuzzSlipNeverPicks(f *testing.F) {
 		}
 		if !strings.Contains(content, `\`) {
 			slips = append(slips, strings.NewReplacer("\n", `\n`, "\t", `\t`, `"`, `\"`).Replace(old))
+		}
+		tabsLead := true // tabs only at the start of lines, no line starting with a space
+		for _, l := range strings.Split(content, "\n") {
+			body := strings.TrimLeft(l, "\t")
+			tabsLead = tabsLead && !strings.HasPrefix(body, " ") && !strings.Contains(body, "\t")
+		}
+		if tabsLead && strings.Contains(old, "\t") {
+			slips = append(slips, strings.ReplaceAll(old, "\t", "    "))
 		}
 		for _, slipped := range slips {
 			if len(exactAll([]byte(content), slipped, true)) > 0 {
