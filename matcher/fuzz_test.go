@@ -370,3 +370,79 @@ func FuzzIndentSlipNeverMisplaces(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSlipAdaptsBack checks Adapt against the exact edit: whole lines of a
+// tab-indented ASCII content, standing once, edited (a line changed, or one
+// inserted after it) and sent with a slip (tabs written as four spaces,
+// CRLF breaks, a space before every break, curly double quotes) land, if at
+// all, as the same edit made exactly would: the slip undone on every line.
+func FuzzSlipAdaptsBack(f *testing.F) {
+	f.Add("func a() {\n\tif x {\n\t\ty(\"q\")\n\t}\n}\n", 1, 3, 1, true)
+	f.Add("a\n\tb\n\t\tc\nd\n", 1, 2, 0, false)
+	f.Fuzz(func(t *testing.T, content string, from, n, at int, insert bool) {
+		if strings.ContainsAny(content, "\r\x00") || !strings.HasSuffix(content, "\n") {
+			return
+		}
+		for i := 0; i < len(content); i++ {
+			if content[i] >= 0x80 {
+				return
+			}
+		}
+		lines := strings.SplitAfter(content, "\n")
+		lines = lines[:len(lines)-1] // the empty string after the final break
+		for _, l := range lines {
+			body := strings.TrimLeft(l, "\t")
+			if strings.HasPrefix(body, " ") || strings.Contains(body, "\t") || rtrim(strings.TrimSuffix(l, "\n")) != strings.TrimSuffix(l, "\n") {
+				return
+			}
+		}
+		if len(lines) == 0 {
+			return
+		}
+		from = int(uint(from) % uint(len(lines)))
+		to := from + 1 + int(uint(n)%4)
+		if to > len(lines) {
+			return
+		}
+		block := lines[from:to]
+		old := strings.Join(block, "")
+		if len(exactAll([]byte(content), old, true)) != 1 || strings.TrimSpace(old) == "" {
+			return
+		}
+		k := int(uint(at) % uint(len(block)))
+		l := strings.TrimSuffix(block[k], "\n")
+		if strings.TrimSpace(l) == "" {
+			return
+		}
+		nb := append([]string{}, block...)
+		if insert {
+			ind := l[:len(l)-len(strings.TrimLeft(l, "\t"))]
+			nb = append(nb[:k+1], append([]string{ind + "added()\n"}, nb[k+1:]...)...)
+		} else {
+			nb[k] = l + "X\n"
+		}
+		nw := strings.Join(nb, "")
+		want := strings.Replace(content, old, nw, 1)
+		for _, slip := range []func(string) string{
+			func(s string) string { return strings.ReplaceAll(s, "\t", "    ") },
+			func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") },
+			func(s string) string { return strings.ReplaceAll(s, "\n", " \n") },
+			func(s string) string { return strings.ReplaceAll(s, `"`, "\u201c") },
+		} {
+			so, sn := slip(old), slip(nw)
+			if so == old || len(exactAll([]byte(content), so, true)) > 0 {
+				continue
+			}
+			m, err := Find([]byte(content), so, Options{NewText: sn})
+			if err != nil {
+				continue
+			}
+			if m.Start != strings.Index(content, old) {
+				t.Fatalf("%q slipped to %q was placed at %d, not %d", old, so, m.Start, strings.Index(content, old))
+			}
+			if got := string(applyEdit([]byte(content), m, sn)); got != want {
+				t.Fatalf("%q -> %q slipped to %q -> %q (%s) gave\n%q\nwant\n%q", old, nw, so, sn, m.Tier, got, want)
+			}
+		}
+	})
+}
