@@ -374,8 +374,9 @@ func FuzzIndentSlipNeverMisplaces(f *testing.F) {
 // FuzzSlipAdaptsBack checks Adapt against the exact edit: whole lines of a
 // tab-indented ASCII content, standing once, edited (a line changed, or one
 // inserted after it) and sent with a slip (tabs written as four spaces,
-// CRLF breaks, a space before every break, curly double quotes) land, if at
-// all, as the same edit made exactly would: the slip undone on every line.
+// CRLF breaks, a space before every break, curly double quotes, the first
+// three at once, or a level of indentation too many) land, if at all, as
+// the same edit made exactly would: the slip undone on every line.
 func FuzzSlipAdaptsBack(f *testing.F) {
 	f.Add("func a() {\n\tif x {\n\t\ty(\"q\")\n\t}\n}\n", 1, 3, 1, true)
 	f.Add("a\n\tb\n\t\tc\nd\n", 1, 2, 0, false)
@@ -428,6 +429,21 @@ func FuzzSlipAdaptsBack(f *testing.F) {
 			func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") },
 			func(s string) string { return strings.ReplaceAll(s, "\n", " \n") },
 			func(s string) string { return strings.ReplaceAll(s, `"`, "\u201c") },
+			func(s string) string {
+				return strings.ReplaceAll(strings.ReplaceAll(s, "\t", "    "), "\n", " \r\n")
+			},
+			func(s string) string { // a level too many
+				return strings.Join(slices.Collect(func(yield func(string) bool) {
+					for _, l := range strings.SplitAfter(s, "\n") {
+						if strings.TrimSpace(l) != "" {
+							l = "\t" + l
+						}
+						if !yield(l) {
+							return
+						}
+					}
+				}), "")
+			},
 		} {
 			so, sn := slip(old), slip(nw)
 			if so == old || len(exactAll([]byte(content), so, true)) > 0 {
@@ -442,6 +458,17 @@ func FuzzSlipAdaptsBack(f *testing.F) {
 			}
 			if got := string(applyEdit([]byte(content), m, sn)); got != want {
 				t.Fatalf("%q -> %q slipped to %q -> %q (%s) gave\n%q\nwant\n%q", old, nw, so, sn, m.Tier, got, want)
+			}
+		}
+		// The same indented with four spaces, and sent with tabs.
+		sp := func(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
+		sc, so, sn := sp(content), old, nw
+		if len(exactAll([]byte(sc), so, true)) > 0 || len(exactAll([]byte(sc), sp(old), true)) != 1 {
+			return
+		}
+		if m, err := Find([]byte(sc), so, Options{NewText: sn}); err == nil {
+			if got, want := string(applyEdit([]byte(sc), m, sn)), sp(want); got != want {
+				t.Fatalf("spaces file: %q -> %q sent with tabs (%s) gave\n%q\nwant\n%q", sp(old), sp(nw), m.Tier, got, want)
 			}
 		}
 	})
