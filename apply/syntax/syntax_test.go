@@ -540,3 +540,50 @@ func TestLargePackedFilesDecidedByWindow(t *testing.T) {
 		})
 	}
 }
+
+// TestPackedWindowAgrees is TestWindowAgrees on files that write one
+// declaration after another with no blank line between (where windows are
+// bounded by declaration lines alone): deleting or doubling any line, the
+// window and the whole file agree on whether an error was added.
+func TestPackedWindowAgrees(t *testing.T) {
+	for _, c := range []struct{ path, header, unit string }{
+		{"p.go", "package p\n", "var v%[1]d = []int{%[1]d, 1}\nfunc f%[1]d(x int) int {\n\tif x > %[1]d {\n\t\treturn x\n\t}\n\treturn %[1]d\n}\ntype T%[1]d struct {\n\tA int\n}\n"},
+		{"p.py", "", "v%[1]d = [%[1]d, 1]\ndef f%[1]d(x):\n    if x > %[1]d:\n        return x\n    return %[1]d\nclass C%[1]d:\n    a = 1\n"},
+		{"p.js", "", "const v%[1]d = [%[1]d, 1];\nfunction f%[1]d(x) {\n  if (x > %[1]d) {\n    return x;\n  }\n  return %[1]d;\n}\nexport class C%[1]d {\n  m() { return 1; }\n}\n"},
+		{"p.ts", "", "let v%[1]d: number[] = [%[1]d, 1];\nfunction f%[1]d(x: number): number {\n  if (x > %[1]d) {\n    return x;\n  }\n  return %[1]d;\n}\ninterface I%[1]d {\n  a: number;\n}\n"},
+		{"p.rs", "", "const V%[1]d: [i32; 2] = [%[1]d, 1];\nfn f%[1]d(x: i32) -> i32 {\n    if x > %[1]d {\n        return x;\n    }\n    %[1]d\n}\nstruct S%[1]d {\n    a: i32,\n}\n"},
+	} {
+		t.Run(c.path, func(t *testing.T) {
+			if l := detect(c.path, nil); l == nil || l.checker() == nil {
+				t.Skipf("%s is unchecked in this build", c.path)
+			}
+			var b strings.Builder
+			b.WriteString(c.header)
+			for i := 0; i < 4; i++ {
+				fmt.Fprintf(&b, c.unit, i)
+			}
+			valid := []byte(b.String())
+			if r, err := Check(c.path, nil, valid); err != nil || !r.OK() {
+				t.Fatalf("the generated file does not parse: %v %s", err, r)
+			}
+			lines := bytes.SplitAfter(valid, []byte("\n"))
+			for i := range lines {
+				del := bytes.Join(append(append([][]byte{}, lines[:i]...), lines[i+1:]...), nil)
+				dup := bytes.Join(append(append([][]byte{}, lines[:i+1]...), lines[i:]...), nil)
+				for _, after := range [][]byte{del, dup} {
+					w, err := check(c.path, valid, after, forcedWindow)
+					if err != nil {
+						t.Fatal(err)
+					}
+					f, err := check(c.path, valid, after, noWindow)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if (w.AddedCount == 0) != (f.AddedCount == 0) {
+						t.Errorf("line %d %q: window says %d added, whole file %d", i+1, lines[i], w.AddedCount, f.AddedCount)
+					}
+				}
+			}
+		})
+	}
+}
