@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/graftdev/graft/matcher"
 )
 
 func TestApplyOverlapNamesBoth(t *testing.T) {
@@ -213,4 +215,48 @@ func TestApplyBigResultInHalves(t *testing.T) {
 			t.Fatalf("split at %d: %q", mid, out)
 		}
 	}
+}
+
+// FuzzEditContentLineEndings checks the edit path's line endings: a change
+// to whole lines of a CRLF file, sent with LF breaks (as models write), or
+// sent with CRLF to the LF version of the file, lands as the exact edit of
+// the file in its own line endings: every line break the edit writes takes
+// the file's form.
+func FuzzEditContentLineEndings(f *testing.F) {
+	f.Add("a\nb\nc\n", 1, 1, "x")
+	f.Add("func f() {\n\treturn 1\n}\n", 1, 2, "\treturn 2\n\tdone()")
+	f.Fuzz(func(t *testing.T, content string, from, n int, repl string) {
+		if strings.ContainsAny(content+repl, "\r\x00") || !strings.HasSuffix(content, "\n") {
+			return
+		}
+		lines := strings.SplitAfter(content, "\n")
+		lines = lines[:len(lines)-1]
+		if len(lines) == 0 {
+			return
+		}
+		from = int(uint(from) % uint(len(lines)))
+		to := from + 1 + int(uint(n)%3)
+		if to > len(lines) {
+			return
+		}
+		old := strings.Join(lines[from:to], "")
+		nw := repl + "\n"
+		if strings.Count(content, old) != 1 || old == nw || strings.TrimSpace(old) == "" {
+			return
+		}
+		crlf := func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
+		want := strings.Replace(content, old, nw, 1)
+		for _, c := range []struct{ file, old, new, want string }{
+			{crlf(content), old, nw, crlf(want)},
+			{content, crlf(old), crlf(nw), want},
+		} {
+			got, _, err := EditContent([]byte(c.file), c.old, c.new, false, matcher.Options{NewText: c.new})
+			if err != nil {
+				continue
+			}
+			if string(got) != c.want {
+				t.Fatalf("%q: %q -> %q gave\n%q\nwant\n%q", c.file, c.old, c.new, got, c.want)
+			}
+		}
+	})
 }
