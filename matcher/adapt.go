@@ -319,7 +319,9 @@ const maxTypoAlign = 1 << 18
 // decides, the character is kept and why is said (the caller refuses).
 func (t *typography) retype(line string, gap []int, j int) (string, string) {
 	rs := []rune(line)
-	body := len([]rune(indentOf(line)))
+	// The body starts after the leading white space, as learnTypography
+	// trims the lines it learns from (strings.TrimSpace).
+	body := len(rs) - len([]rune(strings.TrimLeftFunc(line, unicode.IsSpace)))
 	aligned := t.align(rs[body:], gap)
 	open := ""
 	for q := body; q < len(rs); q++ {
@@ -368,13 +370,18 @@ func (t *typography) retype(line string, gap []int, j int) (string, string) {
 func (t *typography) align(body []rune, gap []int) map[int][2]int {
 	best, bestN := -1, 0
 	var bestPairs [][2]int
+	trimmed := []rune(strings.TrimRightFunc(string(body), unicode.IsSpace))
 	for _, i := range gap {
 		o := t.lines[i].old
-		if o == nil || len(o)*len(body) > maxTypoAlign {
+		if o == nil {
 			continue
 		}
-		trimmed := []rune(strings.TrimRightFunc(string(body), unicode.IsSpace))
-		pairs := lcsPairs(o, trimmed)
+		var pairs [][2]int
+		if len(o)*len(trimmed) > maxTypoAlign {
+			pairs = endPairs(o, trimmed) // too long for the table
+		} else {
+			pairs = lcsPairs(o, trimmed)
+		}
 		if len(pairs) > bestN {
 			best, bestN, bestPairs = i, len(pairs), pairs
 		}
@@ -385,6 +392,22 @@ func (t *typography) align(body []rune, gap []int) map[int][2]int {
 	out := make(map[int][2]int, len(bestPairs))
 	for _, p := range bestPairs {
 		out[p[1]] = [2]int{best, p[0]}
+	}
+	return out
+}
+
+// endPairs pairs the common prefix and the common suffix of a and b rune
+// for rune: the alignment of lines too long for lcsPairs' table, which
+// covers an edit in one place of a long line.
+func endPairs(a, b []rune) [][2]int {
+	var out [][2]int
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		out = append(out, [2]int{p, p})
+		p++
+	}
+	for q := 1; q <= len(a)-p && q <= len(b)-p && a[len(a)-q] == b[len(b)-q]; q++ {
+		out = append(out, [2]int{len(a) - q, len(b) - q})
 	}
 	return out
 }

@@ -473,3 +473,76 @@ func FuzzSlipAdaptsBack(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTypesetFileAdaptsBack is FuzzSlipAdaptsBack the other way round: the
+// file is typeset (curly quotes and apostrophes) and the caller writes
+// ASCII. A line changed at its end, or a line of plain code inserted, lands,
+// if at all, as the exact edit of the typeset file: the lines it keeps keep
+// their typography, the changed one too.
+func FuzzTypesetFileAdaptsBack(f *testing.F) {
+	f.Add("// it's \"fine\"\nx := 1\n// don't\n", 0, 2, 1, false)
+	f.Add("say(\"a\")\n// the 'b' case\ny()\n", 0, 3, 1, true)
+	f.Fuzz(func(t *testing.T, ascii string, from, n, at int, insert bool) {
+		if strings.ContainsAny(ascii, "\r\x00") || !strings.HasSuffix(ascii, "\n") {
+			return
+		}
+		for i := 0; i < len(ascii); i++ {
+			if ascii[i] >= 0x80 {
+				return
+			}
+		}
+		// Typeset: double quotes open and close in turn, single quotes
+		// are apostrophes.
+		var b strings.Builder
+		open := true
+		for _, r := range ascii {
+			switch r {
+			case '"':
+				b.WriteString(map[bool]string{true: "\u201c", false: "\u201d"}[open])
+				open = !open
+			case '\'':
+				b.WriteString("\u2019")
+			default:
+				b.WriteRune(r)
+			}
+		}
+		content := b.String()
+		if content == ascii {
+			return
+		}
+		al := strings.SplitAfter(ascii, "\n")
+		cl := strings.SplitAfter(content, "\n")
+		al, cl = al[:len(al)-1], cl[:len(cl)-1]
+		from = int(uint(from) % uint(len(al)))
+		to := from + 1 + int(uint(n)%4)
+		if to > len(al) {
+			return
+		}
+		old := strings.Join(al[from:to], "")
+		if strings.TrimSpace(old) == "" || strings.Contains(content, old) || strings.Count(content, strings.Join(cl[from:to], "")) != 1 {
+			return
+		}
+		k := int(uint(at) % uint(to-from))
+		if strings.TrimSpace(al[from+k]) == "" {
+			return
+		}
+		nb := append([]string{}, al[from:to]...)
+		wb := append([]string{}, cl[from:to]...)
+		if insert {
+			nb = append(nb[:k+1], append([]string{"added()\n"}, nb[k+1:]...)...)
+			wb = append(wb[:k+1], append([]string{"added()\n"}, wb[k+1:]...)...)
+		} else {
+			nb[k] = strings.TrimSuffix(nb[k], "\n") + " X\n"
+			wb[k] = strings.TrimSuffix(wb[k], "\n") + " X\n"
+		}
+		nw := strings.Join(nb, "")
+		want := strings.Join(cl[:from], "") + strings.Join(wb, "") + strings.Join(cl[to:], "")
+		m, err := Find([]byte(content), old, Options{NewText: nw})
+		if err != nil {
+			return
+		}
+		if got := string(applyEdit([]byte(content), m, nw)); got != want {
+			t.Fatalf("%q -> %q in %q (%s) gave\n%q\nwant\n%q", old, nw, content, m.Tier, got, want)
+		}
+	})
+}
