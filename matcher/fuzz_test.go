@@ -475,13 +475,14 @@ func FuzzSlipAdaptsBack(f *testing.F) {
 }
 
 // FuzzTypesetFileAdaptsBack is FuzzSlipAdaptsBack the other way round: the
-// file is typeset (curly quotes and apostrophes) and the caller writes
-// ASCII. A line changed at its end, or a line of plain code inserted, lands,
+// file is typeset (curly quotes, apostrophes, em dashes for " - ") and the
+// caller writes ASCII. A line changed at its end, or a line of plain code inserted, lands,
 // if at all, as the exact edit of the typeset file: the lines it keeps keep
 // their typography, the changed one too.
 func FuzzTypesetFileAdaptsBack(f *testing.F) {
 	f.Add("// it's \"fine\"\nx := 1\n// don't\n", 0, 2, 1, false)
 	f.Add("say(\"a\")\n// the 'b' case\ny()\n", 0, 3, 1, true)
+	f.Add("// one - two\n// x-y - z\n", 0, 2, 1, false)
 	f.Fuzz(func(t *testing.T, ascii string, from, n, at int, insert bool) {
 		if strings.ContainsAny(ascii, "\r\x00") || !strings.HasSuffix(ascii, "\n") {
 			return
@@ -506,7 +507,7 @@ func FuzzTypesetFileAdaptsBack(f *testing.F) {
 				b.WriteRune(r)
 			}
 		}
-		content := b.String()
+		content := strings.ReplaceAll(b.String(), " - ", " \u2014 ")
 		if content == ascii {
 			return
 		}
