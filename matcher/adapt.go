@@ -63,6 +63,19 @@ func (a *lineAdapter) adapt(newText string) string {
 	return out
 }
 
+// adaptAdded is adapt for text whose every line is new (Match.AdaptAdded):
+// no new line is aligned with an old one.
+func (a *lineAdapter) adaptAdded(newText string) string {
+	if newText == "" {
+		return ""
+	}
+	out, _ := a.adaptLines(newText, false)
+	if strings.HasSuffix(newText, "\n") && !strings.HasSuffix(out, "\n") {
+		out += "\n" // line for line: a last empty line stays
+	}
+	return out
+}
+
 // adaptChecked is adapt, also reporting the first character of a changed
 // line whose typography the block leaves open (the block shows both
 // readings of it and nothing decides this occurrence); such a character is
@@ -71,8 +84,21 @@ func (a *lineAdapter) adaptChecked(newText string) (string, string) {
 	if newText == "" {
 		return "", ""
 	}
+	return a.adaptLines(newText, true)
+}
+
+// adaptLines is adaptChecked; align false leaves every new line unaligned.
+func (a *lineAdapter) adaptLines(newText string, align bool) (string, string) {
 	nl, endsNL := splitOld(newText)
-	match := a.alignUnambiguous(nl)
+	var match []int
+	if align {
+		match = a.alignUnambiguous(nl)
+	} else {
+		match = make([]int, len(nl))
+		for j := range match {
+			match[j] = -1
+		}
+	}
 	open := ""
 	var b strings.Builder
 	b.Grow(len(newText) + len(newText)/8)

@@ -224,20 +224,27 @@ func trimBlanks(v variant, prefix Tier) []variant {
 	return out
 }
 
+// reread reads text the way variant v read the old text, blank lines
+// aside: unescaped, or its line breaks escaped, if the old text was.
+func (v variant) reread(text string) string {
+	if v.escapeNL {
+		if e, ok := escapeNL(text); ok {
+			text = e
+		}
+	}
+	if v.unescape {
+		if u, ok := unescape(text); ok {
+			text = u
+		}
+	}
+	return text
+}
+
 // newFor reads the caller's new text the way variant v read the old text:
 // unescaped (or its line breaks escaped) if it was, and without as many stray blank lines at its ends
 // as the old text had (those present).
 func (v variant) newFor(newText string) string {
-	if v.escapeNL {
-		if e, ok := escapeNL(newText); ok {
-			newText = e
-		}
-	}
-	if v.unescape {
-		if u, ok := unescape(newText); ok {
-			newText = u
-		}
-	}
+	newText = v.reread(newText)
 	if v.lead == 0 && v.trail == 0 {
 		return newText
 	}
@@ -415,6 +422,7 @@ func (s *searcher) tryVariant(v variant, old string, reread bool) (found bool, m
 			m.Tier, m.Similarity = v.tier(Exact), similarity([]string{old}, []string{text})
 			vv := v
 			m.adapt = func(n string) string { return vv.newFor(n) }
+			m.adaptAdded = vv.reread
 			if r := s.sameEdit(v, Exact, nil); r != nil {
 				return true, Match{}, r
 			}
@@ -763,6 +771,7 @@ func (s *searcher) findLines(v variant) (found bool, m Match, err error) {
 		m.Similarity = s.similarityAt(v.lines, c.p)
 		vv := v
 		m.adapt = func(n string) string { return a.adapt(vv.newFor(n)) }
+		m.adaptAdded = func(n string) string { return a.adaptAdded(vv.reread(n)) }
 		return true, m, nil
 	}
 	return false, Match{}, nil

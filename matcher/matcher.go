@@ -61,6 +61,8 @@ type Match struct {
 	// adapt rewrites the caller's new text so that it fits the block as it
 	// really is in the file (indentation, typography); nil means identity.
 	adapt func(string) string
+	// adaptAdded is adapt for lines that are all new (AdaptAdded).
+	adaptAdded func(string) string
 }
 
 // Adapt rewrites newText the way the block's located text differs from the
@@ -74,6 +76,19 @@ func (m Match) Adapt(newText string) string {
 		return newText
 	}
 	return m.adapt(newText)
+}
+
+// AdaptAdded is Adapt for text whose every line is new, such as the added
+// lines of a patch hunk: no line of it is taken for one of the old text's
+// lines (whose file bytes Adapt would write instead, when equal), no blank
+// line at its ends is dropped as the old text's stray blank lines were,
+// and each line gets the tier's transformations as a changed line does,
+// so that it lands as the same line of an edit's new text would.
+func (m Match) AdaptAdded(newText string) string {
+	if m.adaptAdded == nil {
+		return newText
+	}
+	return m.adaptAdded(newText)
 }
 
 // Candidate is a near miss reported with a refusal so that the caller can

@@ -2,6 +2,7 @@ package patch
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -192,3 +193,74 @@ func FuzzExactHunkPlacement(f *testing.F) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// FuzzPatchSlipLandsExactly: a unified diff of a one-line change to a
+// tab-indented file, its lines slipped (tabs written as four spaces, a
+// space before every line break, or CRLF) and its line numbers off by a
+// few lines, lands, if at all, as the change itself: the hunk's context is
+// located through the same tiers as an edit and never elsewhere.
+func FuzzPatchSlipLandsExactly(f *testing.F) {
+	f.Add("func a() {\n\tx := 1\n\treturn x\n}\n", 0, 3, 1, 0, uint8(0))
+	f.Add("a\n\tb\n\tc\n\tb\n\tc\nd\n", 1, 2, 1, 3, uint8(1))
+	f.Fuzz(func(t *testing.T, content string, from, n, at, off int, kind uint8) {
+		if strings.ContainsAny(content, "\r\x00") || !strings.HasSuffix(content, "\n") {
+			return
+		}
+		lines := strings.SplitAfter(content, "\n")
+		lines = lines[:len(lines)-1]
+		for _, l := range lines {
+			body := strings.TrimLeft(l, "\t")
+			if strings.HasPrefix(body, " ") || strings.Contains(body, "\t") || strings.HasPrefix(l, "-") ||
+				strings.HasPrefix(l, "+") || strings.HasPrefix(l, "@") || strings.HasPrefix(l, "\\") ||
+				strings.HasPrefix(l, "---") || strings.TrimRight(l, " \n") != strings.TrimSuffix(l, "\n") {
+				return
+			}
+		}
+		if len(lines) == 0 {
+			return
+		}
+		from = int(uint(from) % uint(len(lines)))
+		to := from + 1 + int(uint(n)%4)
+		if to > len(lines) {
+			return
+		}
+		if side := strings.Join(lines[from:to], ""); strings.Index(content, side) != strings.LastIndex(content, side) {
+			return // a hunk whose text stands twice is placed by its line number, as git does
+		}
+		k := from + int(uint(at)%uint(to-from))
+		if strings.TrimSpace(lines[k]) == "" {
+			return
+		}
+		changed := strings.TrimSuffix(lines[k], "\n") + "X\n"
+		want := strings.Join(lines[:k], "") + changed + strings.Join(lines[k+1:], "")
+		slip := []func(string) string{
+			func(s string) string { return strings.ReplaceAll(s, "\t", "    ") },
+			func(s string) string { return strings.TrimSuffix(s, "\n") + " \n" },
+			func(s string) string { return strings.TrimSuffix(s, "\n") + "\r\n" },
+		}[int(kind)%3]
+		var d strings.Builder
+		stated := max(1, from+1+int(int8(off))%5)
+		fmt.Fprintf(&d, "--- a/f\n+++ b/f\n@@ -%d,%d +%d,%d @@\n", stated, to-from, stated, to-from)
+		for i := from; i < to; i++ {
+			if i == k {
+				d.WriteString("-" + slip(lines[i]))
+				d.WriteString("+" + slip(changed))
+				continue
+			}
+			d.WriteString(" " + slip(lines[i]))
+		}
+		p, err := Parse(d.String())
+		if err != nil {
+			return
+		}
+		res, err := Apply(p, memSource{"f": []byte(content)}, Options{})
+		if err != nil {
+			return
+		}
+		for _, c := range res.Changes {
+			if c.Path == "f" && string(c.New) != want {
+				t.Fatalf("patch\n%s\non %q gave\n%q\nwant\n%q", d.String(), content, c.New, want)
+			}
+		}
+	})
+}

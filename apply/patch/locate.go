@@ -57,8 +57,6 @@ type located struct {
 	adapted []string
 }
 
-// sentinel ends each added line handed to Match.Adapt (see locateFuzzy).
-const sentinel = "\x00graft\x00"
 
 // maxListed bounds the places listed when a hunk fits several.
 const maxListed = 5
@@ -144,9 +142,9 @@ func locateFuzzy(f *fileLines, h *Hunk, index, lo, stated int, opt Options) (*lo
 		ob.WriteString(eol)
 	}
 	// Only the added lines are adapted (context lines are copied from the
-	// file). Each carries a sentinel so that Adapt cannot align it with an
-	// old line and swap in that line's file text: an added line is what
-	// the patch says, re-indented and retyped by the tier, never another
+	// file), by Match.AdaptAdded: an added line is what the patch says,
+	// re-indented, retyped and stripped of the caller's added trailing
+	// white space by the tier as an edit's changed line is, never another
 	// line's bytes.
 	var added []Line
 	for _, l := range h.Lines {
@@ -159,7 +157,6 @@ func locateFuzzy(f *fileLines, h *Hunk, index, lo, stated int, opt Options) (*lo
 			nb.WriteByte('\n')
 		}
 		nb.WriteString(l.Text)
-		nb.WriteString(sentinel)
 	}
 	// The hunk's new side is the edit's new text: the matcher's guards
 	// (already applied, stray blank lines, open typography) and its reading
@@ -207,16 +204,12 @@ func locateFuzzy(f *fileLines, h *Hunk, index, lo, stated int, opt Options) (*lo
 	}
 	adapted := []string{}
 	if len(added) > 0 {
-		adapted = strings.Split(m.Adapt(nb.String()), "\n")
+		adapted = strings.Split(m.AdaptAdded(nb.String()), "\n")
 		if len(adapted) != len(added) {
 			return nil, fail(fmt.Sprintf("re-indenting the added lines for %s changed their number", m.Tier))
 		}
 		for i, a := range adapted {
-			a = strings.TrimSuffix(a, "\r")
-			if !strings.HasSuffix(a, sentinel) {
-				return nil, fail(fmt.Sprintf("re-indenting added line %d for %s lost its end", i+1, m.Tier))
-			}
-			adapted[i] = strings.TrimSuffix(a, sentinel)
+			adapted[i] = strings.TrimSuffix(a, "\r")
 		}
 	}
 	l := &located{h: h, index: index, start: s, end: e + 1, adapted: adapted,
