@@ -57,7 +57,6 @@ type located struct {
 	adapted []string
 }
 
-
 // maxListed bounds the places listed when a hunk fits several.
 const maxListed = 5
 
