@@ -209,15 +209,12 @@ func alignLines(old, nw []string) []int {
 		match[j] = -1
 	}
 	// Common prefix and suffix first: cheap and usually everything.
-	p := 0
-	for p < len(old) && p < len(nw) && old[p] == nw[p] {
-		match[p] = p
-		p++
+	p, s := commonEnds(old, nw)
+	for i := range p {
+		match[i] = i
 	}
-	s := 0
-	for s < len(old)-p && s < len(nw)-p && old[len(old)-1-s] == nw[len(nw)-1-s] {
-		match[len(nw)-1-s] = len(old) - 1 - s
-		s++
+	for i := 1; i <= s; i++ {
+		match[len(nw)-i] = len(old) - i
 	}
 	o, n := old[p:len(old)-s], nw[p:len(nw)-s]
 	if len(o) == 0 || len(n) == 0 || len(o)*len(n) > maxAlignCells {
@@ -426,16 +423,27 @@ func (t *typography) align(body []rune, gap []int) map[int][2]int {
 // for rune: the alignment of lines too long for lcsPairs' table, which
 // covers an edit in one place of a long line.
 func endPairs(a, b []rune) [][2]int {
-	var out [][2]int
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		out = append(out, [2]int{p, p})
-		p++
+	p, s := commonEnds(a, b)
+	out := make([][2]int, 0, p+s)
+	for i := range p {
+		out = append(out, [2]int{i, i})
 	}
-	for q := 1; q <= len(a)-p && q <= len(b)-p && a[len(a)-q] == b[len(b)-q]; q++ {
-		out = append(out, [2]int{len(a) - q, len(b) - q})
+	for i := 1; i <= s; i++ {
+		out = append(out, [2]int{len(a) - i, len(b) - i})
 	}
 	return out
+}
+
+// commonEnds returns the length p of the common prefix of a and b, and the
+// length s of their common suffix in what follows it.
+func commonEnds[E comparable](a, b []E) (p, s int) {
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	return p, s
 }
 
 // anchored reports whether the occurrence at position i of a new line's

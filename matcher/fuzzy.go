@@ -738,13 +738,11 @@ func (s *searcher) findLines(v variant) (found bool, m Match, err error) {
 		}
 		tier := v.tier(lineTiers[lvl-1])
 		if len(in) > 1 {
-			ms := make([]Match, len(in))
+			ps := make([]int, len(in))
 			for i, c := range in {
-				ms[i] = s.spanOf(v, c.p, false)
-				ms[i].Tier = tier
-				ms[i].Similarity = s.similarityAt(v.lines, c.p)
+				ps[i] = c.p
 			}
-			return true, Match{}, ambiguous(s.content, tier, ms)
+			return true, Match{}, s.ambiguousAt(v, tier, ps)
 		}
 		c := in[0]
 		if !s.opt.WholeLines {
@@ -996,6 +994,22 @@ func (s *searcher) openTypography(v variant, p int, tier Tier, a *lineAdapter) *
 		why + "; write the new text with the file's characters (the file's text is below)",
 		Candidates: []Candidate{{Line: p + 1, EndLine: p + n, Similarity: s.similarityAt(v.lines, p),
 			Text: linesText(s.content, p+1, p+n), Reason: "the block found"}}}
+}
+
+// ambiguousAt is the ambiguity of the variant's lines found by tier at
+// file lines ps (0-based, in order), each listed from its first line to
+// its last, or to the file's last line for a partial-line rival whose last
+// line begins after the final line break (rivals.go).
+func (s *searcher) ambiguousAt(v variant, tier Tier, ps []int) *Refusal {
+	ms := make([]Match, len(ps))
+	for i, p := range ps {
+		w := v
+		w.lines = v.lines[:min(len(v.lines), s.fl.count()-p)]
+		ms[i] = s.spanOf(w, p, false)
+		ms[i].Tier = tier
+		ms[i].Similarity = s.similarityAt(w.lines, p)
+	}
+	return ambiguous(s.content, tier, ms)
 }
 
 // spanOf is the byte span of the variant's lines at file line p.

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -83,12 +84,9 @@ func stripLineNumbers(lines []string) ([]string, string) {
 		for d < len(t) && t[d] >= '0' && t[d] <= '9' {
 			d++
 		}
-		if d == 0 || d > 9 {
+		n, err := strconv.Atoi(t[:d])
+		if d == 0 || d > 9 || err != nil {
 			return nil, ""
-		}
-		n := 0
-		for _, c := range t[:d] {
-			n = n*10 + int(c-'0')
 		}
 		rest, f := t[d:], ""
 		for _, s := range []string{": ", "\t", "\u2192", " | ", "|"} {

@@ -184,22 +184,11 @@ func (s *searcher) lineText(i int) []byte {
 	return s.fl.text(i)
 }
 
-// rivalsRefusal is the ambiguity of the block found and its rivals, each
-// listed from its first line (file lines ps, 0-based) to its last, or to
-// the file's last line for one whose last line begins after the final
-// line break.
+// rivalsRefusal is the ambiguity of the block found and its rivals (file
+// lines ps, 0-based), saying why the rivals count.
 func (s *searcher) rivalsRefusal(v variant, tier Tier, ps []int) *Refusal {
 	slices.Sort(ps)
-	ms := make([]Match, len(ps))
-	for i, p := range ps {
-		n := min(len(v.lines), s.fl.count()-p)
-		w := v
-		w.lines = v.lines[:n]
-		ms[i] = s.spanOf(w, p, false)
-		ms[i].Tier = tier
-		ms[i].Similarity = s.similarityAt(w.lines, p)
-	}
-	r := ambiguous(s.content, tier, ms)
+	r := s.ambiguousAt(v, tier, ps)
 	r.Reason = "the old text also stands where its first line ends a line or its last line begins one, as an exact match may; " + r.Reason
 	return r
 }
