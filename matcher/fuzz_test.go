@@ -227,10 +227,7 @@ func FuzzSlipNeverPicks(f *testing.F) {
 		if strings.ContainsAny(content, "\r\x00") || len(content) == 0 {
 			return
 		}
-		ascii := true
-		for i := 0; i < len(content); i++ {
-			ascii = ascii && content[i] < 0x80
-		}
+		ascii := isASCII(content)
 		for _, l := range strings.Split(content, "\n") {
 			if rtrim(l) != l {
 				return // trailing white space of its own
@@ -255,12 +252,7 @@ func FuzzSlipNeverPicks(f *testing.F) {
 		if !strings.Contains(content, `\`) {
 			slips = append(slips, strings.NewReplacer("\n", `\n`, "\t", `\t`, `"`, `\"`).Replace(old))
 		}
-		tabsLead := true // tabs only at the start of lines, no line starting with a space
-		for _, l := range strings.Split(content, "\n") {
-			body := strings.TrimLeft(l, "\t")
-			tabsLead = tabsLead && !strings.HasPrefix(body, " ") && !strings.Contains(body, "\t")
-		}
-		if tabsLead && strings.Contains(old, "\t") {
+		if tabIndented(content) && strings.Contains(old, "\t") {
 			slips = append(slips, strings.ReplaceAll(old, "\t", "    "))
 		}
 		for _, slipped := range slips {
@@ -290,19 +282,12 @@ func FuzzIndentSlipNeverMisplaces(f *testing.F) {
 		if strings.ContainsAny(content, "\r\x00") {
 			return
 		}
-		lines := strings.SplitAfter(content, "\n")
-		for _, l := range lines {
-			body := strings.TrimLeft(l, "\t")
-			if strings.HasPrefix(body, " ") || strings.Contains(body, "\t") {
-				return // spaces at the start, or tabs inside a line
-			}
-		}
-		if len(lines) == 0 {
+		if !tabIndented(content) {
 			return
 		}
-		from = int(uint(from) % uint(len(lines)))
-		to := from + 1 + int(uint(n)%4)
-		if to > len(lines) {
+		lines := strings.SplitAfter(content, "\n")
+		from, to, ok := pickLines(len(lines), from, n)
+		if !ok {
 			return
 		}
 		old := strings.Join(lines[from:to], "")
@@ -381,28 +366,18 @@ func FuzzSlipAdaptsBack(f *testing.F) {
 	f.Add("func a() {\n\tif x {\n\t\ty(\"q\")\n\t}\n}\n", 1, 3, 1, true)
 	f.Add("a\n\tb\n\t\tc\nd\n", 1, 2, 0, false)
 	f.Fuzz(func(t *testing.T, content string, from, n, at int, insert bool) {
-		if strings.ContainsAny(content, "\r\x00") || !strings.HasSuffix(content, "\n") {
+		if strings.ContainsAny(content, "\r\x00") || !strings.HasSuffix(content, "\n") || !isASCII(content) || !tabIndented(content) {
 			return
-		}
-		for i := 0; i < len(content); i++ {
-			if content[i] >= 0x80 {
-				return
-			}
 		}
 		lines := strings.SplitAfter(content, "\n")
 		lines = lines[:len(lines)-1] // the empty string after the final break
 		for _, l := range lines {
-			body := strings.TrimLeft(l, "\t")
-			if strings.HasPrefix(body, " ") || strings.Contains(body, "\t") || rtrim(strings.TrimSuffix(l, "\n")) != strings.TrimSuffix(l, "\n") {
+			if rtrim(strings.TrimSuffix(l, "\n")) != strings.TrimSuffix(l, "\n") {
 				return
 			}
 		}
-		if len(lines) == 0 {
-			return
-		}
-		from = int(uint(from) % uint(len(lines)))
-		to := from + 1 + int(uint(n)%4)
-		if to > len(lines) {
+		from, to, ok := pickLines(len(lines), from, n)
+		if !ok {
 			return
 		}
 		block := lines[from:to]
@@ -484,13 +459,8 @@ func FuzzTypesetFileAdaptsBack(f *testing.F) {
 	f.Add("say(\"a\")\n// the 'b' case\ny()\n", 0, 3, 1, true)
 	f.Add("// one - two\n// x-y - z\n", 0, 2, 1, false)
 	f.Fuzz(func(t *testing.T, ascii string, from, n, at int, insert bool) {
-		if strings.ContainsAny(ascii, "\r\x00") || !strings.HasSuffix(ascii, "\n") {
+		if strings.ContainsAny(ascii, "\r\x00") || !strings.HasSuffix(ascii, "\n") || !isASCII(ascii) {
 			return
-		}
-		for i := 0; i < len(ascii); i++ {
-			if ascii[i] >= 0x80 {
-				return
-			}
 		}
 		// Typeset: double quotes open and close in turn, single quotes
 		// are apostrophes.
@@ -514,9 +484,8 @@ func FuzzTypesetFileAdaptsBack(f *testing.F) {
 		al := strings.SplitAfter(ascii, "\n")
 		cl := strings.SplitAfter(content, "\n")
 		al, cl = al[:len(al)-1], cl[:len(cl)-1]
-		from = int(uint(from) % uint(len(al)))
-		to := from + 1 + int(uint(n)%4)
-		if to > len(al) {
+		from, to, ok := pickLines(len(al), from, n)
+		if !ok {
 			return
 		}
 		old := strings.Join(al[from:to], "")
@@ -546,4 +515,38 @@ func FuzzTypesetFileAdaptsBack(f *testing.F) {
 			t.Fatalf("%q -> %q in %q (%s) gave\n%q\nwant\n%q", old, nw, content, m.Tier, got, want)
 		}
 	})
+}
+
+// isASCII reports whether s has ASCII bytes only.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// tabIndented reports whether every line of s is indented with tabs only,
+// with no line starting with a space and no tab inside a line.
+func tabIndented(s string) bool {
+	for _, l := range strings.Split(s, "\n") {
+		body := strings.TrimLeft(l, "\t")
+		if strings.HasPrefix(body, " ") || strings.Contains(body, "\t") {
+			return false
+		}
+	}
+	return true
+}
+
+// pickLines turns a fuzzer's numbers into lines [from, to) of count lines:
+// from taken modulo count, one to four lines; ok is false when they would
+// run past the last line (or there is none).
+func pickLines(count, from, n int) (int, int, bool) {
+	if count == 0 {
+		return 0, 0, false
+	}
+	from = int(uint(from) % uint(count))
+	to := from + 1 + int(uint(n)%4)
+	return from, to, to <= count
 }

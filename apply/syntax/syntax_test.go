@@ -273,25 +273,33 @@ func TestWindowAgrees(t *testing.T) {
 			if detect(c.path, nil).checker() == nil {
 				t.Skipf("%s is unchecked in this build (cgo off)", c.lang)
 			}
-			lines := bytes.SplitAfter(c.valid, []byte("\n"))
-			for i := range lines {
-				del := bytes.Join(append(append([][]byte{}, lines[:i]...), lines[i+1:]...), nil)
-				dup := bytes.Join(append(append([][]byte{}, lines[:i+1]...), lines[i:]...), nil)
-				for _, after := range [][]byte{del, dup} {
-					w, err := check(c.path, c.valid, after, forcedWindow)
-					if err != nil {
-						t.Fatal(err)
-					}
-					f, err := check(c.path, c.valid, after, noWindow)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if (w.AddedCount == 0) != (f.AddedCount == 0) {
-						t.Errorf("line %d: window says %d added, whole file %d:\n%s\n%s", i+1, w.AddedCount, f.AddedCount, w, f)
-					}
-				}
-			}
+			windowAgrees(t, c.path, c.valid)
 		})
+	}
+}
+
+// windowAgrees deletes and doubles each line of valid in turn and checks
+// that the window and whole-file parsing agree on whether an error was
+// added.
+func windowAgrees(t *testing.T, path string, valid []byte) {
+	t.Helper()
+	lines := bytes.SplitAfter(valid, []byte("\n"))
+	for i := range lines {
+		del := bytes.Join(append(append([][]byte{}, lines[:i]...), lines[i+1:]...), nil)
+		dup := bytes.Join(append(append([][]byte{}, lines[:i+1]...), lines[i:]...), nil)
+		for _, after := range [][]byte{del, dup} {
+			w, err := check(path, valid, after, forcedWindow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := check(path, valid, after, noWindow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (w.AddedCount == 0) != (f.AddedCount == 0) {
+				t.Errorf("line %d %q: window says %d added, whole file %d:\n%s\n%s", i+1, lines[i], w.AddedCount, f.AddedCount, w, f)
+			}
+		}
 	}
 }
 
@@ -566,24 +574,7 @@ func TestPackedWindowAgrees(t *testing.T) {
 			if r, err := Check(c.path, nil, valid); err != nil || !r.OK() {
 				t.Fatalf("the generated file does not parse: %v %s", err, r)
 			}
-			lines := bytes.SplitAfter(valid, []byte("\n"))
-			for i := range lines {
-				del := bytes.Join(append(append([][]byte{}, lines[:i]...), lines[i+1:]...), nil)
-				dup := bytes.Join(append(append([][]byte{}, lines[:i+1]...), lines[i:]...), nil)
-				for _, after := range [][]byte{del, dup} {
-					w, err := check(c.path, valid, after, forcedWindow)
-					if err != nil {
-						t.Fatal(err)
-					}
-					f, err := check(c.path, valid, after, noWindow)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if (w.AddedCount == 0) != (f.AddedCount == 0) {
-						t.Errorf("line %d %q: window says %d added, whole file %d", i+1, lines[i], w.AddedCount, f.AddedCount)
-					}
-				}
-			}
+			windowAgrees(t, c.path, valid)
 		})
 	}
 }
