@@ -26,7 +26,7 @@ import (
 func (s *searcher) partialRivals(v variant, p, lvl int) []int {
 	old := v.lines
 	n, N := len(old), s.fl.count()
-	anchoredStart := lvl >= levelIndent && indentOf(old[0]) != ""
+	r := newPartialReading(v, lvl)
 	lines := N
 	if !v.endsNL && len(s.content) > 0 && s.content[len(s.content)-1] == '\n' {
 		lines++ // an exact match's last line may begin after the final line break
@@ -47,7 +47,7 @@ func (s *searcher) partialRivals(v variant, p, lvl int) []int {
 			if !s.w.spend(n) {
 				return nil
 			}
-			if s.partialAt(v, q-1, lvl, anchoredStart) {
+			if s.partialAt(r, q-1) {
 				out = append(out, q-1)
 			}
 		}
@@ -59,8 +59,7 @@ func (s *searcher) partialRivals(v variant, p, lvl int) []int {
 		// and check the lines where it stands. The search is charged a
 		// unit per 100 bytes: over 50 MB it took 7 ms where indexing and
 		// the candidates' pass took 45 ms for 3.3 million units.
-		needle := loosen(lvl, []byte(old[n-1]), true, false)
-		if len(needle) > 0 {
+		if needle := r.last; len(needle) > 0 {
 			if !s.w.spend(len(s.content)/100 + 1) {
 				return nil
 			}
@@ -74,7 +73,7 @@ func (s *searcher) partialRivals(v variant, p, lvl int) []int {
 				if !s.w.spend(n) {
 					return nil
 				}
-				if q := l - (n - 1); q >= 0 && q != p && s.partialAt(v, q, lvl, anchoredStart) {
+				if q := l - (n - 1); q >= 0 && q != p && s.partialAt(r, q) {
 					out = append(out, q)
 				}
 				from = s.fl.next(l)
@@ -88,7 +87,7 @@ func (s *searcher) partialRivals(v variant, p, lvl int) []int {
 		return nil
 	}
 	for q := 0; q+n <= lines; q++ {
-		if q != p && s.partialAt(v, q, lvl, anchoredStart) {
+		if q != p && s.partialAt(r, q) {
 			out = append(out, q)
 		}
 	}
@@ -101,38 +100,60 @@ func (s *searcher) lineOf(off int) int {
 	return i - 1
 }
 
-// partialAt reports whether the variant's lines stand at file line q
-// under level lvl, read as partialRivals reads them.
-func (s *searcher) partialAt(v variant, q, lvl int, anchoredStart bool) bool {
+// partialReading is a variant's lines as partialRivals reads them at one
+// tier, the parts that partialAt compares made once.
+type partialReading struct {
+	v   variant
+	lvl int
+	// anchoredStart: the first line starts with white space, read (from
+	// the indentation tier on) as starting at a line's indentation too.
+	anchoredStart bool
+	// first is the first line as typed, white space at its start
+	// included: it may stand at the end of a file line (or, for a one-line
+	// old text without a final break, anywhere in one), as an exact match
+	// may place it. firstAnchored is it without that white space; last is
+	// the last line without its indentation, what a rival's last line
+	// holds.
+	first, firstAnchored, last []byte
+}
+
+func newPartialReading(v variant, lvl int) *partialReading {
 	old := v.lines
+	return &partialReading{v: v, lvl: lvl,
+		anchoredStart: lvl >= levelIndent && indentOf(old[0]) != "",
+		first:         loosen(lvl, []byte(old[0]), false, false),
+		firstAnchored: loosen(lvl, []byte(old[0]), true, false),
+		last:          loosen(lvl, []byte(old[len(old)-1]), true, false),
+	}
+}
+
+// partialAt reports whether the variant's lines stand at file line q
+// under the reading r.
+func (s *searcher) partialAt(r *partialReading, q int) bool {
+	old, lvl, endsNL := r.v.lines, r.lvl, r.v.endsNL
 	n := len(old)
 	first, last := s.lineText(q), s.lineText(q+n-1)
-	// The first line as typed, white space at its start included, may
-	// stand at the end of a file line (or, for a one-line old text without
-	// a final break, anywhere in one), as an exact match may place it.
-	o0 := loosen(lvl, []byte(old[0]), false, false)
 	if n == 1 {
-		if anchoredStart {
-			o := loosen(lvl, []byte(old[0]), true, false)
-			f := loosen(lvl, first, true, !v.endsNL)
-			if v.endsNL && bytes.Equal(f, o) || !v.endsNL && bytes.HasPrefix(f, o) {
+		if r.anchoredStart {
+			f := loosen(lvl, first, true, !endsNL)
+			if endsNL && bytes.Equal(f, r.firstAnchored) || !endsNL && bytes.HasPrefix(f, r.firstAnchored) {
 				return true
 			}
 		}
-		f := loosen(lvl, first, false, !v.endsNL)
-		if v.endsNL {
-			return bytes.HasSuffix(f, o0)
+		f := loosen(lvl, first, false, !endsNL)
+		if endsNL {
+			return bytes.HasSuffix(f, r.first)
 		}
-		return bytes.Contains(f, o0)
+		return bytes.Contains(f, r.first)
 	}
-	if v.endsNL {
+	if endsNL {
 		if !wholeAt(lvl, last, old[n-1]) {
 			return false
 		}
-	} else if !bytes.HasPrefix(loosen(lvl, last, true, true), loosen(lvl, []byte(old[n-1]), true, false)) {
+	} else if !bytes.HasPrefix(loosen(lvl, last, true, true), r.last) {
 		return false
 	}
-	if !bytes.HasSuffix(loosen(lvl, first, false, false), o0) && !(anchoredStart && wholeAt(lvl, first, old[0])) {
+	if !bytes.HasSuffix(loosen(lvl, first, false, false), r.first) && !(r.anchoredStart && wholeAt(lvl, first, old[0])) {
 		return false
 	}
 	for i := 1; i < n-1; i++ {
