@@ -3,6 +3,7 @@ package syntax
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -95,10 +96,12 @@ func startsWith(prefixes ...string) func([]byte) bool {
 	}
 }
 
+// jsDeclWords start a JavaScript declaration; TypeScript adds its own.
+var jsDeclWords = []string{"function ", "async function ", "export ", "class ", "import ", "const ", "let ", "var "}
+
 var (
-	jsDecl = startsWith("function ", "async function ", "export ", "class ", "import ", "const ", "let ", "var ")
-	tsDecl = startsWith("function ", "async function ", "export ", "class ", "import ", "const ", "let ", "var ",
-		"interface ", "type ", "enum ", "declare ", "namespace ", "abstract class ")
+	jsDecl = startsWith(jsDeclWords...)
+	tsDecl = startsWith(append(slices.Clip(jsDeclWords), "interface ", "type ", "enum ", "declare ", "namespace ", "abstract class ")...)
 )
 
 // Languages lists the languages graft detects, with the checker this build
