@@ -6,6 +6,7 @@ require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/bluekeyes/go-gitdiff v0.9.0
 	github.com/gofrs/flock v0.13.1
+	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/pflag v1.0.10
 	github.com/tree-sitter-grammars/tree-sitter-toml v0.7.0
@@ -28,4 +29,13 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require github.com/mattn/go-pointer v0.0.1 // indirect
+require (
+	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/mattn/go-pointer v0.0.1 // indirect
+	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/segmentio/encoding v0.5.4 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	golang.org/x/oauth2 v0.35.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
+)

@@ -13,31 +13,25 @@ func init() {
 	Register(NewTool("edit_text_file", editTextFileDescription, runEditTextFile))
 }
 
-const editDescription = `Replace a string in a file. Prefer edit_lines when you know the line numbers
-(file_read shows them).
-
-oldString must match the file's text; if it does not match exactly, graft tries fuzzy tiers for
-common slips (indentation, tabs vs spaces, trailing whitespace, CRLF, typographic quotes,
-escapes) and lands the edit only when a single place fits. newString is inserted literally and,
-when the match needed an indentation shift, re-indented the same way. An oldString that occurs
-several times is refused with the count unless replaceAll is true: add surrounding lines to make
-it unique. An empty oldString creates the file (refused if it exists and is not empty).
-Refusals list the nearest candidates with line numbers and the file's actual text: retry with
-that text. Pass the version from file_read to have graft check the file did not change since.`
+const editDescription = `Replace oldString with newString in a file. oldString must stand in one place (add surrounding
+lines, or set replaceAll). Slips in whitespace, indentation, tabs, line endings, quotes or escapes
+are forgiven only when a single place fits; newString is then re-indented to match. An empty
+oldString creates the file. A refusal lists the nearest candidates with the file's actual text:
+retry with that text.`
 
 // EditRequest is the input of the edit tool.
 type EditRequest struct {
-	FilePath   string `json:"filePath" jsonschema:"the file to edit, relative to the working directory or absolute"`
+	FilePath   string `json:"filePath" jsonschema:"the file to edit"`
 	OldString  string `json:"oldString" jsonschema:"the text to replace; empty creates the file"`
 	NewString  string `json:"newString" jsonschema:"the replacement text, inserted literally"`
-	ReplaceAll bool   `json:"replaceAll,omitempty" jsonschema:"replace every occurrence instead of requiring a unique one"`
+	ReplaceAll bool   `json:"replaceAll,omitempty" jsonschema:"replace every occurrence"`
 	Common
 }
 
 // Common holds the fields every editing tool takes.
 type Common struct {
-	DryRun  bool   `json:"dry_run,omitempty" jsonschema:"compute and report the result without touching any file"`
-	Version string `json:"version,omitempty" jsonschema:"the version file_read returned; the edit is refused as a conflict if the file changed since"`
+	DryRun  bool   `json:"dry_run,omitempty" jsonschema:"report the result, write nothing"`
+	Version string `json:"version,omitempty" jsonschema:"file_read's version: refused if the file changed since"`
 }
 
 // dryRun tells the registry that the call changes files unless it is a
@@ -52,15 +46,10 @@ func runEdit(ctx context.Context, e *Engine, req *EditRequest) (*Landing, error)
 	return tx.Land(ctx, "")
 }
 
-const editTextFileDescription = `Replace one unique occurrence of old_string in a file with new_string and
-return the unified diff and the changed line range (the edit_text_file MCP contract).
-
-old_string must occur exactly once (fuzzy tiers forgive indentation, whitespace, line-ending and
-quote slips, but never guess between several places); an empty new_string deletes the text.
-Errors carry JSON-RPC codes: -32001 file not found, -32010 not found, -32011 several matches,
--32600 identical strings. Refusals list the nearest candidates with their line numbers and the
-file's actual text: retry with that text. Pass the version from file_read to have graft check
-that the file did not change since you read it.`
+const editTextFileDescription = `Replace the one occurrence of old_string in a file with new_string (empty deletes); returns the diff
+and the changed line_range. Matching is edit's: exact, then slips forgiven only when a single place
+fits. Errors carry JSON-RPC codes (-32001 file not found, -32010 not found, -32011 several matches);
+refusals list the nearest candidates with the file's actual text.`
 
 // EditTextFileRequest is the input of the edit_text_file tool.
 type EditTextFileRequest struct {

@@ -24,26 +24,17 @@ func init() {
 	Register(d)
 }
 
-const undoDescription = `Undo the last graft edit (or the last steps edits), git-style.
+const undoDescription = `Undo the last graft call (or the last steps calls) on the files as they are now: later changes are
+kept. A file changed since in the same lines is a conflict, and nothing is touched.`
 
-The edit's diff is reverse-applied to the files as they are now, so changes made after it (by
-later edits or by hand) are kept; the undo is itself recorded in the journal and can be redone.
-If a file was changed since in the very lines the edit touched, the undo is refused as a
-conflict and no file is touched.`
+const redoDescription = `Redo the last undone graft call (or the last steps undone calls). A new edit after an undo clears
+what can be redone.`
 
-const redoDescription = `Redo the last undone graft edit (or the last steps undone edits).
+const historyDescription = `List graft's journal, newest first: each call's id, time, message, tool, and files with line counts.
+Snapshot entries record changes made outside graft.`
 
-The undone edit's diff is applied again to the files as they are now; a new edit after an undo
-clears what can be redone. A file that no longer fits is a conflict and no file is touched.`
-
-const historyDescription = `List the journal: the graft edits since the branch's last commit, newest first.
-
-Each entry has its commit id (for diff), time, message, tool, and the files it changed with
-added/deleted line counts. Snapshot entries record changes made outside graft.`
-
-const diffDescription = `Show the unified diff of one journal entry (id, as history lists it; a prefix of
-at least 4 hex digits works), or without id everything graft changed since the branch's last
-commit.`
+const diffDescription = `Show the diff of one journal entry (id, or a prefix of 4+ hex digits), or without id everything
+graft changed since the branch's last commit.`
 
 // UndoRequest is the input of undo and redo.
 type UndoRequest struct {

@@ -17,16 +17,11 @@ func init() {
 	}))
 }
 
-const replaceInFileDescription = `Make several changes to one file in one call, all-or-nothing.
-
-Every line number and pattern refers to the file as it was before the call: no line shifting,
-so take them straight from file_read. Operation types:
-- lines: replace lines startLine..endLine (1-based, inclusive) with replaceWith (empty deletes)
-- insert_before / insert_after: insert insertText before/after line lineNumber
-- string: replace every occurrence of searchFor with replaceWith (literal text)
-- regex: replace every match of the RE2 pattern searchFor with replaceWith, where $1, $<name>
-  and $& refer to groups and $$ is a dollar sign
-Overlapping operations are refused, naming both. Prefer lines when you know line numbers.`
+const replaceInFileDescription = `Make several changes to one file in one call, all or nothing. Line numbers and patterns refer to the
+file before the call (no shifting). Types: lines (startLine..endLine become replaceWith; empty
+deletes), insert_before / insert_after (insertText next to lineNumber), string (every searchFor,
+literally), regex (RE2 searchFor; $1, $<name>, $& in replaceWith). Overlapping operations are
+refused.`
 
 // ReplaceInFileRequest is the input of replace_in_file.
 type ReplaceInFileRequest struct {
@@ -243,26 +238,19 @@ func expandTemplate(re *regexp.Regexp, tmpl string, src []byte, m []int) string 
 	return b.String()
 }
 
-const editLinesDescription = `Replace, insert or delete lines by number (file_read shows the numbers).
-
-- replace: lines start_line..end_line (1-based, inclusive) become new_content
-- insert: new_content goes after insert_line (0 = top of the file)
-- delete: lines start_line..end_line are removed
-No whitespace matching is needed, so prefer this when you know the lines. Inserted lines take
-the file's line endings. New content whose base indentation is plainly off for where it lands
-(pasted unindented into a block body, spaces in a tab-indented file) is re-indented in the
-file's own style and the result says so; indent_level forces the base indentation (spaces, or
-tabs in a tab-indented file).`
+const editLinesDescription = `Edit lines by number, as file_read shows them: replace or delete start_line..end_line (inclusive),
+or insert new_content after insert_line (0 = top). New content whose indentation is plainly off for
+where it lands is re-indented in the file's style; indent_level forces the level.`
 
 // EditLinesRequest is the input of edit_lines.
 type EditLinesRequest struct {
 	Command     string  `json:"command" jsonschema:"replace, insert or delete"`
 	Path        string  `json:"path" jsonschema:"the file to edit"`
 	StartLine   int     `json:"start_line,omitempty" jsonschema:"replace/delete: first line (1-based)"`
-	EndLine     int     `json:"end_line,omitempty" jsonschema:"replace/delete: last line (inclusive); defaults to start_line"`
+	EndLine     int     `json:"end_line,omitempty" jsonschema:"replace/delete: last line; default start_line"`
 	InsertLine  *int    `json:"insert_line,omitempty" jsonschema:"insert: the line after which to insert; 0 is the top of the file"`
 	NewContent  *string `json:"new_content,omitempty" jsonschema:"replace/insert: the new lines"`
-	IndentLevel *int    `json:"indent_level,omitempty" jsonschema:"force the base indentation of new_content to this many indentation units"`
+	IndentLevel *int    `json:"indent_level,omitempty" jsonschema:"indentation units for new_content"`
 	Common
 }
 

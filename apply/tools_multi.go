@@ -11,22 +11,16 @@ func init() {
 	Register(NewTool("multi_edit", multiEditDescription, runMultiEdit))
 }
 
-const multiEditDescription = `Make string replacements across several files in one call.
-
-Each edit replaces old_string with new_string in file_path (every occurrence with replace_all).
-Edits to the same file apply in order, each seeing the result of the one before. With atomic
-(the default) the call lands whole or not at all: one failing edit refuses the call, naming it.
-With atomic false the edits that succeed land and the failures are listed in results.
-dry_run previews. Matching is the same as the edit tool's: exact, then fuzzy tiers that never
-guess between several places. An empty old_string creates the file. A refusal names the edit
-(edits[i]) and lists the nearest candidates with the file's actual text, to retry with.`
+const multiEditDescription = `String edits across several files in one call; each old_string must stand in one place, matched as
+edit does. Edits to one file apply in order. atomic (default true) lands all or none; false lands
+the edits that succeed and lists the failures. An empty old_string creates the file.`
 
 // MultiEditRequest is the input of multi_edit.
 type MultiEditRequest struct {
-	Description string     `json:"description" jsonschema:"what this batch of edits does; it becomes the journal message"`
+	Description string     `json:"description" jsonschema:"what the edits do (the journal message)"`
 	Edits       []FileEdit `json:"edits" jsonschema:"the edits, applied in order"`
-	Atomic      *bool      `json:"atomic,omitempty" jsonschema:"land all edits or none (default true)"`
-	DryRun      bool       `json:"dry_run,omitempty" jsonschema:"compute and report without touching any file"`
+	Atomic      *bool      `json:"atomic,omitempty" jsonschema:"all or none (default true)"`
+	DryRun      bool       `json:"dry_run,omitempty" jsonschema:"report the result, write nothing"`
 }
 
 // FileEdit is one multi_edit edit.

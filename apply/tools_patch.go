@@ -14,24 +14,14 @@ func init() {
 	Register(NewTool("apply_patch", applyPatchDescription, runApplyPatch))
 }
 
-const applyPatchDescription = `Apply a patch to one or more files, all files or none.
-
-The format is detected: a git or plain unified diff (several files; new, deleted, renamed and
-copied files; mode changes; binary patches from git diff --binary), a Codex envelope
-(*** Begin Patch / *** Update File: / *** Add File: / *** Delete File: / *** Move to: /
-@@ anchor / *** End of File / *** End Patch), or SEARCH/REPLACE blocks each after a line naming
-the file (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE). Markdown fences around it are fine.
-
-Hunk headers may be stale or miscounted, or just "@@ @@": every hunk is located by its context
-and removed lines — at the stated line, else the one place they occur, else by fuzzy tiers
-(indentation, whitespace, line endings, quotes) when a single place fits. A hunk that fits
-several places or nowhere is refused with the nearest candidates and the file's actual text;
-nothing is written. Results say per file and per hunk how each hunk was located ("exact",
-"offset N", or the fuzzy tier with its similarity). reverse undoes the patch.`
+const applyPatchDescription = `Apply a patch to one or more files, all or none: a unified or git diff (new, deleted, renamed files
+too), a "*** Begin Patch" envelope, or SEARCH/REPLACE blocks; the format is detected. Hunks are
+located by their context and removed lines, so stale line numbers are fine; a hunk that fits nowhere
+or in several places is refused with the nearest candidates.`
 
 // ApplyPatchRequest is the input of the apply_patch tool.
 type ApplyPatchRequest struct {
-	Patch   string `json:"patch" jsonschema:"the patch: a unified diff, a *** Begin Patch envelope, or SEARCH/REPLACE blocks"`
+	Patch   string `json:"patch" jsonschema:"the patch text"`
 	Reverse bool   `json:"reverse,omitempty" jsonschema:"apply the patch in reverse (undo it)"`
 	Common
 }

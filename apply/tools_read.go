@@ -12,12 +12,9 @@ func init() {
 	Register(t)
 }
 
-const fileReadDescription = `Read a file with line numbers ("N: text"), whole or start_line..end_line.
-
-The line numbers are what edit_lines and replace_in_file take; the "N: " prefixes are not part of
-the file, so leave them out of any text you send to edit. The result's version identifies
-the content read (its git blob id): pass it to an editing tool so that graft refuses the edit if
-the file changed in between. line_endings tells whether the file uses LF, CRLF or both.`
+const fileReadDescription = `Read a file as numbered lines "N: text", whole or start_line..end_line. The "N: " prefixes are not
+part of the file: leave them out of text you send to edits. version identifies the content read:
+pass it to an edit to have it refused if the file changed since.`
 
 // FileReadRequest is the input of file_read.
 type FileReadRequest struct {

@@ -13,15 +13,12 @@ func init() {
 	Register(NewTool("edit_file", editFileDescription, runEditFile))
 }
 
-const editFileDescription = `Edit a file by sending the changed parts of it, with the unchanged parts elided by marker comments.
-Write each changed region with a few unchanged lines before and after it (they anchor the region), and put a
-marker line between regions and at the start and end, in the file's comment syntax:
-  // ... existing code ...      (# ... existing code ... in Python/shell, <!-- ... existing code ... --> in HTML/Markdown)
-Lines between a region's unchanged first and last lines are replaced by the region's lines. graft never guesses:
-a region whose anchors are not in the file, or stand in several places, or that would delete lines you did not show,
-is refused with the reason and the file's actual text. Without a marker at the start (end) the snippet starts (ends)
-at the file's start (end). A snippet without markers replaces the whole file: allowed for a new file, or with
-overwrite: true. To delete lines, use edit or replace_in_file.`
+const editFileDescription = `Edit a file by sending its changed regions with unchanged parts elided by marker lines in the file's
+comment syntax ("// ... existing code ...", "# ... existing code ..."). Each region starts and ends
+with a few unchanged lines that anchor it; the lines between become the region's lines. No marker at
+the start (end) means the snippet starts (ends) where the file does; no marker at all replaces the
+whole file, allowed for a new file or with overwrite. A region whose anchors stand nowhere or twice,
+or that would delete lines you did not show, is refused with the reason.`
 
 // EditFileRequest is the input of edit_file (the Cursor/Morph convention).
 type EditFileRequest struct {

@@ -7,42 +7,56 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/graftdev/graft/apply"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
 )
 
-// The MCP server: `graft mcp` serves every tool of the registry over stdio
-// (the protocol itself is in mcp_conn.go). There is one registry: the tools, their
-// descriptions and their JSON schemas are apply.Tools(), exactly what
-// `graft tools` lists and `graft call` runs, and a call's structured
-// result is the JSON `graft call` prints.
+// The MCP server: `graft mcp` serves the registry's tools over MCP through
+// the official Go SDK (github.com/modelcontextprotocol/go-sdk), on stdio
+// (mcp_stdio.go) or streamable HTTP (mcp_http.go). There is one registry:
+// the tools, their descriptions and their JSON schemas are apply.Tools(),
+// exactly what `graft tools` lists and `graft call` runs, and a call's
+// structured result is the JSON `graft call` prints.
 //
-// The server opens the engine once and keeps the repository open for the
-// session; calls are served one at a time (the engine is not for
-// concurrent use). stdout carries protocol messages only (see mcpConn);
-// logs go to stderr, debug logs only with -v.
+// The SDK does the protocol: version negotiation, tools/list, dispatch of
+// tools/call, progress notifications and cancellation. graft keeps its own
+// argument decoding and messages: tools are registered with the SDK's
+// low-level Server.AddTool, so the arguments reach the engine as the raw
+// JSON a client sent and a refusal reads the same as on the CLI.
+//
+// The engine is opened once and keeps the repository open for the whole
+// server; it is not for concurrent use, so calls run one at a time (the
+// SDK dispatches them concurrently: mcpServer.mu serialises them, and on
+// stdio the transport hands them to the SDK in arrival order, see
+// lineConn). stdout carries protocol messages only; logs go to stderr,
+// debug logs only with -v.
 
 func init() {
-	register(&command{Name: "mcp", Args: "[-C DIR] [--match exact] [--check MODE] [--read-only] [--tools NAME,...]",
-		Summary: "serve the tools to an agent over MCP (stdio)",
+	register(&command{Name: "mcp", Args: "[-C DIR] [--tools PROFILE|NAME,...] [--http ADDR [--token-file FILE]]",
+		Summary: "serve the tools to an agent over MCP (stdio, or streamable HTTP with --http)",
 		Flags: func(fs *pflag.FlagSet) {
 			fs.StringP("directory", "C", "", "serve the worktree of `DIR` (as the global -C)")
 			fs.String("match", "", "`exact` or fuzzy matching of old text (as the global --match)")
 			fs.String("check", "", "syntax check `MODE`: reject, warn or off (as the global --check)")
-			fs.Bool("read-only", false, "serve only the tools that change nothing (file_read, history, diff)")
-			fs.StringSlice("tools", nil, "serve only these tools (comma-separated `NAMES`)")
+			fs.Bool("read-only", false, "serve only the tools that change nothing (the readonly profile)")
+			fs.StringSlice("tools", nil, "serve these profiles and tools (comma-separated `NAMES`; profiles: "+profileNames()+"; default: default)")
+			fs.String("http", "", "serve streamable HTTP on `ADDR` (host:port; port 0 picks one) at /mcp instead of stdio")
+			fs.String("token-file", "", "with --http: require 'Authorization: Bearer TOKEN', TOKEN read from `FILE`; allows a non-loopback ADDR (put TLS in front)")
 		},
 		Run: runMCP})
 	engineOptions = append(engineOptions, func(c *Context, o *apply.Options) error {
 		if s, ok := c.Extra[mcpServerKey].(*mcpServer); ok {
 			o.Progress = s.progress // never draw a progress bar on the server's stderr
 			// The versions a call replaces are freed after its answer
-			// (mcpConn.run), not inside it.
+			// (mcpServer.call), not inside it.
 			o.Store.DeferFrees = true
 		}
 		return nil
@@ -54,8 +68,36 @@ func init() {
 const mcpServerKey = "mcp.server"
 
 // maxMessageBytes bounds one inbound JSON-RPC message: a file may hold
-// 64 MiB (SPEC §4.12), and a bigger message is answered with an error.
+// 64 MiB (the default --max-file-size), and a bigger message is answered
+// with an error.
 const maxMessageBytes = apply.DefaultMaxFileBytes
+
+// profiles are the named sets of tools `graft mcp --tools` takes. A
+// model pays for every tool it is handed in every session (name,
+// description and input schema), so the default set is lean: one string
+// edit, line edits, a batch, patches, reading and undo. "all" is every
+// tool of the registry.
+var profiles = []struct {
+	Name  string
+	Tools []string
+	Doc   string
+}{
+	{"default", []string{"file_read", "edit", "edit_lines", "multi_edit", "apply_patch", "undo"}, "read, string edit, line edits, batches, patches, undo"},
+	{"all", nil, "every tool"},
+	{"readonly", []string{"file_read", "history", "diff"}, "the tools that change nothing"},
+	{"journal", []string{"undo", "redo", "history", "diff"}, "the journal: undo, redo, history, diff"},
+	{"lines", []string{"file_read", "edit_lines", "replace_in_file"}, "edits by line number"},
+	{"snippets", []string{"file_read", "edit_file"}, "snippets with existing-code markers"},
+	{"seeds", []string{"file_read", "edit", "edit_text_file", "replace_in_file", "edit_lines", "multi_edit", "edit_file"}, "every string and line tool as its seed defines it"},
+}
+
+func profileNames() string {
+	var n []string
+	for _, p := range profiles {
+		n = append(n, p.Name)
+	}
+	return strings.Join(n, ", ")
+}
 
 func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 	if len(args) != 0 {
@@ -84,6 +126,11 @@ func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	httpAddr, _ := fs.GetString("http")
+	tokenFile, _ := fs.GetString("token-file")
+	if tokenFile != "" && httpAddr == "" {
+		return usagef("mcp: --token-file needs --http")
+	}
 
 	s := &mcpServer{log: c.logger, tools: tools}
 	if s.log == nil {
@@ -95,13 +142,16 @@ func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 		return err
 	}
 	s.engine = e
-	s.log.Debug("mcp: serving", "tools", len(tools), "dir", c.Dir)
-	newMCPConn(c.Stdout, maxMessageBytes, s.log, s).serve(c.Stdin)
-	s.log.Debug("mcp: stdin closed, shutting down")
-	return nil
+	s.server = s.newSDKServer()
+	s.log.Debug("mcp: serving", "tools", len(tools), "dir", c.Dir, "http", httpAddr)
+	if httpAddr != "" {
+		return serveHTTP(c, s, httpAddr, tokenFile)
+	}
+	return serveStdio(c, s)
 }
 
-// selectTools applies --tools and --read-only to the registry. Unknown
+// selectTools applies --tools and --read-only to the registry: the
+// union of the named profiles and tools, in registry order. Unknown
 // names, and tools that change files under --read-only, are usage errors
 // naming what is available.
 func selectTools(all []*apply.Tool, names []string, readOnly bool) ([]*apply.Tool, error) {
@@ -109,25 +159,44 @@ func selectTools(all []*apply.Tool, names []string, readOnly bool) ([]*apply.Too
 	for _, t := range all {
 		avail = append(avail, t.Name)
 	}
-	if len(names) == 0 {
-		var out []*apply.Tool
-		for _, t := range all {
-			if !readOnly || t.ReadOnly {
-				out = append(out, t)
-			}
+	var cleaned []string
+	for _, n := range names {
+		if n = strings.TrimSpace(n); n != "" {
+			cleaned = append(cleaned, n)
 		}
-		return out, nil
+	}
+	names = cleaned
+	switch {
+	case len(names) == 0 && readOnly:
+		names = []string{"readonly"}
+	case len(names) == 0:
+		names = []string{"default"}
 	}
 	want := map[string]bool{}
 	for _, n := range names {
-		n = strings.TrimSpace(n)
-		if n == "" {
-			continue
+		i := slices.IndexFunc(profiles, func(p struct {
+			Name  string
+			Tools []string
+			Doc   string
+		}) bool {
+			return p.Name == n
+		})
+		switch {
+		case i >= 0 && profiles[i].Tools == nil: // all
+			for _, t := range all {
+				if !readOnly || t.ReadOnly {
+					want[t.Name] = true
+				}
+			}
+		case i >= 0:
+			for _, t := range profiles[i].Tools {
+				want[t] = true
+			}
+		case slices.Contains(avail, n):
+			want[n] = true
+		default:
+			return nil, usagef("mcp: --tools: unknown profile or tool %q (profiles: %s; tools: %s)", n, profileNames(), strings.Join(avail, ", "))
 		}
-		if !slices.Contains(avail, n) {
-			return nil, usagef("mcp: --tools: unknown tool %q (tools: %s)", n, strings.Join(avail, ", "))
-		}
-		want[n] = true
 	}
 	var out []*apply.Tool
 	for _, t := range all {
@@ -145,29 +214,17 @@ func selectTools(all []*apply.Tool, names []string, readOnly bool) ([]*apply.Too
 	return out, nil
 }
 
-// mcpToolJSON is a tool as tools/list describes it.
-type mcpToolJSON struct {
-	Name         string          `json:"name"`
-	Description  string          `json:"description"`
-	InputSchema  *apply.Schema   `json:"inputSchema"`
-	OutputSchema *apply.Schema   `json:"outputSchema,omitempty"`
-	Annotations  toolAnnotations `json:"annotations"`
-}
-
-// toolAnnotations are MCP's hints about a tool: graft's tools touch only
-// the repository (not an open world), and the read-only ones can be
-// repeated freely.
-type toolAnnotations struct {
-	ReadOnlyHint   bool `json:"readOnlyHint"`
-	IdempotentHint bool `json:"idempotentHint,omitempty"`
-	OpenWorldHint  bool `json:"openWorldHint"`
-}
-
-// mcpTool describes a registry tool to MCP: its own description and
-// schemas, no second copy.
-func mcpTool(t *apply.Tool) mcpToolJSON {
-	return mcpToolJSON{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema(), OutputSchema: t.OutputSchema(),
-		Annotations: toolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.ReadOnly}}
+// sdkTool describes a registry tool to the SDK: its own description and
+// schemas, no second copy. graft's tools touch only the repository (not
+// an open world), and the read-only ones can be repeated freely.
+func sdkTool(t *apply.Tool) *mcp.Tool {
+	closed := false
+	a := &mcp.ToolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.ReadOnly, OpenWorldHint: &closed}
+	if !t.ReadOnly {
+		destructive := t.Name == "edit_file" || t.Name == "apply_patch" // may overwrite or delete whole files
+		a.DestructiveHint = &destructive
+	}
+	return &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema(), OutputSchema: t.OutputSchema(), Annotations: a}
 }
 
 // instructions teaches a model how the served tools fit together.
@@ -193,58 +250,52 @@ func instructions(tools []*apply.Tool) string {
 	return b.String()
 }
 
+// graftVersion is the version MCP's serverInfo carries: the module
+// version, "(devel)" for a build from a checkout.
 func graftVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
 		return bi.Main.Version
 	}
-	return "devel"
+	return "(devel)"
 }
 
-// mcpServer holds the session's engine and tools.
+// mcpServer holds the engine and the SDK server that serves its tools.
 type mcpServer struct {
 	engine *apply.Engine
 	log    *slog.Logger
 	tools  []*apply.Tool
+	server *mcp.Server
 
+	// mu serialises calls: the engine is not for concurrent use.
+	mu   sync.Mutex
 	sink *progressSink // the running call's, nil without a progress token
 }
 
-// tool returns the served tool called name, or nil.
-func (s *mcpServer) tool(name string) *apply.Tool {
+// newSDKServer registers the selected tools with a new SDK server.
+func (s *mcpServer) newSDKServer() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "graft", Title: "graft: edits that land exactly, journaled in git", Version: graftVersion()},
+		&mcp.ServerOptions{Instructions: instructions(s.tools), Logger: s.log,
+			// Tools only: logs stay on stderr, and the tool list never
+			// changes during a session.
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
 	for _, t := range s.tools {
-		if t.Name == name {
-			return t
+		srv.AddTool(sdkTool(t), s.handler(t))
+	}
+	return srv
+}
+
+// handler runs tool t for the SDK.
+func (s *mcpServer) handler(t *apply.Tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args := req.Params.Arguments
+		if err := checkArguments(args); err != nil {
+			return toolError(t.Name, &apply.Error{Code: apply.CodeInvalid, Msg: fmt.Sprintf("%s: %v", t.Name, err)}), nil
 		}
-	}
-	return nil
-}
-
-// initializeResult answers initialize in protocol version v: the tools
-// capability only (no logging capability: logs stay on stderr, SPEC
-// §4.11), who graft is, and how its tools fit together.
-func (s *mcpServer) initializeResult(v string) any {
-	type info struct {
-		Name    string `json:"name"`
-		Title   string `json:"title,omitempty"`
-		Version string `json:"version"`
-	}
-	return struct {
-		ProtocolVersion string         `json:"protocolVersion"`
-		Capabilities    map[string]any `json:"capabilities"`
-		ServerInfo      info           `json:"serverInfo"`
-		Instructions    string         `json:"instructions"`
-	}{v, map[string]any{"tools": struct{}{}},
-		info{"graft", "graft: edits that land exactly, journaled in git", graftVersion()}, instructions(s.tools)}
-}
-
-// releaseReplaced frees, on another goroutine, the file versions the
-// calls so far replaced.
-func (s *mcpServer) releaseReplaced() {
-	if s.engine == nil {
-		return
-	}
-	if release := s.engine.Store().ReleaseReplaced(); release != nil {
-		go release()
+		var sink *progressSink
+		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
+			sink = &progressSink{session: req.Session, ctx: ctx, token: tok, last: -1}
+		}
+		return s.call(ctx, t, args, sink), nil
 	}
 }
 
@@ -256,9 +307,14 @@ func (s *mcpServer) progress(p apply.Progress) {
 	}
 }
 
-// call runs one tool for MCP (calls run one at a time, see mcpConn): the
-// engine's refusals become tool errors, a panic an internal tool error.
-func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessage, sink *progressSink) (res *callResult) {
+// call runs one tool, one call at a time: the engine's refusals become
+// tool errors, a panic an internal tool error. Once the call is done, the
+// file versions it replaced are freed on another goroutine
+// (gitstore.OpenOptions.DeferFrees): freeing them can wait for the disk,
+// and the client need not.
+func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessage, sink *progressSink) (res *mcp.CallToolResult) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.sink = sink
 	start := time.Now()
 	defer func() {
@@ -267,8 +323,14 @@ func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessag
 			s.log.Error("mcp: tool panicked", "tool", t.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 			res = toolError(t.Name, &apply.Error{Code: apply.CodeInternal, Msg: fmt.Sprintf("internal error (a bug in graft): %v", r)})
 		}
+		if release := s.engine.Store().ReleaseReplaced(); release != nil {
+			go release()
+		}
 		s.log.Debug("mcp: call", "tool", t.Name, "args_bytes", len(args), "ms", float64(time.Since(start).Microseconds())/1000, "error", res != nil && res.IsError)
 	}()
+	if err := ctx.Err(); err != nil {
+		return toolError(t.Name, &apply.Error{Code: apply.CodeInvalid, Msg: "cancelled before it ran"})
+	}
 	out, err := s.engine.Call(ctx, t.Name, args)
 	if err != nil {
 		return toolError(t.Name, err)
@@ -285,31 +347,16 @@ func checkArguments(args json.RawMessage) error {
 	return errors.New("arguments must be a JSON object")
 }
 
-// callResult is the result of tools/call.
-type callResult struct {
-	Content           []textContent   `json:"content"`
-	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
-	IsError           bool            `json:"isError,omitempty"`
-}
-
-// textContent is a text content block.
-type textContent struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
-
-func textBlock(s string) textContent { return textContent{Type: "text", Text: s} }
-
 // toolResult is a successful call: the structured result is the JSON
 // `graft call` prints, the text a short summary and the diff. A result
 // that says not every part succeeded (a non-atomic multi_edit with
 // failures) is flagged IsError, as `graft call` exits 1 for it.
-func toolResult(tool string, out any) *callResult {
-	raw, err := json.Marshal(out)
+func toolResult(tool string, out any) *mcp.CallToolResult {
+	raw, err := marshalJSON(out)
 	if err != nil {
 		return toolError(tool, &apply.Error{Code: apply.CodeInternal, Msg: fmt.Sprintf("internal error (a bug in graft): encoding the result: %v", err)})
 	}
-	res := &callResult{StructuredContent: raw, Content: []textContent{textBlock(summarize(tool, raw))}}
+	res := &mcp.CallToolResult{StructuredContent: json.RawMessage(raw), Content: []mcp.Content{&mcp.TextContent{Text: summarize(tool, raw)}}}
 	if s, ok := out.(interface{ Succeeded() bool }); ok && !s.Succeeded() {
 		res.IsError = true
 	}
@@ -318,228 +365,25 @@ func toolResult(tool string, out any) *callResult {
 
 // toolError is a refused or failed call. It carries no structured content
 // (clients check structured content against the output schema, which
-// describes success); instead the text holds a one-line summary and then,
-// as a second block, the JSON `graft call` prints for the error: code,
-// message, path, edit, count and candidates.
-func toolError(tool string, err error) *callResult {
+// describes success); instead the text holds a summary and then, as a
+// second block, the JSON `graft call` prints for the error: code, message,
+// path, edit, count and candidates.
+func toolError(tool string, err error) *mcp.CallToolResult {
 	j := apply.ToJSON(err)
 	raw, _ := json.MarshalIndent(map[string]any{"error": j}, "", "  ")
-	return &callResult{IsError: true, Content: []textContent{textBlock(errorSummary(tool, j)), textBlock(string(raw))}}
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: errorSummary(tool, j)}, &mcp.TextContent{Text: string(raw)}}}
 }
 
-// codeNames words the codes of SPEC §4.10 for the summary line.
-var codeNames = map[apply.Code]string{
-	apply.CodeFileNotFound: "file not found",
-	apply.CodePermission:   "permission denied",
-	apply.CodeBinary:       "binary file",
-	apply.CodeTextNotFound: "text not found",
-	apply.CodeAmbiguous:    "several matches",
-	apply.CodeConflict:     "conflict",
-	apply.CodeSyntax:       "syntax check failed",
-	apply.CodeTooLarge:     "too large",
-	apply.CodeInvalid:      "invalid request",
-	apply.CodeInternal:     "internal error",
-}
-
-// errorSummary is the first line a model reads of a refusal, with what to
-// do next.
-func errorSummary(tool string, j apply.ErrorJSON) string {
-	name := codeNames[j.Code]
-	if name == "" {
-		name = "error"
-	}
-	s := fmt.Sprintf("%s refused (%d %s): %s", tool, j.Code, name, j.Message)
-	switch {
-	case len(j.Candidates) > 0:
-		s += fmt.Sprintf("\nNearest candidates (%d) are listed below with their line numbers and the file's actual text: retry with that text, or edit by line numbers.", len(j.Candidates))
-	case j.Code == apply.CodeTextNotFound || j.Code == apply.CodeAmbiguous:
-		s += "\nRead the file (file_read) and retry with text copied from it, or edit by line numbers."
-	case j.Code == apply.CodeConflict:
-		s += "\nThe file changed since it was read: read it again and redo the edit on the current text."
-	}
-	return s
-}
-
-// summarize renders a result's JSON for people and models: what changed
-// where and the diff for editing tools, the numbered lines for reads,
-// journal entries, and the diff of diff-like results; the JSON itself for
-// anything else. It reads the JSON rather than Go types so that tools
-// added to the registry later get a useful summary without a change here.
-func summarize(tool string, raw []byte) string {
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return string(raw)
-	}
+// marshalJSON encodes v without escaping <, > and & (diffs are full of
+// them) and without a trailing newline.
+func marshalJSON(v any) ([]byte, error) {
 	var b strings.Builder
-	files := asSlice(m["files"])
-	switch {
-	case len(files) > 0 && isObject(files[0]):
-		summarizeFiles(&b, m, files)
-	case isString(m["content"]):
-		summarizeRead(&b, m)
-	default:
-		summarizeOther(&b, tool, m)
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
-	if b.Len() == 0 {
-		ind, _ := json.MarshalIndent(m, "", "  ")
-		b.Write(ind)
-	}
-	return b.String()
-}
-
-func isObject(v any) bool { _, ok := v.(map[string]any); return ok }
-
-func isString(v any) bool { _, ok := v.(string); return ok }
-
-func num(v any) int {
-	f, _ := v.(float64)
-	return int(f)
-}
-
-func summarizeFiles(b *strings.Builder, m map[string]any, files []any) {
-	dry := m["dry_run"] == true
-	var diffs strings.Builder
-	for _, fv := range files {
-		f, _ := fv.(map[string]any)
-		if f == nil {
-			continue
-		}
-		v := "edit"
-		switch {
-		case f["created"] == true:
-			v = "create"
-		case f["deleted"] == true:
-			v = "delete"
-		}
-		if dry {
-			v = "would " + v
-		} else {
-			v = strings.TrimSuffix(v, "e") + "ed"
-		}
-		if dry && b.Len() == 0 {
-			b.WriteString("dry run, nothing written:\n")
-		}
-		fmt.Fprintf(b, "%s %v: +%d -%d", v, f["path"], num(f["additions"]), num(f["deletions"]))
-		if lr, ok := f["line_range"].(map[string]any); ok && num(lr["start"]) > 0 {
-			fmt.Fprintf(b, ", lines %d-%d", num(lr["start"]), num(lr["end"]))
-		}
-		if n := num(f["replacements"]); n > 1 {
-			fmt.Fprintf(b, ", %d replacements", n)
-		}
-		for _, hv := range asSlice(f["hunks"]) {
-			h, _ := hv.(map[string]any)
-			how, _ := h["located"].(string)
-			if how == "" || how == "exact" || how == "lines" || how == "create" {
-				continue
-			}
-			fmt.Fprintf(b, " [%slocated by %s at line %d, similarity %.2f]", editPrefix(h["edit"]), how, num(h["line"]), h["similarity"])
-		}
-		b.WriteByte('\n')
-		for _, ev := range asSlice(f["syntax_errors"]) {
-			e, _ := ev.(map[string]any)
-			if e == nil {
-				continue
-			}
-			fmt.Fprintf(b, "warning: the edit adds a syntax error at %v:%d:%d: %v\n", f["path"], num(e["line"]), num(e["column"]), e["message"])
-			if sn, _ := e["snippet"].(string); sn != "" {
-				b.WriteString(strings.TrimRight(sn, "\n") + "\n")
-			}
-		}
-		if d, _ := f["diff"].(string); d != "" {
-			diffs.WriteString(d)
-			if !strings.HasSuffix(d, "\n") {
-				diffs.WriteByte('\n')
-			}
-		}
-	}
-	if len(files) == 0 {
-		b.WriteString("no file changed\n")
-	}
-	for _, rv := range asSlice(m["results"]) {
-		r, _ := rv.(map[string]any)
-		if r != nil && r["success"] == false {
-			fmt.Fprintf(b, "failed %v: %v\n", r["file_path"], r["error"])
-		}
-	}
-	if e, _ := m["error"].(string); e != "" {
-		fmt.Fprintf(b, "error: %s\n", e)
-	}
-	if c, _ := m["commit"].(string); c != "" {
-		fmt.Fprintf(b, "journal commit %s\n", c)
-	}
-	if diffs.Len() > 0 {
-		b.WriteByte('\n')
-		b.WriteString(diffs.String())
-	}
-}
-
-func editPrefix(v any) string {
-	if s, _ := v.(string); s != "" {
-		return s + " "
-	}
-	return ""
-}
-
-func asSlice(v any) []any {
-	s, _ := v.([]any)
-	return s
-}
-
-// summarizeOther renders journal results: entries (history), entries and
-// files by name (undo, redo), a commit and a diff.
-func summarizeOther(b *strings.Builder, tool string, m map[string]any) {
-	var names []string
-	for _, ev := range asSlice(m["entries"]) {
-		switch e := ev.(type) {
-		case string:
-			names = append(names, shortID(e))
-		case map[string]any:
-			fmt.Fprintf(b, "%s %v %v: %v (+%d -%d)\n", shortID(fmt.Sprint(e["id"])), e["time"], e["tool"], e["message"], num(e["additions"]), num(e["deletions"]))
-		}
-	}
-	if j, _ := m["journal"].(string); j != "" && m["entries"] != nil {
-		if len(asSlice(m["entries"])) == 0 {
-			fmt.Fprintf(b, "%s: no entries\n", j)
-		} else {
-			fmt.Fprintf(b, "(journal %s)\n", j)
-		}
-	}
-	if len(names) > 0 {
-		fmt.Fprintf(b, "%s: %s", tool, strings.Join(names, ", "))
-		var paths []string
-		for _, f := range asSlice(m["files"]) {
-			paths = append(paths, fmt.Sprint(f))
-		}
-		if len(paths) > 0 {
-			fmt.Fprintf(b, " (%s)", strings.Join(paths, ", "))
-		}
-		b.WriteByte('\n')
-	}
-	if c, _ := m["commit"].(string); c != "" {
-		fmt.Fprintf(b, "journal commit %s\n", c)
-	}
-	if d, _ := m["diff"].(string); d != "" {
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(d)
-	} else if isString(m["diff"]) && b.Len() == 0 {
-		b.WriteString("no changes\n")
-	}
-}
-
-func shortID(id string) string { return id[:min(12, len(id))] }
-
-func summarizeRead(b *strings.Builder, m map[string]any) {
-	fmt.Fprintf(b, "%v: lines %d-%d of %d, version %v", m["path"], num(m["start_line"]), num(m["end_line"]), num(m["total_lines"]), m["version"])
-	if le, _ := m["line_endings"].(string); le != "" && le != "lf" && le != "none" {
-		fmt.Fprintf(b, ", %s line endings", le)
-	}
-	if m["final_newline"] == false && num(m["total_lines"]) > 0 {
-		b.WriteString(", no final newline")
-	}
-	b.WriteString("\n")
-	b.WriteString(m["content"].(string))
+	return []byte(strings.TrimSuffix(b.String(), "\n")), nil
 }
 
 // progressSink turns the engine's progress reports for one call into
@@ -548,19 +392,12 @@ func summarizeRead(b *strings.Builder, m map[string]any) {
 // with every notification, so each phase continues where the previous
 // one ended, and a report that would not increase the value is dropped.
 type progressSink struct {
-	conn  *mcpConn
-	token json.RawMessage
+	session *mcp.ServerSession
+	ctx     context.Context
+	token   any
 
 	base, done, total int     // the current phase starts at base
 	last              float64 // the last value sent; -1 before the first
-}
-
-// progressParams are the params of notifications/progress.
-type progressParams struct {
-	ProgressToken json.RawMessage `json:"progressToken"`
-	Progress      float64         `json:"progress"`
-	Total         float64         `json:"total,omitempty"`
-	Message       string          `json:"message,omitempty"`
 }
 
 func (p *progressSink) update(pr apply.Progress) {
@@ -576,10 +413,17 @@ func (p *progressSink) update(pr apply.Progress) {
 		return
 	}
 	p.last = v
-	params := progressParams{ProgressToken: p.token, Progress: v, Message: pr.Message}
-	if pr.Total > 0 {
-		params.Total = float64(p.base + max(pr.Total, pr.Done))
-	}
+	params := &mcp.ProgressNotificationParams{ProgressToken: p.token, Progress: v, Message: pr.Message,
+		Total: float64(p.base + max(pr.Total, pr.Done))}
 	// A failed notification (client gone) must not fail the edit.
-	p.conn.notify("notifications/progress", params)
+	_ = p.session.NotifyProgress(p.ctx, params)
+}
+
+// stderrOf is where the server says what it is doing to a person (the
+// HTTP address it bound): the command's stderr.
+func stderrOf(c *Context) io.Writer {
+	if c.Stderr != nil {
+		return c.Stderr
+	}
+	return os.Stderr
 }

@@ -217,7 +217,6 @@ func TestMCPBadInputKeepsServing(t *testing.T) {
 		{"object id", `{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}`, nil, -32600},
 		{"unknown method", `{"jsonrpc":"2.0","id":5,"method":"no/such"}`, 5, -32601},
 		{"unknown tool", `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"no_such","arguments":{}}}`, 6, -32602},
-		{"arguments not an object", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"edit","arguments":"filePath=a.txt"}}`, 7, -32602},
 		{"params not an object", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":[1,2]}`, 8, -32602},
 	}
 	for _, c := range cases {
@@ -229,9 +228,11 @@ func TestMCPBadInputKeepsServing(t *testing.T) {
 		}
 	}
 
-	// Wrong argument types, missing and unknown fields: tool errors a
-	// model can read and retry from, with graft's invalid-request code.
+	// Arguments that are not an object, wrong argument types, missing and
+	// unknown fields: tool errors a model can read and retry from, with
+	// graft's invalid-request code.
 	for _, args := range []string{
+		`"filePath=a.txt"`,
 		`{"filePath":5,"oldString":"one","newString":"1"}`,
 		`{"filePath":"a.txt","oldString":"one"}`,
 		`{"filePath":"a.txt","oldString":"one","newString":"1","bogus":true}`,
@@ -404,8 +405,14 @@ func TestMCPToolSelection(t *testing.T) {
 	}
 	slices.Sort(all)
 	slices.Sort(readOnly)
-	if got := list(); !slices.Equal(got, all) {
-		t.Errorf("tools = %v, want the registry %v", got, all)
+	if got := list("--tools", "all"); !slices.Equal(got, all) {
+		t.Errorf("--tools all = %v, want the registry %v", got, all)
+	}
+	if got := list(); !slices.Equal(got, []string{"apply_patch", "edit", "edit_lines", "file_read", "multi_edit", "undo"}) {
+		t.Errorf("default tools = %v", got)
+	}
+	if got := list("--tools", "journal,file_read"); !slices.Equal(got, []string{"diff", "file_read", "history", "redo", "undo"}) {
+		t.Errorf("--tools journal,file_read = %v", got)
 	}
 	if got := list("--read-only"); !slices.Equal(got, readOnly) || !slices.Contains(got, "file_read") {
 		t.Errorf("--read-only tools = %v, want %v", got, readOnly)
@@ -414,7 +421,7 @@ func TestMCPToolSelection(t *testing.T) {
 		t.Errorf("--tools subset = %v", got)
 	}
 
-	for _, args := range [][]string{{"--tools", "nope"}, {"--read-only", "--tools", "edit"}, {"extra"}} {
+	for _, args := range [][]string{{"--tools", "nope"}, {"--read-only", "--tools", "edit"}, {"extra"}, {"--token-file", "x"}, {"--http", "0.0.0.0:0"}, {"--http", "nonsense"}} {
 		var out, errb bytes.Buffer
 		code := Main(append([]string{"-C", dir, "mcp"}, args...), strings.NewReader(""), &out, &errb)
 		if code != exitError || out.Len() != 0 || errb.Len() == 0 {
@@ -570,8 +577,8 @@ func TestSummarize(t *testing.T) {
 			[]string{"created b.txt: +0 -0", "failed c.txt: c.txt: text not found\n", "journal commit abc\n"}},
 		{"undo", `{"success":true,"commit":"c1","entries":["0123456789abcdef"],"files":["a.go"],"diff":"diff --git a/a.go b/a.go\n"}`,
 			[]string{"undo: 0123456789ab (a.go)\n", "journal commit c1\n\ndiff --git"}},
-		{"history", `{"journal":"refs/graft/main","entries":[{"id":"0123456789abcdef","time":"T","tool":"edit","message":"m","additions":1,"deletions":0}]}`,
-			[]string{"0123456789ab T edit: m (+1 -0)\n"}},
+		{"history", `{"journal":"refs/graft/main","entries":[{"id":"0123456789abcdef","time":"T","tool":"edit","message":"edit: a.go (+1 -0)","additions":1,"deletions":0}]}`,
+			[]string{"0123456789ab T edit: a.go (+1 -0)\n"}},
 		{"diff", `{"diff":""}`, []string{"no changes"}},
 		{"other", `{"x":1}`, []string{`"x": 1`}},
 	} {
@@ -588,18 +595,24 @@ func TestSummarize(t *testing.T) {
 // speaks it, and with its newest otherwise.
 func TestMCPVersionNegotiation(t *testing.T) {
 	dir := gitRepo(t, map[string]string{"a.txt": "a\n"})
-	s := startMCP(t, dir)
 	for _, c := range []struct{ asked, want string }{
 		{"2024-11-05", "2024-11-05"},
 		{"2025-03-26", "2025-03-26"},
+		{"2025-06-18", "2025-06-18"},
 		{"2025-11-25", "2025-11-25"},
-		{"2099-01-01", mcpVersions[0]},
+		{"2099-01-01", ""}, // the SDK's newest
 	} {
-		s.nextID++
-		s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, s.nextID, c.asked))
-		r := s.response(s.nextID, nil)
+		in := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n", c.asked)
+		var out bytes.Buffer
+		if code := Main([]string{"-C", dir, "mcp"}, strings.NewReader(in), &out, io.Discard); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		var r map[string]any
+		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+			t.Fatalf("asked %s: %q", c.asked, out.String())
+		}
 		res, _ := r["result"].(map[string]any)
-		if res == nil || res["protocolVersion"] != c.want {
+		if v, _ := res["protocolVersion"].(string); res == nil || (c.want != "" && v != c.want) || (c.want == "" && v < "2025-11-25") {
 			t.Errorf("asked %s: got %v, want %s", c.asked, r, c.want)
 			continue
 		}
@@ -607,16 +620,12 @@ func TestMCPVersionNegotiation(t *testing.T) {
 		if _, ok := caps["tools"]; !ok || len(caps) != 1 {
 			t.Errorf("capabilities %v, want tools only", caps)
 		}
-		if info, _ := res["serverInfo"].(map[string]any); info["name"] != "graft" {
+		if info, _ := res["serverInfo"].(map[string]any); info["name"] != "graft" || info["version"] == "" {
 			t.Errorf("serverInfo %v", res["serverInfo"])
 		}
 	}
-	// A null id is not an id; a response from the client is ignored; a
-	// ping is answered.
-	s.send(`{"jsonrpc":"2.0","id":null,"method":"ping"}`)
-	if r := s.response(nil, nil); r["error"] == nil {
-		t.Errorf("null id: %v", r)
-	}
+	// A response from the client is ignored; a ping is answered.
+	s := startMCP(t, dir)
 	s.send(`{"jsonrpc":"2.0","id":77,"result":{}}`)
 	s.send(`{"jsonrpc":"2.0","id":78,"method":"ping"}`)
 	if r := s.response(78, nil); r["result"] == nil {
