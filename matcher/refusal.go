@@ -60,7 +60,7 @@ func (s *searcher) notFound(old string) *Refusal {
 		}
 		r.Reason = msg
 	}
-	if at := s.alreadyApplied(old); at > 0 {
+	if at := s.alreadyApplied(old, r.Candidates); at > 0 {
 		msg := fmt.Sprintf("the new text is already in the file at line %d: the edit looks already applied", at)
 		if r.Reason != "" {
 			msg += "; " + r.Reason
@@ -123,20 +123,82 @@ func lineRange(a, b int) string {
 }
 
 // alreadyApplied returns the 1-based line where the caller's new text
-// already stands, or 0.
-func (s *searcher) alreadyApplied(old string) int {
+// stands where the old text would stand, or 0. The new text standing
+// somewhere is no evidence by itself (a short new text such as "err"
+// stands in many files). It counts when the edit reads as a change of
+// that place: the new text carries the old text's own first and last lines
+// around its change (sharesEnds), or old and new text are mostly the same
+// text (alike: a one-line change sent again); and when the old text has
+// near candidates, the new text stands at the nearest.
+func (s *searcher) alreadyApplied(old string, near []Candidate) int {
 	nt := s.opt.NewText
 	if strings.TrimSpace(nt) == "" || strings.Contains(old, nt) {
 		return 0
 	}
-	i := bytes.Index(s.content, []byte(nt))
-	if i < 0 && bytes.Contains(s.content, []byte("\r\n")) {
-		i = bytes.Index(s.content, []byte(strings.ReplaceAll(nt, "\n", "\r\n")))
-	}
-	if i < 0 {
+	oldLines, _ := splitOld(old)
+	newLines, _ := splitOld(nt)
+	if !sharesEnds(oldLines, newLines) && !alike(old, nt) {
 		return 0
 	}
-	return bytes.Count(s.content[:i], []byte{'\n'}) + 1
+	needle := []byte(nt)
+	if !bytes.Contains(s.content, needle) && bytes.Contains(s.content, []byte("\r\n")) {
+		needle = []byte(strings.ReplaceAll(nt, "\n", "\r\n"))
+	}
+	for from, n := 0, 0; n < 64; n++ {
+		i := bytes.Index(s.content[from:], needle)
+		if i < 0 {
+			return 0
+		}
+		i += from
+		line := bytes.Count(s.content[:i], []byte{'\n'}) + 1
+		end := line + bytes.Count(needle, []byte{'\n'})
+		if len(near) == 0 {
+			return line
+		}
+		for _, c := range near {
+			if c.Similarity < near[0].Similarity {
+				break // candidates come best first
+			}
+			if c.Line <= end && c.EndLine >= line {
+				return line
+			}
+		}
+		from = i + 1
+	}
+	return 0
+}
+
+// alike reports whether a and b are mostly the same text: their common
+// start and end (white space at the ends aside) cover at least 60% of the
+// longer one.
+func alike(a, b string) bool {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	n := max(len(a), len(b))
+	if n == 0 {
+		return false
+	}
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	q := 0
+	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
+		q++
+	}
+	return 10*(p+q) >= 6*n
+}
+
+// sharesEnds reports whether old and new text begin with the same
+// non-blank line and end with the same non-blank line, around a change of
+// at least one line: new text that stands somewhere with those lines
+// stands where the old text would.
+func sharesEnds(old, new []string) bool {
+	old, new = withoutBlankEnds(old), withoutBlankEnds(new)
+	if len(old) < 2 || len(new) < 2 || len(old)+len(new) < 5 {
+		return false
+	}
+	same := func(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) }
+	return same(old[0], new[0]) && same(old[len(old)-1], new[len(new)-1])
 }
 
 // refuseAt refuses the single candidate at file line p that a line tier

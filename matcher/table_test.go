@@ -33,6 +33,7 @@ func applyEdit(content []byte, m Match, newText string) []byte {
 //	tier: the tier the match must report (a success case)
 //	refuse: not-found | ambiguous (a refusal case)
 //	reason: a substring the refusal's reason must contain
+//	not-reason: a substring the refusal's reason must not contain
 //	hint: Options.Hint
 //	exact-only: true for Options.ExactOnly
 //	no-newtext: true to leave Options.NewText empty
@@ -109,6 +110,9 @@ func TestTable(t *testing.T) {
 				}
 				if r := c.opts["reason"]; r != "" && !strings.Contains(err.Error(), r) {
 					t.Errorf("err = %q, want it to contain %q", err, r)
+				}
+				if r := c.opts["not-reason"]; r != "" && strings.Contains(err.Error(), r) {
+					t.Errorf("err = %q, want it not to say %q", err, r)
 				}
 				t.Logf("refusal: %v", err)
 				var rf *Refusal
