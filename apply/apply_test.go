@@ -132,7 +132,7 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		var req map[string]any
-		err := decodeStrict(json.RawMessage(args), tl.InputSchema(), &req)
+		err := decodeStrict(tool, json.RawMessage(args), tl.InputSchema(), &req)
 		if err != nil && CodeOf(err) != CodeInvalid {
 			t.Fatalf("decode error with code %d: %v", CodeOf(err), err)
 		}
