@@ -154,7 +154,11 @@ func (tx *Tx) open(path, edit string, create, binary bool) (*TxFile, error) {
 			return nil, errFromFS(err, rel, edit)
 		}
 		if !binary && isBinary(content) {
-			return nil, errorf(CodeBinary, rel, edit, "cannot edit binary file")
+			verb := "edit"
+			if t := Lookup(tx.tool); t != nil && t.ReadOnly {
+				verb = "read"
+			}
+			return nil, errorf(CodeBinary, rel, edit, "cannot %s binary file (it has a NUL byte in its first %d bytes)", verb, binarySniff)
 		}
 		f.Exists, f.Old, f.Cur, f.OldMode, f.Mode = true, content, content, fi.Mode().Perm(), fi.Mode().Perm()
 		if len(content) >= hashAheadBytes && !tx.dryRun {
