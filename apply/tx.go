@@ -253,7 +253,9 @@ func (f *TxFile) Delete() {
 
 // Land computes each changed file's diff and, unless the call is a dry
 // run, writes every change or none through the store, recording the call
-// in the journal with message. A call that changes nothing is refused.
+// in the journal with message. A call that changes nothing is refused, and
+// so is, dry run or not, one that changes or deletes a file its owner
+// cannot write (mode 0444, the read-only attribute on Windows).
 func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	var changed []*TxFile
 	var total int64 // bytes changed: removed plus added, over every file
@@ -273,6 +275,16 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	// per-file limit bounds it).
 	if total > tx.e.opts.MaxCallBytes && len(changed) > 1 {
 		return nil, errorf(CodeTooLarge, "", "", "call changes %s across %d files (the limit is %s; graft --max-call-size raises it)", sizeOf(total), len(changed), sizeOf(tx.e.opts.MaxCallBytes))
+	}
+	for _, f := range changed {
+		if f.Exists && f.OldMode&0o200 == 0 {
+			verb := "edit"
+			if f.deleted {
+				verb = "delete"
+			}
+			return nil, &Error{Code: CodePermission, Path: f.Rel, Err: gitstore.ErrReadOnly,
+				Msg: fmt.Sprintf("%s (mode %04o): make it writable to %s it", gitstore.ErrReadOnly, f.OldMode, verb)}
+		}
 	}
 	res := &Landing{Success: true, DryRun: tx.dryRun}
 	changes := make([]gitstore.Change, 0, len(changed))
