@@ -54,6 +54,9 @@ type Error struct {
 	// (nil for a file that did not exist): the base that a recomputation
 	// carries the call's line numbers from.
 	reread map[string][]byte
+	// changeShown says that Msg already shows what changed in the file
+	// while the call ran, so that it is not added twice (explainChange).
+	changeShown bool
 }
 
 func (e *Error) Error() string {

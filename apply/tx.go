@@ -504,7 +504,7 @@ func (tx *Tx) changedUnder(cause error) *Error {
 		case err == nil && !bytes.Equal(now, f.Old):
 			ai, bi := newLineIndex(f.Old), newLineIndex(now)
 			edits := diffLines(ai, 1, ai.count()+1, bi, 1, bi.count()+1)
-			e.Path = f.Rel
+			e.Path, e.changeShown = f.Rel, true
 			e.Msg = "file changed while the call ran; read it again. What changed:\n" +
 				clipLines(unified("a/"+f.Rel+" (read)", "b/"+f.Rel+" (now)", ai, bi, edits), 60)
 		}
