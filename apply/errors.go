@@ -146,6 +146,17 @@ func storeError(err error, path string) error {
 	return &Error{Code: code, Path: path, Msg: msg, Err: err}
 }
 
+// StoreError classifies an error of the repository side that reaches a
+// caller without going through a tool (graft land, graft status) with the
+// codes the tools give it: a held lock or a conflict is CodeConflict, an
+// empty journal CodeInvalid, a filtered path CodePermission, and so on.
+func StoreError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return storeError(err, "")
+}
+
 // ErrorJSON is the JSON form of an error, as `graft call` prints it and as
 // MCP tool errors carry it.
 type ErrorJSON struct {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -148,26 +147,12 @@ func runLand(c *Context, fs *pflag.FlagSet, args []string) error {
 	}
 	sq, err := e.Store().Squash(context.Background(), msg)
 	if err != nil {
-		return landError(err)
+		return apply.StoreError(err)
 	}
 	fmt.Fprintf(c.Stdout, "%s %s\n", short(sq.Commit), strings.TrimPrefix(sq.Branch, "refs/heads/"))
 	fmt.Fprintf(c.Stderr, "landed %d journal entries as %s on %s: %s\n", sq.Entries, short(sq.Commit),
 		strings.TrimPrefix(sq.Branch, "refs/heads/"), strings.Join(sq.Files, " "))
 	return nil
-}
-
-// landError classifies a land failure: nothing to land and refused paths
-// are refusals (exit 1), the rest internal.
-func landError(err error) error {
-	switch {
-	case errors.Is(err, gitstore.ErrNoJournal):
-		return &apply.Error{Code: apply.CodeInvalid, Msg: err.Error(), Err: err}
-	case errors.Is(err, gitstore.ErrFiltered):
-		return &apply.Error{Code: apply.CodePermission, Msg: err.Error(), Err: err}
-	case errors.Is(err, gitstore.ErrConflict):
-		return &apply.Error{Code: apply.CodeConflict, Msg: err.Error(), Err: err}
-	}
-	return err
 }
 
 func runStatus(c *Context, fs *pflag.FlagSet, args []string) error {
@@ -181,7 +166,7 @@ func runStatus(c *Context, fs *pflag.FlagSet, args []string) error {
 	}
 	st, err := e.Store().Status()
 	if err != nil {
-		return err
+		return apply.StoreError(err)
 	}
 	if asJSON {
 		return writeJSON(c.Stdout, st)
