@@ -93,17 +93,27 @@ func runLog(c *Context, fs *pflag.FlagSet, args []string) error {
 		return usagef("log takes no arguments")
 	}
 	n, _ := fs.GetInt("max-count")
+	if n < 0 {
+		return usagef("log: -n must be 0 or more, not %d", n)
+	}
 	asJSON, _ := fs.GetBool("json")
-	res, err := c.callTool("history", apply.HistoryRequest{Limit: n})
+	// The history tool reads limit 0 as its default; -n 0 shows nothing,
+	// as git log -n 0 does.
+	res, err := c.callTool("history", apply.HistoryRequest{Limit: max(n, 1)})
 	if err != nil {
 		return err
 	}
 	h := res.(*apply.HistoryResult)
+	if n == 0 {
+		h.Entries = h.Entries[:0]
+	}
 	if asJSON {
 		return writeJSON(c.Stdout, h)
 	}
 	if len(h.Entries) == 0 {
-		fmt.Fprintf(c.Stderr, "the journal (%s) is empty\n", h.Journal)
+		if n > 0 {
+			fmt.Fprintf(c.Stderr, "the journal (%s) is empty\n", h.Journal)
+		}
 		return nil
 	}
 	for _, en := range h.Entries {
