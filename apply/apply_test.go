@@ -18,7 +18,19 @@ func TestApplyOverlapNamesBoth(t *testing.T) {
 		{Start: 2, End: 4, New: "y", Edit: "ops[1]"},
 	})
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeInvalid || !strings.Contains(e.Msg, "ops[0] overlaps ops[1]") {
+	if !errors.As(err, &e) || e.Code != CodeInvalid || err.Error() != "ops[0]: overlaps ops[1]" {
+		t.Fatalf("got %v", err)
+	}
+	// With what each targets, each label once (not "ops[0]: ops[0] (...)").
+	_, err = Apply([]byte("abcdef"), []Hunk{
+		{Start: 1, End: 3, New: "x", Edit: "ops[0]", Desc: "lines 5-7"},
+		{Start: 2, End: 4, New: "y", Edit: "ops[1]", Desc: "line 6"},
+	})
+	if err == nil || err.Error() != "ops[0]: lines 5-7 and ops[1] (line 6) overlap" {
+		t.Fatalf("got %v", err)
+	}
+	_, err = Apply([]byte("abcdef"), []Hunk{{Start: 1, End: 3, Desc: "line 1"}, {Start: 2, End: 4, Desc: "line 2"}})
+	if err == nil || err.Error() != "line 1 and line 2 overlap" {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -132,7 +144,7 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		var req map[string]any
-		err := decodeStrict(json.RawMessage(args), tl.InputSchema(), &req)
+		err := decodeStrict(tool, json.RawMessage(args), tl.InputSchema(), &req)
 		if err != nil && CodeOf(err) != CodeInvalid {
 			t.Fatalf("decode error with code %d: %v", CodeOf(err), err)
 		}

@@ -117,6 +117,9 @@ func TestChangedUnderCallConflictShowsDiff(t *testing.T) {
 			if !strings.Contains(msg, "+gamm4 by someone else") || !strings.Contains(msg, "-gamma") {
 				t.Fatalf("the conflict does not show what changed:\n%s", msg)
 			}
+			if n := strings.Count(msg, "What changed"); n != 1 {
+				t.Fatalf("the change is shown %d times:\n%s", n, msg)
+			}
 			if strings.Count(msg, "f.txt: ") > 1 && strings.HasPrefix(msg, "f.txt: f.txt:") {
 				t.Fatalf("path named twice: %s", msg)
 			}

@@ -139,7 +139,7 @@ func (e *Engine) locked(run func() (any, error)) (any, error) {
 // a conflict.
 func (e *Engine) explainChange(err error) error {
 	var fe *Error
-	if !errors.As(err, &fe) || fe.Path == "" || fe.reread != nil || strings.Contains(fe.Msg, "What changed") {
+	if !errors.As(err, &fe) || fe.Path == "" || fe.reread != nil || fe.changeShown {
 		return err
 	}
 	read, ok := e.reread[fe.Path]
@@ -156,6 +156,7 @@ func (e *Engine) explainChange(err error) error {
 	if out.Code == CodeTextNotFound {
 		out.Code = CodeConflict
 	}
+	out.changeShown = true
 	out.Msg += "\nThe file changed while the call ran (another writer); read it again. What changed:\n" +
 		clipLines(unified("a/"+fe.Path+" (read)", "b/"+fe.Path+" (now)", ai, bi, edits), 60)
 	return &out

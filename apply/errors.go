@@ -54,6 +54,9 @@ type Error struct {
 	// (nil for a file that did not exist): the base that a recomputation
 	// carries the call's line numbers from.
 	reread map[string][]byte
+	// changeShown says that Msg already shows what changed in the file
+	// while the call ran, so that it is not added twice (explainChange).
+	changeShown bool
 }
 
 func (e *Error) Error() string {
@@ -120,14 +123,16 @@ func matchError(err error, path, edit, what string) error {
 // storeError classifies an error of the repository side (gitstore) for
 // path ("" when it concerns the whole call): a file changed underneath or
 // another process holding the lock is a conflict; a path under a git
-// filter, or a repository owned by another user, is refused; an empty
+// filter, a read-only file, or a repository owned by another user, is
+// refused; an empty
 // journal or unknown entry is an invalid request; the rest is internal.
 func storeError(err error, path string) error {
 	code := CodeInternal
 	switch {
 	case errors.Is(err, gitstore.ErrConflict), errors.Is(err, gitstore.ErrLocked):
 		code = CodeConflict
-	case errors.Is(err, gitstore.ErrFiltered), errors.Is(err, gitstore.ErrUnsafeRepository), errors.Is(err, gitstore.ErrUnsupportedFormat):
+	case errors.Is(err, gitstore.ErrFiltered), errors.Is(err, gitstore.ErrUnsafeRepository), errors.Is(err, gitstore.ErrUnsupportedFormat),
+		errors.Is(err, gitstore.ErrReadOnly):
 		code = CodePermission
 	case errors.Is(err, gitstore.ErrNothingToUndo), errors.Is(err, gitstore.ErrNothingToRedo),
 		errors.Is(err, gitstore.ErrNoJournal), errors.Is(err, gitstore.ErrUnknownEntry):
@@ -139,6 +144,17 @@ func storeError(err error, path string) error {
 		msg = err.Error()
 	}
 	return &Error{Code: code, Path: path, Msg: msg, Err: err}
+}
+
+// StoreError classifies an error of the repository side that reaches a
+// caller without going through a tool (graft land, graft status) with the
+// codes the tools give it: a held lock or a conflict is CodeConflict, an
+// empty journal CodeInvalid, a filtered path CodePermission, and so on.
+func StoreError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return storeError(err, "")
 }
 
 // ErrorJSON is the JSON form of an error, as `graft call` prints it and as

@@ -28,6 +28,20 @@ func (h Hunk) label() string {
 	return h.Edit + " (" + h.Desc + ")"
 }
 
+// overlapMessage says that hunk w overlaps h, for an error that names w's
+// Edit already: w's own label is not repeated ("replacements[0]: lines
+// 5-7 and replacements[1] (line 6) overlap").
+func overlapMessage(w, h Hunk) string {
+	subject := w.Desc
+	if w.Edit == "" {
+		subject = w.label()
+	}
+	if subject == "" {
+		return "overlaps " + h.label()
+	}
+	return fmt.Sprintf("%s and %s overlap", subject, h.label())
+}
+
 // Apply returns content with hunks applied. The hunks all refer to content
 // as it is; they are validated together first — each must lie inside
 // content, and no two may overlap (an insertion may touch a replaced range
@@ -126,8 +140,7 @@ func sortHunks(size int, hunks []Hunk) ([]Hunk, error) {
 		if widest >= 0 {
 			w := sorted[widest]
 			if h.Start < w.End {
-				return nil, &Error{Code: CodeInvalid, Edit: w.Edit,
-					Msg: fmt.Sprintf("%s overlaps %s", w.label(), h.label())}
+				return nil, &Error{Code: CodeInvalid, Edit: w.Edit, Msg: overlapMessage(w, h)}
 			}
 		}
 		if widest < 0 || h.End > sorted[widest].End {

@@ -1,16 +1,12 @@
 package apply
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 )
 
@@ -83,7 +79,7 @@ func NewTool[In, Out any](name, description string, run func(context.Context, *E
 	}
 	t.run = func(ctx context.Context, e *Engine, args json.RawMessage) (any, error) {
 		var req In
-		if err := decodeStrict(args, t.InputSchema(), &req); err != nil {
+		if err := decodeStrict(name, args, t.InputSchema(), &req); err != nil {
 			return nil, err
 		}
 		if d, ok := any(&req).(interface{ dryRun() bool }); t.ReadOnly || !ok || d.dryRun() {
@@ -103,60 +99,6 @@ func NewTool[In, Out any](name, description string, run func(context.Context, *E
 // Run decodes args and runs the tool.
 func (t *Tool) Run(ctx context.Context, e *Engine, args json.RawMessage) (any, error) {
 	return t.run(ctx, e, args)
-}
-
-// decodeStrict decodes args (a JSON object) into v, checking the required
-// fields of schema and refusing unknown ones.
-func decodeStrict(args json.RawMessage, schema *Schema, v any) error {
-	if len(bytes.TrimSpace(args)) == 0 || bytes.Equal(bytes.TrimSpace(args), []byte("null")) {
-		args = json.RawMessage("{}")
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(args, &fields); err != nil {
-		return invalidf("", "", "arguments must be a JSON object: %v", jsonMessage(err))
-	}
-	for _, name := range schema.Required {
-		if _, ok := fields[name]; !ok {
-			return invalidf("", "", "missing required field %q", name)
-		}
-	}
-	for name := range fields {
-		if _, ok := schema.Properties[name]; !ok {
-			return invalidf("", "", "unknown field %q (fields: %s)", name, strings.Join(slices.Sorted(maps.Keys(schema.Properties)), ", "))
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return invalidf("", "", "invalid arguments: %s", jsonMessage(err))
-	}
-	return nil
-}
-
-// jsonMessage words a decoding error for a model: the field and the types.
-func jsonMessage(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		if te.Field != "" {
-			return fmt.Sprintf("field %q must be %s, not %s", te.Field, jsonType(te.Type.String()), te.Value)
-		}
-		return fmt.Sprintf("expected %s, got %s", jsonType(te.Type.String()), te.Value)
-	}
-	return strings.TrimPrefix(err.Error(), "json: ")
-}
-
-func jsonType(goType string) string {
-	switch {
-	case strings.Contains(goType, "int"):
-		return "an integer"
-	case strings.Contains(goType, "bool"):
-		return "a boolean"
-	case strings.Contains(goType, "string"):
-		return "a string"
-	case strings.HasPrefix(goType, "[]"):
-		return "an array"
-	}
-	return "an object"
 }
 
 var registry struct {

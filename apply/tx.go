@@ -154,7 +154,11 @@ func (tx *Tx) open(path, edit string, create, binary bool) (*TxFile, error) {
 			return nil, errFromFS(err, rel, edit)
 		}
 		if !binary && isBinary(content) {
-			return nil, errorf(CodeBinary, rel, edit, "cannot edit binary file")
+			verb := "edit"
+			if t := Lookup(tx.tool); t != nil && t.ReadOnly {
+				verb = "read"
+			}
+			return nil, errorf(CodeBinary, rel, edit, "cannot %s binary file (it has a NUL byte in its first %d bytes)", verb, binarySniff)
 		}
 		f.Exists, f.Old, f.Cur, f.OldMode, f.Mode = true, content, content, fi.Mode().Perm(), fi.Mode().Perm()
 		if len(content) >= hashAheadBytes && !tx.dryRun {
@@ -249,7 +253,9 @@ func (f *TxFile) Delete() {
 
 // Land computes each changed file's diff and, unless the call is a dry
 // run, writes every change or none through the store, recording the call
-// in the journal with message. A call that changes nothing is refused.
+// in the journal with message. A call that changes nothing is refused, and
+// so is, dry run or not, one that changes or deletes a file its owner
+// cannot write (mode 0444, the read-only attribute on Windows).
 func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	var changed []*TxFile
 	var total int64 // bytes changed: removed plus added, over every file
@@ -269,6 +275,16 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	// per-file limit bounds it).
 	if total > tx.e.opts.MaxCallBytes && len(changed) > 1 {
 		return nil, errorf(CodeTooLarge, "", "", "call changes %s across %d files (the limit is %s; graft --max-call-size raises it)", sizeOf(total), len(changed), sizeOf(tx.e.opts.MaxCallBytes))
+	}
+	for _, f := range changed {
+		if f.Exists && f.OldMode&0o200 == 0 {
+			verb := "edit"
+			if f.deleted {
+				verb = "delete"
+			}
+			return nil, &Error{Code: CodePermission, Path: f.Rel, Err: gitstore.ErrReadOnly,
+				Msg: fmt.Sprintf("%s (mode %04o): make it writable to %s it", gitstore.ErrReadOnly, f.OldMode, verb)}
+		}
 	}
 	res := &Landing{Success: true, DryRun: tx.dryRun}
 	changes := make([]gitstore.Change, 0, len(changed))
@@ -488,7 +504,7 @@ func (tx *Tx) changedUnder(cause error) *Error {
 		case err == nil && !bytes.Equal(now, f.Old):
 			ai, bi := newLineIndex(f.Old), newLineIndex(now)
 			edits := diffLines(ai, 1, ai.count()+1, bi, 1, bi.count()+1)
-			e.Path = f.Rel
+			e.Path, e.changeShown = f.Rel, true
 			e.Msg = "file changed while the call ran; read it again. What changed:\n" +
 				clipLines(unified("a/"+f.Rel+" (read)", "b/"+f.Rel+" (now)", ai, bi, edits), 60)
 		}

@@ -98,12 +98,14 @@ func (v *sinceVersion) after(n int, edit string) (int, error) {
 
 func (v *sinceVersion) conflict(edit, what string) *Error {
 	diff := clipLines(v.diff, 60)
+	e := errorf(CodeConflict, v.rel, edit,
+		"%s changed since version %s was read; read the file again. What changed since:\n%s", what, short(v.version), diff)
 	if v.version == "" {
-		return errorf(CodeConflict, v.rel, edit,
+		e = errorf(CodeConflict, v.rel, edit,
 			"%s changed while the call ran (another writer); read the file again. What changed:\n%s", what, diff)
 	}
-	return errorf(CodeConflict, v.rel, edit,
-		"%s changed since version %s was read; read the file again. What changed since:\n%s", what, short(v.version), diff)
+	e.changeShown = true
+	return e
 }
 
 // clipLines keeps the first n lines of text and says how many it left out.

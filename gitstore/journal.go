@@ -135,7 +135,9 @@ type current struct {
 
 // statCurrent checks that the file still exists as c.Old says (or is
 // still absent) and returns its state; checkContent then compares the
-// bytes. A difference is ErrConflict wrapped with the path.
+// bytes. A difference is ErrConflict wrapped with the path; an existing
+// file its owner cannot write is ErrReadOnly (every call, undo and redo
+// lands through here).
 func (s *Store) statCurrent(c Change) (current, error) {
 	name := s.abs(c.Path)
 	fi, err := os.Lstat(name)
@@ -151,6 +153,9 @@ func (s *Store) statCurrent(c Change) (current, error) {
 		return current{}, fmt.Errorf("gitstore: %s: not a regular file (%s)", c.Path, fi.Mode().Type())
 	case c.Old == nil:
 		return current{}, fmt.Errorf("%s: created since it was read: %w", c.Path, ErrConflict)
+	}
+	if fi.Mode().Perm()&0o200 == 0 {
+		return current{}, fmt.Errorf("%s: %w (mode %04o): make it writable to change it", c.Path, ErrReadOnly, fi.Mode().Perm())
 	}
 	return current{exists: true, perm: uint32(fi.Mode().Perm())}, nil
 }

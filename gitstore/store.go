@@ -31,6 +31,11 @@ var ErrLocked = errors.New("repository is locked by another graft process")
 // (a clean/smudge filter such as LFS, or end-of-line conversion).
 var ErrFiltered = errors.New("path is under a git filter or end-of-line conversion")
 
+// ErrReadOnly: a file its owner cannot write (mode 0444, or the read-only
+// attribute on Windows) is not changed or deleted, not even by a process
+// that could (root): graft respects the mode rather than overriding it.
+var ErrReadOnly = errors.New("file is read-only")
+
 // ErrNothingToUndo and ErrNothingToRedo: the journal has no edit to undo or
 // no undone edit to redo.
 var (

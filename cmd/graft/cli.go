@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,13 +42,15 @@ func exitCode(err error) int {
 // non-atomic multi_edit with failures) after printing it.
 var errRefused = errors.New("not every edit succeeded")
 
-// usageError is a mistake in the command line.
-type usageError struct{ msg string }
+// usageError is a mistake in the command line. cmd is the command whose
+// usage it concerns ("" for the global options), for the pointer to its
+// help.
+type usageError struct{ msg, cmd string }
 
 func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error {
-	return &usageError{fmt.Sprintf(format, args...)}
+	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
 // command is one `graft COMMAND`. Each file registers its commands from
@@ -58,7 +61,14 @@ type command struct {
 	Summary string
 	// Flags, if set, declares the command's flags on fs before parsing.
 	Flags func(fs *pflag.FlagSet)
-	Run   func(c *Context, fs *pflag.FlagSet, args []string) error
+	// Paths is how many arguments after "--" are paths taken as they are
+	// (a file named -x.txt); flags may follow them. 0: every argument
+	// after "--" is an argument, as pflag does.
+	Paths int
+	// More, if set, writes more help after the flags (graft call lists
+	// the tools).
+	More func(w io.Writer)
+	Run  func(c *Context, fs *pflag.FlagSet, args []string) error
 }
 
 var commands = map[string]*command{}
@@ -86,6 +96,9 @@ type Context struct {
 	logger *slog.Logger
 	engine *apply.Engine
 	bar    *progressBar // on a terminal only
+	// jsonErrors is set by a command that prints its errors as JSON on
+	// stdout, candidates included (graft call): stderr gets the summary.
+	jsonErrors bool
 }
 
 // globalFlags lets feature files add global options; each function is run
@@ -139,17 +152,29 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &Context{Stdin: stdin, Stdout: stdout, Stderr: stderr, Extra: map[string]any{}}
 	err := run(c, args)
 	if err != nil && !errors.Is(err, errRefused) {
-		fmt.Fprintf(stderr, "graft: %s\n", oneLine(err.Error()))
-		var u *usageError
-		if errors.As(err, &u) {
-			fmt.Fprintln(stderr, "run 'graft help' for usage")
-		}
+		printError(c, err)
 	}
 	return exitCode(err)
 }
 
-func oneLine(s string) string {
-	return strings.ReplaceAll(strings.TrimSpace(s), "\n", " ")
+// printError tells people why a command failed, on stderr: one summary
+// line, then what the error shows on lines of its own (a code excerpt, the
+// diff of a change underneath), then the candidates of a refused match,
+// then for a usage error where to find the usage.
+func printError(c *Context, err error) {
+	w := c.Stderr
+	fmt.Fprintf(w, "graft: %s\n", strings.TrimSpace(err.Error()))
+	if !c.jsonErrors {
+		printCandidates(w, err)
+	}
+	var u *usageError
+	if errors.As(err, &u) {
+		if u.cmd != "" {
+			fmt.Fprintf(w, "run 'graft %s --help' for usage\n", u.cmd)
+		} else {
+			fmt.Fprintln(w, "run 'graft help' for usage")
+		}
+	}
 }
 
 func run(c *Context, args []string) error {
@@ -161,11 +186,16 @@ func run(c *Context, args []string) error {
 	fs.StringVar(&c.Match, "match", "fuzzy", "`exact` or fuzzy matching of old text")
 	fs.StringVar(&c.Check, "check", "reject", "syntax check: `reject` edits that add a syntax error, warn, or off")
 	help := fs.BoolP("help", "h", false, "show help")
+	version := fs.Bool("version", false, "print graft's version")
 	for _, f := range globalFlags {
 		f(fs, c)
 	}
 	if err := fs.Parse(args); err != nil {
 		return usagef("%v", err)
+	}
+	if *version {
+		fmt.Fprintf(c.Stdout, "graft %s\n", versionString())
+		return nil
 	}
 	if c.Match != "exact" && c.Match != "fuzzy" {
 		return usagef("--match must be exact or fuzzy, not %q", c.Match)
@@ -181,34 +211,94 @@ func run(c *Context, args []string) error {
 	}
 	c.logger = slog.New(slog.NewTextHandler(c.Stderr, &slog.HandlerOptions{Level: level}))
 	rest := fs.Args()
-	if *help || len(rest) == 0 || rest[0] == "help" {
+	switch {
+	case *help:
 		printHelp(c.Stdout, fs)
-		if len(rest) == 0 && !*help {
-			return usagef("no command given")
-		}
 		return nil
+	case len(rest) == 0:
+		printHelp(c.Stdout, fs)
+		return usagef("no command given")
+	case rest[0] == "help":
+		return runHelp(c, fs, rest[1:])
 	}
 	cmd, ok := commands[rest[0]]
 	if !ok {
 		return usagef("unknown command %q", rest[0])
 	}
+	err := runCommand(c, cmd, rest[1:])
+	var u *usageError
+	if errors.As(err, &u) && u.cmd == "" {
+		u.cmd = cmd.Name
+	}
+	return err
+}
+
+// runHelp is `graft help [COMMAND]`.
+func runHelp(c *Context, fs *pflag.FlagSet, args []string) error {
+	switch len(args) {
+	case 0:
+		printHelp(c.Stdout, fs)
+		return nil
+	case 1:
+		cmd, ok := commands[args[0]]
+		if !ok {
+			return usagef("help: unknown command %q", args[0])
+		}
+		printCommandHelp(c.Stdout, cmd, commandFlags(cmd))
+		return nil
+	}
+	return usagef("help: want at most one COMMAND")
+}
+
+// commandFlags is the flag set of cmd, with its flags declared.
+func commandFlags(cmd *command) *pflag.FlagSet {
 	cfs := pflag.NewFlagSet("graft "+cmd.Name, pflag.ContinueOnError)
 	cfs.SetOutput(io.Discard)
 	if cmd.Flags != nil {
 		cmd.Flags(cfs)
 	}
-	chelp := cfs.BoolP("help", "h", false, "show help")
-	if err := cfs.Parse(rest[1:]); err != nil {
+	cfs.BoolP("help", "h", false, "show help")
+	return cfs
+}
+
+// runCommand parses cmd's flags from args and runs it.
+func runCommand(c *Context, cmd *command, args []string) error {
+	cfs := commandFlags(cmd)
+	if err := cfs.Parse(args); err != nil {
 		return usagef("%s: %v", cmd.Name, err)
 	}
-	if *chelp {
-		fmt.Fprintf(c.Stdout, "usage: graft %s %s\n\n%s\n\n%s", cmd.Name, cmd.Args, cmd.Summary, cfs.FlagUsages())
+	positional := cfs.Args()
+	if dash := cfs.ArgsLenAtDash(); cmd.Paths > 0 && dash >= 0 {
+		// As git reads "--": what follows is paths, taken as they are.
+		// Flags may follow the paths (graft edit -- -x.txt --old a).
+		before, after := positional[:dash], positional[dash:]
+		paths := after[:min(cmd.Paths, len(after))]
+		if extra := after[len(paths):]; len(extra) > 0 {
+			if err := cfs.Parse(extra); err != nil {
+				return usagef("%s: %v", cmd.Name, err)
+			}
+			before = append(slices.Clip(before), cfs.Args()...)
+		}
+		positional = append(slices.Clip(before), paths...)
+	}
+	if h, _ := cfs.GetBool("help"); h {
+		printCommandHelp(c.Stdout, cmd, cfs)
 		return nil
 	}
 	if processMain && cmd.Name != "mcp" {
 		oneShotGC()
 	}
-	return cmd.Run(c, cfs, cfs.Args())
+	return cmd.Run(c, cfs, positional)
+}
+
+// printCommandHelp writes cmd's usage: synopsis, summary, flags and any
+// more help it has.
+func printCommandHelp(w io.Writer, cmd *command, cfs *pflag.FlagSet) {
+	fmt.Fprintf(w, "usage: graft %s %s\n\n%s\n\n%s", cmd.Name, cmd.Args, cmd.Summary, cfs.FlagUsages())
+	if cmd.More != nil {
+		fmt.Fprintln(w)
+		cmd.More(w)
+	}
 }
 
 func printHelp(w io.Writer, fs *pflag.FlagSet) {
@@ -225,7 +315,7 @@ func printHelp(w io.Writer, fs *pflag.FlagSet) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-*s %s\n", width, n, commands[n].Summary)
 	}
-	fmt.Fprintf(w, "\nGlobal flags:\n%s\nExit codes: 0 applied, 1 refused, 2 usage or internal error.\n", fs.FlagUsages())
+	fmt.Fprintf(w, "\nGlobal flags:\n%s\nRun 'graft help COMMAND' for a command's usage.\nExit codes: 0 applied, 1 refused, 2 usage or internal error.\n", fs.FlagUsages())
 }
 
 func isTerminal(w io.Writer) bool {

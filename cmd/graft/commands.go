@@ -14,13 +14,14 @@ import (
 
 func init() {
 	register(&command{Name: "call", Args: "TOOL [ARGS|-|@FILE]",
-		Summary: "run a tool with JSON arguments; print its JSON result", Run: runCall})
+		Summary: "run a tool with JSON arguments; print its JSON result", More: listTools, Run: runCall})
 	register(&command{Name: "tools", Args: "",
 		Summary: "list the tools with their JSON input schemas", Run: runTools})
 	register(&command{Name: "read", Args: "PATH[:START-END]",
-		Summary: "print a file with line numbers", Run: runRead})
+		Summary: "print a file with line numbers", Paths: 1, Run: runRead})
 	register(&command{Name: "edit", Args: "PATH --old TEXT --new TEXT [--all]",
 		Summary: "replace text in a file",
+		Paths:   1,
 		Flags: func(fs *pflag.FlagSet) {
 			fs.String("old", "", "the text to replace")
 			fs.String("new", "", "the replacement text")
@@ -38,6 +39,7 @@ func runCall(c *Context, _ *pflag.FlagSet, args []string) error {
 	if len(args) < 1 || len(args) > 2 {
 		return usagef("call: want TOOL [ARGS|-|@FILE]")
 	}
+	c.jsonErrors = true
 	raw := "{}"
 	if len(args) == 2 {
 		var err error
@@ -61,6 +63,44 @@ func runCall(c *Context, _ *pflag.FlagSet, args []string) error {
 		return errRefused
 	}
 	return nil
+}
+
+// listTools writes, for graft call --help, each tool's name and the first
+// sentence of its description.
+func listTools(w io.Writer) {
+	tools := apply.Tools()
+	width := 0
+	for _, t := range tools {
+		width = max(width, len(t.Name))
+	}
+	fmt.Fprintln(w, "Tools (graft tools prints their descriptions and JSON schemas):")
+	for _, t := range tools {
+		fmt.Fprintf(w, "  %-*s %s\n", width, t.Name, firstSentence(t.Description))
+	}
+}
+
+// firstSentence is the first sentence of a description's first
+// paragraph, on one line.
+func firstSentence(desc string) string {
+	para, _, _ := strings.Cut(strings.TrimSpace(desc), "\n\n")
+	para = strings.Join(strings.Fields(para), " ")
+	for i := 0; i < len(para); i++ {
+		if para[i] == '.' && (i+1 == len(para) || para[i+1] == ' ') && !abbreviationAt(para, i) {
+			return para[:i+1]
+		}
+	}
+	return para
+}
+
+// abbreviationAt reports whether the full stop at s[i] ends an
+// abbreviation such as "e.g." or "i.e." rather than a sentence.
+func abbreviationAt(s string, i int) bool {
+	for _, a := range []string{"e.g", "i.e", "etc", "vs"} {
+		if strings.HasSuffix(s[:i], a) {
+			return true
+		}
+	}
+	return false
 }
 
 // readArg reads a JSON argument given inline, as "-" (stdin) or "@FILE".
@@ -169,7 +209,6 @@ func runEditCmd(c *Context, fs *pflag.FlagSet, args []string) error {
 	req.DryRun = dry
 	res, err := c.callTool("edit", req)
 	if err != nil {
-		printCandidates(c.Stderr, err)
 		return err
 	}
 	printLanding(c, res.(*apply.Landing))
@@ -200,14 +239,23 @@ func printLanding(c *Context, l *apply.Landing) {
 	}
 }
 
-// printCandidates lists a refusal's near misses for people.
+// printCandidates lists a refusal's near misses for people, after its
+// summary line: where each is and its text, then how many more places
+// there are when the refusal counts more than it lists.
 func printCandidates(w io.Writer, err error) {
 	j := apply.ToJSON(err)
 	for _, cand := range j.Candidates {
-		fmt.Fprintf(w, "candidate at lines %d-%d (similarity %.2f)%s:\n", cand.Line, cand.EndLine, cand.Similarity, reasonSuffix(cand.Reason))
+		where := fmt.Sprintf("line %d", cand.Line)
+		if cand.EndLine > cand.Line {
+			where = fmt.Sprintf("lines %d-%d", cand.Line, cand.EndLine)
+		}
+		fmt.Fprintf(w, "candidate at %s (similarity %.2f)%s:\n", where, cand.Similarity, reasonSuffix(cand.Reason))
 		for _, l := range strings.SplitAfter(strings.TrimSuffix(cand.Text, "\n"), "\n") {
 			fmt.Fprintf(w, "  | %s", strings.TrimSuffix(l, "\n")+"\n")
 		}
+	}
+	if more := j.Count - len(j.Candidates); len(j.Candidates) > 0 && more > 0 {
+		fmt.Fprintf(w, "and %d more\n", more)
 	}
 }
 

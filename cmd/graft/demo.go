@@ -13,6 +13,7 @@ import (
 func init() {
 	register(&command{Name: "demo", Args: "[DIR]",
 		Summary: "walk through edits, a diff and an undo in a scratch repository",
+		Paths:   1,
 		Run:     runDemo})
 }
 
@@ -44,15 +45,21 @@ func runDemo(c *Context, _ *pflag.FlagSet, args []string) error {
 	if len(args) > 1 {
 		return usagef("demo: want at most one DIR")
 	}
-	dir := ""
-	if len(args) == 1 {
-		dir = args[0]
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	} else {
+	// A scratch repository of our own is removed afterwards, whatever
+	// happens; a DIR given is the user's to keep and look around.
+	dir, scratch := "", len(args) == 0
+	if scratch {
 		var err error
 		if dir, err = os.MkdirTemp("", "graft-demo-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+	} else {
+		dir = args[0]
+		if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
+			return usagef("demo: %s is not empty: give a new or empty DIR", dir)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
 	}
@@ -62,6 +69,7 @@ func runDemo(c *Context, _ *pflag.FlagSet, args []string) error {
 	}
 	for _, g := range [][]string{
 		{"init", "-q"},
+		{"symbolic-ref", "HEAD", "refs/heads/main"},
 		{"add", "shop.go"},
 		{"-c", "user.name=graft demo", "-c", "user.email=demo@graft.invalid", "commit", "-q", "-m", "shop: first version"},
 	} {
@@ -94,6 +102,10 @@ func runDemo(c *Context, _ *pflag.FlagSet, args []string) error {
 		fmt.Fprintf(c.Stdout, "\n# %s\n$ graft %s\n", s.why, quoteArgs(s.args))
 		code := Main(append([]string{"-C", dir}, s.args...), c.Stdin, c.Stdout, c.Stdout)
 		fmt.Fprintf(c.Stdout, "(exit %d)\n", code)
+	}
+	if scratch {
+		fmt.Fprintf(c.Stdout, "\nThe scratch repository is removed now; run graft demo DIR to keep one and look around.\n")
+		return nil
 	}
 	fmt.Fprintf(c.Stdout, "\nLook around: cd %s && git log -p refs/graft/main\n", dir)
 	return nil

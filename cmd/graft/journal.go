@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -94,17 +93,27 @@ func runLog(c *Context, fs *pflag.FlagSet, args []string) error {
 		return usagef("log takes no arguments")
 	}
 	n, _ := fs.GetInt("max-count")
+	if n < 0 {
+		return usagef("log: -n must be 0 or more, not %d", n)
+	}
 	asJSON, _ := fs.GetBool("json")
-	res, err := c.callTool("history", apply.HistoryRequest{Limit: n})
+	// The history tool reads limit 0 as its default; -n 0 shows nothing,
+	// as git log -n 0 does.
+	res, err := c.callTool("history", apply.HistoryRequest{Limit: max(n, 1)})
 	if err != nil {
 		return err
 	}
 	h := res.(*apply.HistoryResult)
+	if n == 0 {
+		h.Entries = h.Entries[:0]
+	}
 	if asJSON {
 		return writeJSON(c.Stdout, h)
 	}
 	if len(h.Entries) == 0 {
-		fmt.Fprintf(c.Stderr, "the journal (%s) is empty\n", h.Journal)
+		if n > 0 {
+			fmt.Fprintf(c.Stderr, "the journal (%s) is empty\n", h.Journal)
+		}
 		return nil
 	}
 	for _, en := range h.Entries {
@@ -148,26 +157,12 @@ func runLand(c *Context, fs *pflag.FlagSet, args []string) error {
 	}
 	sq, err := e.Store().Squash(context.Background(), msg)
 	if err != nil {
-		return landError(err)
+		return apply.StoreError(err)
 	}
 	fmt.Fprintf(c.Stdout, "%s %s\n", short(sq.Commit), strings.TrimPrefix(sq.Branch, "refs/heads/"))
 	fmt.Fprintf(c.Stderr, "landed %d journal entries as %s on %s: %s\n", sq.Entries, short(sq.Commit),
 		strings.TrimPrefix(sq.Branch, "refs/heads/"), strings.Join(sq.Files, " "))
 	return nil
-}
-
-// landError classifies a land failure: nothing to land and refused paths
-// are refusals (exit 1), the rest internal.
-func landError(err error) error {
-	switch {
-	case errors.Is(err, gitstore.ErrNoJournal):
-		return &apply.Error{Code: apply.CodeInvalid, Msg: err.Error(), Err: err}
-	case errors.Is(err, gitstore.ErrFiltered):
-		return &apply.Error{Code: apply.CodePermission, Msg: err.Error(), Err: err}
-	case errors.Is(err, gitstore.ErrConflict):
-		return &apply.Error{Code: apply.CodeConflict, Msg: err.Error(), Err: err}
-	}
-	return err
 }
 
 func runStatus(c *Context, fs *pflag.FlagSet, args []string) error {
@@ -181,7 +176,7 @@ func runStatus(c *Context, fs *pflag.FlagSet, args []string) error {
 	}
 	st, err := e.Store().Status()
 	if err != nil {
-		return err
+		return apply.StoreError(err)
 	}
 	if asJSON {
 		return writeJSON(c.Stdout, st)

@@ -15,6 +15,7 @@ import (
 func init() {
 	register(&command{Name: "patch", Args: "[FILE|-] [--check] [--reverse]",
 		Summary: "apply a unified diff, Codex patch or SEARCH/REPLACE blocks (from FILE or stdin)",
+		Paths:   1,
 		Flags: func(fs *pflag.FlagSet) {
 			fs.Bool("check", false, "only check that the patch applies; change nothing")
 			fs.BoolP("reverse", "R", false, "apply the patch in reverse")
@@ -44,7 +45,6 @@ func runPatchCmd(c *Context, fs *pflag.FlagSet, args []string) error {
 	req.DryRun = check
 	res, err := c.callTool("apply_patch", req)
 	if err != nil {
-		printCandidates(c.Stderr, err)
 		return err
 	}
 	printPatchResult(c, res.(*apply.ApplyPatchResult), check)
