@@ -582,16 +582,10 @@ func (s *searcher) guards(v variant, m Match) error {
 	//     evidence.
 	//   - New text overlapping the block found is evidence: the block holds
 	//     the edit already.
-	//   - Elsewhere (neither overlapping nor holding the block found), it
-	//     is evidence only when the new text carries the old text's own
-	//     first and last lines around its change (sharesEnds): then it
-	//     stands where the old text would stand. A new text without them
-	//     standing elsewhere is a file repeating itself (a table, similar
-	//     tests): the old text was found, and the new text's other place
-	//     says nothing about this one. Even then, it is evidence only if
-	//     the new text, rewritten the way the block found rewrites it
-	//     (indentation, typography, unchanged lines taken from the block),
-	//     is not what stands there.
+	//   - Elsewhere, it is evidence only if the new text, rewritten the way
+	//     the block found rewrites it (indentation, typography, unchanged
+	//     lines taken from the block), is not what stands there. When it is,
+	//     the file simply repeats itself (two similar functions, a table).
 	deletion := subsequence(nl, v.lines)
 	adapted := s.adaptedLines(m)
 	// A block found exactly inside a line (a reading other than as given,
@@ -604,12 +598,7 @@ func (s *searcher) guards(v variant, m Match) error {
 	for lastNB > firstNB && isBlank(s.fl.text(lastNB)) {
 		lastNB--
 	}
-	anchored := sharesEnds(v.lines, nl)
 	cs := slices.DeleteFunc(s.candidates(nl), func(c cand) bool {
-		overlaps := c.p <= last && c.p+len(nl)-1 >= first
-		if !overlaps && !anchored {
-			return true // elsewhere, without the edit's own ends: no evidence
-		}
 		lvlQ, blankQ := s.level(nl, c.p), blankP && !s.blanksAround(c.p, len(nl), v.lead, v.trail)
 		if blankP && !blankQ && lvlQ <= lvlP || blankP == blankQ && lvlQ < lvlP {
 			return false // fits more tightly
@@ -625,7 +614,7 @@ func (s *searcher) guards(v variant, m Match) error {
 		if deletion && inside && explained {
 			return true
 		}
-		if overlaps {
+		if c.p <= last && c.p+len(nl)-1 >= first {
 			return false // overlaps the block found
 		}
 		return explained
