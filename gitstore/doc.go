@@ -27,6 +27,25 @@
 // that git would convert on commit (filters such as LFS, end-of-line
 // conversion) are refused with ErrFiltered.
 //
+// # Identity
+//
+// Every commit graft writes (journal entries, snapshots, branch-mode
+// commits, graft land) is authored and committed by who git would commit
+// as: graft runs `git var GIT_AUTHOR_IDENT` and `git var GIT_COMMITTER_IDENT`
+// in the worktree, with its own environment, once per call, so include,
+// includeIf, worktree config and the GIT_CONFIG_* variables count as they
+// do for git. Where git has no identity (it would refuse to commit) or is
+// not installed, graft reads the environment and the repository's config
+// itself and fills what is missing with DefaultName and DefaultEmail.
+// Nothing is cached between calls, so a long-running graft mcp sees a
+// checkout (includeIf onbranch:) or a config edit at once. Cost: the two
+// processes run side by side while the call is checked and written, about
+// 1.2 ms of CPU each (hyperfine: 1.2 ± 0.2 ms per git var, git 2.39). On a
+// shared, loaded 2-core machine a one-line `graft edit` costs 1.7 ms more
+// in its best runs (two edits: 8.7 → 12.1 ms) and about 3 ms more on
+// average, 2.5 ms more CPU (hyperfine, 200 runs, against the same binary
+// with git off the PATH).
+//
 // # Transactions
 //
 // Land is all-or-nothing and crash-safe: under a lock in the git dir it

@@ -198,6 +198,8 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	if err != nil {
 		return Landed{}, err
 	}
+	// git is asked who commits while the files are checked (ident.go).
+	s.startIdentity()
 	curs := make([]current, len(changes))
 	for i, c := range changes {
 		if curs[i], err = s.statCurrent(c); err != nil {
@@ -212,7 +214,6 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 			return Landed{}, fmt.Errorf("gitstore: branch mode updates the index with git, which is not installed: %w", err)
 		}
 	}
-	author, committer := s.identity(time.Now())
 	// The new contents' permission bits: asked for, else the file's, else
 	// a new file's.
 	perms := make([]uint32, len(changes))
@@ -325,6 +326,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 			snap[c.Path] = want
 		}
 	}
+	author, committer := s.identity(time.Now())
 	parent, tree := st.parent, st.tree
 	var landed Landed
 	landed.Ref = st.ref

@@ -174,6 +174,7 @@ type Store struct {
 	refs      refStore     // files, or reftable through git
 	opened    bool         // the private repository exists (openStorage)
 	lockOwned bool
+	ident     *identityJob // the current call's identity (ident.go)
 	recovered *Recovery
 	trees     map[oid][]treeEntry
 	batch     *objectBatch // a transaction's objects, not yet written
