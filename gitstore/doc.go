@@ -6,7 +6,9 @@
 // # The journal
 //
 // By default each landed call is one commit on refs/graft/<branch>
-// (refs/graft/detached while HEAD is detached), a chain whose first parent
+// (refs/graft/detached while HEAD is detached; a linked worktree has its
+// own journals below refs/graft-worktrees/<id>/, see worktree.go, so that
+// worktrees never share one), a chain whose first parent
 // leads back to the branch's HEAD commit when the journal started. A commit's
 // tree is the previous journal tree with only the touched paths replaced,
 // written straight into the object store (blobs, the trees on the changed

@@ -213,7 +213,7 @@ func TestLinkedWorktree(t *testing.T) {
 		t.Fatalf("root %s", s.Root())
 	}
 	edit(t, s, "edit", "a.txt", "a", "A")
-	if got := git(t, dir, "diff", "--name-only", "feature", "refs/graft/feature"); got != "a.txt" {
+	if got := git(t, dir, "diff", "--name-only", "feature", "refs/graft-worktrees/wt/heads/feature"); got != "a.txt" {
 		t.Fatalf("worktree journal: %q", got)
 	}
 	if readFile(t, dir, "a.txt") != "a\n" {

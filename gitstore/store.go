@@ -231,7 +231,7 @@ func OpenWith(dir string, o OpenOptions) (*Store, error) {
 	}
 	s.cfg = loadConfig(s.commonDir, !s.private)
 	s.algo = formatSHA1
-	s.refs = &filesRefs{s: s, durable: func(name string) bool { return !strings.HasPrefix(name, "refs/graft/") }}
+	s.refs = &filesRefs{s: s, durable: func(name string) bool { return !isJournalRef(name) }}
 	if !s.private {
 		if err := s.checkSafe(); err != nil {
 			return nil, err
