@@ -48,6 +48,15 @@
 // average, 2.5 ms more CPU (hyperfine, 200 runs, against the same binary
 // with git off the PATH).
 //
+// # Submodules and nested repositories
+//
+// A path belongs to the repository git would give it: a file below a
+// submodule (initialised or not) or below a directory holding its own .git
+// is refused with ErrOtherRepository, naming the inner repository to run
+// graft in (graft -C lib ...), and a gitlink is never replaced by a tree
+// or a blob. The check costs one lstat and one tree level per directory of
+// the path (owner.go).
+//
 // # Transactions
 //
 // Land is all-or-nothing and crash-safe: under a lock in the git dir it

@@ -203,6 +203,11 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	s.startIdentity()
 	curs := make([]current, len(changes))
 	for i, c := range changes {
+		// A path of a submodule or a nested repository is not this
+		// repository's (owner.go).
+		if err := s.checkPathIn(st.tree, c.Path); err != nil {
+			return Landed{}, err
+		}
 		if curs[i], err = s.statCurrent(c); err != nil {
 			return Landed{}, err
 		}

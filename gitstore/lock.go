@@ -59,6 +59,7 @@ func (s *Store) withLock(fn func() error) error {
 	defer func() {
 		s.lockOwned = false
 		s.ident = nil // the next call asks git again
+		s.heldTree, s.heldTreeOK = "", false
 		_ = l.unlock()
 	}()
 	crashPoint("locked")

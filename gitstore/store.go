@@ -175,13 +175,17 @@ type Store struct {
 	opened    bool         // the private repository exists (openStorage)
 	lockOwned bool
 	ident     *identityJob // the current call's identity (ident.go)
-	recovered *Recovery
-	trees     map[oid][]treeEntry
-	batch     *objectBatch // a transaction's objects, not yet written
-	replaced  []*os.File   // replaced files, kept open (DeferFrees)
-	objDirs   []string     // the object directories (objectDirs)
-	packs     []*packIndex // nil until a packed object is asked for
-	packStamp string       // the pack directories when packs was listed
+	// heldTree is HEAD's tree while the lock is held, once CheckPath has
+	// read it (owner.go).
+	heldTree   oid
+	heldTreeOK bool
+	recovered  *Recovery
+	trees      map[oid][]treeEntry
+	batch      *objectBatch // a transaction's objects, not yet written
+	replaced   []*os.File   // replaced files, kept open (DeferFrees)
+	objDirs    []string     // the object directories (objectDirs)
+	packs      []*packIndex // nil until a packed object is asked for
+	packStamp  string       // the pack directories when packs was listed
 	// deltaBases caches pack entries that deltas are based on.
 	deltaBases map[baseKey]baseValue
 	deltaBytes int
