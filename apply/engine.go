@@ -253,7 +253,8 @@ func (e *Engine) progress(done, total int, msg string) {
 // resolve turns a path from a request into the file's path relative to
 // the worktree root (slash-separated) and its absolute path, after
 // resolving ".." and symlinks. It refuses, before anything is read, a path
-// outside the worktree or inside the git directory.
+// outside the worktree, inside the git directory, or in another repository
+// (a submodule or a nested repository, gitstore.ErrOtherRepository).
 func (e *Engine) resolve(path, edit string) (rel, abs string, err error) {
 	if strings.TrimSpace(path) == "" {
 		return "", "", invalidf("", edit, "path is required")
@@ -291,6 +292,14 @@ func (e *Engine) resolve(path, edit string) (rel, abs string, err error) {
 		}
 		return names
 	})
+	// A file of a submodule or a nested repository is that repository's.
+	if err := e.store.CheckPath(rel); err != nil {
+		code := CodePermission
+		if !errors.Is(err, gitstore.ErrOtherRepository) {
+			code = CodeInternal
+		}
+		return "", "", &Error{Code: code, Path: rel, Edit: edit, Msg: strings.TrimPrefix(err.Error(), rel+": "), Err: err}
+	}
 	return rel, filepath.Join(root, filepath.FromSlash(rel)), nil
 }
 

@@ -123,8 +123,8 @@ func matchError(err error, path, edit, what string) error {
 // storeError classifies an error of the repository side (gitstore) for
 // path ("" when it concerns the whole call): a file changed underneath or
 // another process holding the lock is a conflict; a path under a git
-// filter, a read-only file, or a repository owned by another user, is
-// refused; an empty
+// filter or in another repository, a read-only file, or a repository
+// owned by another user, is refused; an empty
 // journal or unknown entry is an invalid request; the rest is internal.
 func storeError(err error, path string) error {
 	code := CodeInternal
@@ -132,7 +132,7 @@ func storeError(err error, path string) error {
 	case errors.Is(err, gitstore.ErrConflict), errors.Is(err, gitstore.ErrLocked):
 		code = CodeConflict
 	case errors.Is(err, gitstore.ErrFiltered), errors.Is(err, gitstore.ErrUnsafeRepository), errors.Is(err, gitstore.ErrUnsupportedFormat),
-		errors.Is(err, gitstore.ErrReadOnly):
+		errors.Is(err, gitstore.ErrReadOnly), errors.Is(err, gitstore.ErrOtherRepository):
 		code = CodePermission
 	case errors.Is(err, gitstore.ErrNothingToUndo), errors.Is(err, gitstore.ErrNothingToRedo),
 		errors.Is(err, gitstore.ErrNoJournal), errors.Is(err, gitstore.ErrUnknownEntry):

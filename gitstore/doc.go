@@ -6,7 +6,9 @@
 // # The journal
 //
 // By default each landed call is one commit on refs/graft/<branch>
-// (refs/graft/detached while HEAD is detached), a chain whose first parent
+// (refs/graft/detached while HEAD is detached; a linked worktree has its
+// own journals below refs/graft-worktrees/<id>/, see worktree.go, so that
+// worktrees never share one), a chain whose first parent
 // leads back to the branch's HEAD commit when the journal started. A commit's
 // tree is the previous journal tree with only the touched paths replaced,
 // written straight into the object store (blobs, the trees on the changed
@@ -26,6 +28,34 @@
 // entries of the touched paths are updated (with git update-index); paths
 // that git would convert on commit (filters such as LFS, end-of-line
 // conversion) are refused with ErrFiltered.
+//
+// # Identity
+//
+// Every commit graft writes (journal entries, snapshots, branch-mode
+// commits, graft land) is authored and committed by who git would commit
+// as: graft runs `git var GIT_AUTHOR_IDENT` and `git var GIT_COMMITTER_IDENT`
+// in the worktree, with its own environment, once per call, so include,
+// includeIf, worktree config and the GIT_CONFIG_* variables count as they
+// do for git. Where git has no identity (it would refuse to commit) or is
+// not installed, graft reads the environment and the repository's config
+// itself and fills what is missing with DefaultName and DefaultEmail.
+// Nothing is cached between calls, so a long-running graft mcp sees a
+// checkout (includeIf onbranch:) or a config edit at once. Cost: the two
+// processes run side by side while the call is checked and written, about
+// 1.2 ms of CPU each (hyperfine: 1.2 ± 0.2 ms per git var, git 2.39). On a
+// shared, loaded 2-core machine a one-line `graft edit` costs 1.7 ms more
+// in its best runs (two edits: 8.7 → 12.1 ms) and about 3 ms more on
+// average, 2.5 ms more CPU (hyperfine, 200 runs, against the same binary
+// with git off the PATH).
+//
+// # Submodules and nested repositories
+//
+// A path belongs to the repository git would give it: a file below a
+// submodule (initialised or not) or below a directory holding its own .git
+// is refused with ErrOtherRepository, naming the inner repository to run
+// graft in (graft -C lib ...), and a gitlink is never replaced by a tree
+// or a blob. The check costs one lstat and one tree level per directory of
+// the path (owner.go).
 //
 // # Transactions
 //

@@ -15,18 +15,43 @@ const (
 	DefaultEmail = "graft@localhost"
 )
 
-// identity returns the author and committer signatures as git would pick
-// them: GIT_AUTHOR_* / GIT_COMMITTER_* first, then user.name/user.email
-// from the repository, global and system config, then EMAIL, then graft's
-// own identity. GIT_AUTHOR_DATE and GIT_COMMITTER_DATE are honoured.
+// identity returns the author and committer signatures of a commit made
+// now: who git would commit as (`git var`, ident.go), asked once per call.
+// Where git has no identity or is not installed, each falls back to
+// fallbackIdentity. GIT_AUTHOR_DATE and GIT_COMMITTER_DATE are honoured.
 func (s *Store) identity(now time.Time) (author, committer signature) {
+	job := s.startIdentity()
+	<-job.done
+	var fa, fc signature
+	if !job.author.ok || !job.committer.ok {
+		fa, fc = s.fallbackIdentity()
+	}
+	pick := func(kind string, id gitIdent, fallback signature) signature {
+		sig := fallback
+		if id.ok {
+			sig = signature{Name: id.name, Email: id.email}
+		}
+		sig.When = now
+		if t, ok := parseGitDate(os.Getenv("GIT_" + kind + "_DATE")); ok {
+			sig.When = t
+		}
+		return sig
+	}
+	return pick("AUTHOR", job.author, fa), pick("COMMITTER", job.committer, fc)
+}
+
+// fallbackIdentity is graft's own reading, for when git gives no identity:
+// GIT_AUTHOR_* / GIT_COMMITTER_* first, then user.name/user.email from the
+// repository, global and system config, then EMAIL, then graft's own
+// identity.
+func (s *Store) fallbackIdentity() (author, committer signature) {
 	name := s.cfg.get("user", "name")
 	email := s.cfg.get("user", "email")
 	if email == "" {
 		email = os.Getenv("EMAIL")
 	}
 	pick := func(kind string) signature {
-		sig := signature{Name: name, Email: email, When: now}
+		sig := signature{Name: name, Email: email}
 		if v := os.Getenv("GIT_" + kind + "_NAME"); v != "" {
 			sig.Name = v
 		}
@@ -38,9 +63,6 @@ func (s *Store) identity(now time.Time) (author, committer signature) {
 		}
 		if sig.Email == "" {
 			sig.Email = DefaultEmail
-		}
-		if t, ok := parseGitDate(os.Getenv("GIT_" + kind + "_DATE")); ok {
-			sig.When = t
 		}
 		return sig
 	}

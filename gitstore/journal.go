@@ -24,7 +24,8 @@ const (
 	TrailerRedo = "Graft-Redo" // an undone edit this commit redoes
 )
 
-// DetachedJournal is the journal ref used while HEAD is detached. It is
+// DetachedJournal is the journal ref used while the main worktree's HEAD
+// is detached (a linked worktree has its own, see WorktreeJournals). It is
 // restarted on the new HEAD commit whenever HEAD moves.
 const DetachedJournal = "refs/graft/detached"
 
@@ -42,7 +43,8 @@ type state struct {
 }
 
 // JournalRef names the journal ref of the current branch
-// (refs/graft/<branch>, or DetachedJournal when HEAD is detached).
+// (refs/graft/<branch>, or DetachedJournal when HEAD is detached; in a
+// linked worktree, its own below WorktreeJournals).
 func (s *Store) JournalRef() (string, error) {
 	if err := s.openStorage(); err != nil {
 		return "", err
@@ -80,16 +82,15 @@ func (s *Store) state(mode Mode) (*state, error) {
 		st.tree, err = s.commitTree(st.head)
 		return st, err
 	}
-	st.ref = DetachedJournal
-	if st.branch != "" {
-		st.ref = "refs/graft/" + strings.TrimPrefix(st.branch, "refs/heads/")
-	}
+	st.ref = s.journalRefFor(st.branch)
 	if h, err := s.refs.read(st.ref); err == nil {
 		st.tip = h
 	} else if !errors.Is(err, errRefNotFound) {
 		return nil, fmt.Errorf("gitstore: %s: %w", st.ref, err)
 	}
-	if !st.tip.IsZero() {
+	// A linked worktree's journal left by a removed worktree of the same
+	// name is not this one's (worktree.go).
+	if !st.tip.IsZero() && s.ownsJournals() {
 		c, err := s.commit(st.tip)
 		if err != nil {
 			return nil, err
@@ -203,8 +204,15 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	if err != nil {
 		return Landed{}, err
 	}
+	// git is asked who commits while the files are checked (ident.go).
+	s.startIdentity()
 	curs := make([]current, len(changes))
 	for i, c := range changes {
+		// A path of a submodule or a nested repository is not this
+		// repository's (owner.go).
+		if err := s.checkPathIn(st.tree, c.Path); err != nil {
+			return Landed{}, err
+		}
 		if curs[i], err = s.statCurrent(c); err != nil {
 			return Landed{}, err
 		}
@@ -217,7 +225,6 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 			return Landed{}, fmt.Errorf("gitstore: branch mode updates the index with git, which is not installed: %w", err)
 		}
 	}
-	author, committer := s.identity(time.Now())
 	// The new contents' permission bits: asked for, else the file's, else
 	// a new file's.
 	perms := make([]uint32, len(changes))
@@ -330,6 +337,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 			snap[c.Path] = want
 		}
 	}
+	author, committer := s.identity(time.Now())
 	parent, tree := st.parent, st.tree
 	var landed Landed
 	landed.Ref = st.ref
@@ -433,6 +441,13 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 
 	if err := s.commitIntent(ctx, in, temps, changes, perms); err != nil {
 		return Landed{}, err
+	}
+	if s.mode == ModeJournal {
+		s.markJournals()
+		if !st.valid {
+			// A new journal: the time to drop removed worktrees' ones.
+			s.pruneWorktreeJournals()
+		}
 	}
 	return landed, nil
 }

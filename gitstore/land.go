@@ -108,6 +108,7 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 		if err := s.clearIntent(false); err != nil {
 			return err
 		}
+		s.pruneWorktreeJournals()
 		out = Squashed{Commit: h.String(), Branch: string(st.branch), Entries: len(commits), Files: out.Files}
 		return nil
 	})

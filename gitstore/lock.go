@@ -58,6 +58,8 @@ func (s *Store) withLock(fn func() error) error {
 	defer s.keepCaches()
 	defer func() {
 		s.lockOwned = false
+		s.ident = nil // the next call asks git again
+		s.heldTree, s.heldTreeOK = "", false
 		_ = l.unlock()
 	}()
 	crashPoint("locked")

@@ -328,6 +328,9 @@ func (s *Store) updateSubtree(h oid, set map[string]entry) (oid, bool, error) {
 	sub := map[string]map[string]entry{}
 	for p, e := range set {
 		dir, rest, nested := strings.Cut(p, "/")
+		if old, ok := entries[dir]; ok && old.Mode == modeSubmodule {
+			return "", false, errGitlink(dir) // owner.go
+		}
 		if !nested {
 			if e.absent() {
 				delete(entries, p)

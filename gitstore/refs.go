@@ -154,7 +154,7 @@ func (r *filesRefs) update(name string, old, nw oid, force bool, who signature, 
 		return fmt.Errorf("gitstore: %s: %w", name, err)
 	}
 	lock := file + ".lock"
-	f, err := createLock(lock, strings.HasPrefix(name, "refs/graft/"))
+	f, err := createLock(lock, isJournalRef(name))
 	if err != nil {
 		return fmt.Errorf("gitstore: %s is being updated by another git command (%s exists): %w", name, lock, err)
 	}
@@ -202,7 +202,7 @@ func (r *filesRefs) update(name string, old, nw oid, force bool, who signature, 
 	r.appendReflog(name, line)
 	// HEAD follows branches, never graft's journal refs: a journal move
 	// (every landed call) does not read HEAD again.
-	if !strings.HasPrefix(name, "refs/graft/") {
+	if !isJournalRef(name) {
 		if target, _, err := r.raw("HEAD"); err == nil && target == name {
 			r.appendReflog("HEAD", line)
 		}

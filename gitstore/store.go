@@ -179,13 +179,18 @@ type Store struct {
 	refs      refStore     // files, or reftable through git
 	opened    bool         // the private repository exists (openStorage)
 	lockOwned bool
-	recovered *Recovery
-	trees     map[oid][]treeEntry
-	batch     *objectBatch // a transaction's objects, not yet written
-	replaced  []*os.File   // replaced files, kept open (DeferFrees)
-	objDirs   []string     // the object directories (objectDirs)
-	packs     []*packIndex // nil until a packed object is asked for
-	packStamp string       // the pack directories when packs was listed
+	ident     *identityJob // the current call's identity (ident.go)
+	// heldTree is HEAD's tree while the lock is held, once CheckPath has
+	// read it (owner.go).
+	heldTree   oid
+	heldTreeOK bool
+	recovered  *Recovery
+	trees      map[oid][]treeEntry
+	batch      *objectBatch // a transaction's objects, not yet written
+	replaced   []*os.File   // replaced files, kept open (DeferFrees)
+	objDirs    []string     // the object directories (objectDirs)
+	packs      []*packIndex // nil until a packed object is asked for
+	packStamp  string       // the pack directories when packs was listed
 	// deltaBases caches pack entries that deltas are based on.
 	deltaBases map[baseKey]baseValue
 	deltaBytes int
@@ -235,7 +240,7 @@ func OpenWith(dir string, o OpenOptions) (*Store, error) {
 	}
 	s.cfg = loadConfig(s.commonDir, !s.private)
 	s.algo = formatSHA1
-	s.refs = &filesRefs{s: s, durable: func(name string) bool { return !strings.HasPrefix(name, "refs/graft/") }}
+	s.refs = &filesRefs{s: s, durable: func(name string) bool { return !isJournalRef(name) }}
 	if !s.private {
 		if err := s.checkSafe(); err != nil {
 			return nil, err

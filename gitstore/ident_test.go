@@ -1,0 +1,243 @@
+package gitstore
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graftdev/graft/gitstore/gittest"
+)
+
+// identRepo makes an isolated repository with one commit and no identity
+// in its config; it returns the worktree and the isolated HOME.
+func identRepo(t *testing.T) (dir, home string) {
+	t.Helper()
+	testEnv(t)
+	home = os.Getenv("HOME")
+	dir, _ = filepath.EvalSymlinks(t.TempDir())
+	dir = filepath.Join(dir, "Repo")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if f := os.Getenv(gittest.ObjectFormatEnv); f != "" {
+		git(t, dir, "init", "-q", "-b", "main", "--object-format="+f)
+	} else {
+		git(t, dir, "init", "-q", "-b", "main")
+	}
+	writeFile(t, dir, "a.txt", "a\n")
+	git(t, dir, "add", "a.txt")
+	git(t, dir, "-c", "user.name=Setup", "-c", "user.email=setup@example.com", "commit", "-q", "-m", "initial")
+	return dir, home
+}
+
+// gitVarIdent is what `git var` says, as "NAME <EMAIL>", or "" when git
+// has no identity.
+func gitVarIdent(t *testing.T, dir, name string) string {
+	t.Helper()
+	cmd := exec.Command("git", "var", name)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	id := parseIdent(strings.TrimSpace(string(out)))
+	return id.name + " <" + id.email + ">"
+}
+
+// checkIdentity lands an edit through s and checks that its commit's
+// author and committer are who git var says, or want when git has none.
+func checkIdentity(t *testing.T, s *Store, want string) {
+	t.Helper()
+	dir := s.Root()
+	cur := readFile(t, dir, "a.txt")
+	l, err := s.Land(context.Background(), Call{Tool: "edit"}, []Change{{Path: "a.txt", Old: b(cur), New: b(cur + "x\n")}})
+	if err != nil {
+		t.Fatalf("Land: %v", err)
+	}
+	got := git(t, dir, "log", "-1", "--format=%an <%ae>|%cn <%ce>", l.Commit)
+	wa, wc := gitVarIdent(t, dir, "GIT_AUTHOR_IDENT"), gitVarIdent(t, dir, "GIT_COMMITTER_IDENT")
+	if wa == "" {
+		wa = want
+	}
+	if wc == "" {
+		wc = want
+	}
+	if got != wa+"|"+wc {
+		t.Fatalf("mode %d commit: author|committer %q, git var says %q", s.Mode(), got, wa+"|"+wc)
+	}
+	if want != "" && wa != want && wc != want {
+		t.Fatalf("git var says %q|%q, the case expects %q in one of them", wa, wc, want)
+	}
+}
+
+func TestIdentityAsGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	gitconfig := func(t *testing.T, file string, args ...string) {
+		t.Helper()
+		git(t, ".", append([]string{"config", "-f", file}, args...)...)
+	}
+	cases := []struct {
+		name  string
+		setup func(t *testing.T, dir, home string)
+		want  string // expected in author or committer ("" for no check)
+	}{
+		{"global", func(t *testing.T, dir, home string) {
+			gitconfig(t, filepath.Join(home, ".gitconfig"), "user.name", "Global Me")
+			gitconfig(t, filepath.Join(home, ".gitconfig"), "user.email", "global@example.com")
+		}, "Global Me <global@example.com>"},
+		{"xdg", func(t *testing.T, dir, home string) {
+			if err := os.MkdirAll(filepath.Join(home, ".config", "git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			gitconfig(t, filepath.Join(home, ".config", "git", "config"), "user.name", "Xdg Me")
+			gitconfig(t, filepath.Join(home, ".config", "git", "config"), "user.email", "xdg@example.com")
+		}, "Xdg Me <xdg@example.com>"},
+		{"system", func(t *testing.T, dir, home string) {
+			sys := filepath.Join(home, "system.gitconfig")
+			gitconfig(t, sys, "user.name", "System Me")
+			gitconfig(t, sys, "user.email", "system@example.com")
+			os.Unsetenv("GIT_CONFIG_NOSYSTEM")
+			t.Setenv("GIT_CONFIG_SYSTEM", sys)
+		}, "System Me <system@example.com>"},
+		{"local over global", func(t *testing.T, dir, home string) {
+			gitconfig(t, filepath.Join(home, ".gitconfig"), "user.name", "Global Me")
+			gitconfig(t, filepath.Join(home, ".gitconfig"), "user.email", "global@example.com")
+			git(t, dir, "config", "user.email", "local@example.com")
+		}, "Global Me <local@example.com>"},
+		{"worktree config", func(t *testing.T, dir, home string) {
+			git(t, dir, "config", "user.name", "Local Me")
+			git(t, dir, "config", "user.email", "local@example.com")
+			git(t, dir, "config", "extensions.worktreeConfig", "true")
+			git(t, dir, "config", "--worktree", "user.email", "worktree@example.com")
+		}, "Local Me <worktree@example.com>"},
+		{"author and committer keys", func(t *testing.T, dir, home string) {
+			git(t, dir, "config", "user.name", "User Me")
+			git(t, dir, "config", "user.email", "user@example.com")
+			git(t, dir, "config", "author.name", "Author Me")
+			git(t, dir, "config", "committer.email", "committer@example.com")
+		}, "Author Me <user@example.com>"},
+		{"include", func(t *testing.T, dir, home string) {
+			inc := filepath.Join(home, "identity.inc")
+			gitconfig(t, inc, "user.name", "Included Me")
+			gitconfig(t, inc, "user.email", "inc@example.com")
+			gitconfig(t, filepath.Join(home, ".gitconfig"), "include.path", inc)
+		}, "Included Me <inc@example.com>"},
+		{"includeIf gitdir", func(t *testing.T, dir, home string) {
+			g := filepath.Join(home, ".gitconfig")
+			gitconfig(t, g, "user.name", "Personal Me")
+			gitconfig(t, g, "user.email", "me@personal.example")
+			work := filepath.Join(home, "work.inc")
+			gitconfig(t, work, "user.name", "Work Me")
+			gitconfig(t, work, "user.email", "work@corp.example")
+			gitconfig(t, g, "includeIf.gitdir:"+filepath.Dir(dir)+"/.path", work)
+		}, "Work Me <work@corp.example>"},
+		{"includeIf gitdir/i", func(t *testing.T, dir, home string) {
+			work := filepath.Join(home, "work.inc")
+			gitconfig(t, work, "user.name", "Folded Me")
+			gitconfig(t, work, "user.email", "folded@corp.example")
+			gitconfig(t, filepath.Join(home, ".gitconfig"), "includeIf.gitdir/i:"+strings.ToUpper(dir)+"/.path", work)
+		}, "Folded Me <folded@corp.example>"},
+		{"includeIf onbranch", func(t *testing.T, dir, home string) {
+			work := filepath.Join(home, "branch.inc")
+			gitconfig(t, work, "user.name", "Branch Me")
+			gitconfig(t, work, "user.email", "branch@example.com")
+			gitconfig(t, filepath.Join(home, ".gitconfig"), "includeIf.onbranch:ma*.path", work)
+		}, "Branch Me <branch@example.com>"},
+		{"includeIf hasconfig remote url", func(t *testing.T, dir, home string) {
+			work := filepath.Join(home, "remote.inc")
+			gitconfig(t, work, "user.name", "Remote Me")
+			gitconfig(t, work, "user.email", "remote@corp.example")
+			gitconfig(t, filepath.Join(home, ".gitconfig"), "includeIf.hasconfig:remote.*.url:https://git.corp.example/**.path", work)
+			git(t, dir, "remote", "add", "origin", "https://git.corp.example/team/repo.git")
+		}, "Remote Me <remote@corp.example>"},
+		{"environment", func(t *testing.T, dir, home string) {
+			git(t, dir, "config", "user.name", "Config Me")
+			git(t, dir, "config", "user.email", "config@example.com")
+			t.Setenv("GIT_AUTHOR_NAME", "Env Author")
+			t.Setenv("GIT_COMMITTER_EMAIL", "committer@env.example")
+		}, "Env Author <config@example.com>"},
+		{"GIT_CONFIG_GLOBAL", func(t *testing.T, dir, home string) {
+			f := filepath.Join(home, "elsewhere.gitconfig")
+			gitconfig(t, f, "user.name", "Elsewhere Me")
+			gitconfig(t, f, "user.email", "elsewhere@example.com")
+			gitconfig(t, filepath.Join(home, ".gitconfig"), "user.name", "Ignored Me")
+			t.Setenv("GIT_CONFIG_GLOBAL", f)
+		}, "Elsewhere Me <elsewhere@example.com>"},
+		{"GIT_CONFIG_COUNT", func(t *testing.T, dir, home string) {
+			git(t, dir, "config", "user.name", "Config Me")
+			t.Setenv("GIT_CONFIG_COUNT", "2")
+			t.Setenv("GIT_CONFIG_KEY_0", "user.email")
+			t.Setenv("GIT_CONFIG_VALUE_0", "count@example.com")
+			t.Setenv("GIT_CONFIG_KEY_1", "user.name")
+			t.Setenv("GIT_CONFIG_VALUE_1", "Count Me")
+		}, "Count Me <count@example.com>"},
+		{"GIT_CONFIG_PARAMETERS", func(t *testing.T, dir, home string) {
+			git(t, dir, "config", "user.name", "Config Me")
+			t.Setenv("GIT_CONFIG_PARAMETERS", "'user.email'='param@example.com'")
+		}, "Config Me <param@example.com>"},
+		{"GIT_DIR and GIT_WORK_TREE", func(t *testing.T, dir, home string) {
+			work := filepath.Join(home, "gitdir.inc")
+			gitconfig(t, work, "user.name", "Dir Me")
+			gitconfig(t, work, "user.email", "dir@example.com")
+			gitconfig(t, filepath.Join(home, ".gitconfig"), "includeIf.gitdir:"+dir+"/.git.path", work)
+			t.Setenv("GIT_DIR", filepath.Join(dir, ".git"))
+			t.Setenv("GIT_WORK_TREE", dir)
+		}, "Dir Me <dir@example.com>"},
+		{"useConfigOnly without email", func(t *testing.T, dir, home string) {
+			git(t, dir, "config", "user.useConfigOnly", "true")
+			git(t, dir, "config", "user.name", "Nameonly Me")
+		}, "Nameonly Me <" + DefaultEmail + ">"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, home := identRepo(t)
+			tc.setup(t, dir, home)
+			checkIdentity(t, open(t, dir), tc.want)
+			s, err := OpenWith(dir, OpenOptions{Mode: ModeCommit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkIdentity(t, s, tc.want)
+		})
+	}
+}
+
+// TestIdentityFollowsCheckout: a long-lived Store sees the branch change
+// that an includeIf onbranch: depends on, and a config edit.
+func TestIdentityFollowsCheckout(t *testing.T) {
+	dir, home := identRepo(t)
+	g := filepath.Join(home, ".gitconfig")
+	git(t, ".", "config", "-f", g, "user.name", "Main Me")
+	git(t, ".", "config", "-f", g, "user.email", "main@example.com")
+	inc := filepath.Join(home, "feature.inc")
+	git(t, ".", "config", "-f", inc, "user.name", "Feature Me")
+	git(t, ".", "config", "-f", inc, "user.email", "feature@example.com")
+	git(t, ".", "config", "-f", g, "includeIf.onbranch:feature/**.path", inc)
+	s := open(t, dir)
+	checkIdentity(t, s, "Main Me <main@example.com>")
+	git(t, dir, "checkout", "-q", "-b", "feature/x")
+	checkIdentity(t, s, "Feature Me <feature@example.com>")
+	git(t, ".", "config", "-f", inc, "user.email", "edited@example.com")
+	checkIdentity(t, s, "Feature Me <edited@example.com>")
+	git(t, dir, "checkout", "-q", "main")
+	checkIdentity(t, s, "Main Me <main@example.com>")
+}
+
+func BenchmarkIdentity(b *testing.B) {
+	gittest.Isolate(b)
+	dir := gittest.Repo(b, map[string]string{"a.txt": "a\n"})
+	s, err := Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		s.ident = nil
+		s.identity(time.Now())
+	}
+}
