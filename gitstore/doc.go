@@ -39,8 +39,12 @@
 // do for git. Where git has no identity (it would refuse to commit) or is
 // not installed, graft reads the environment and the repository's config
 // itself and fills what is missing with DefaultName and DefaultEmail.
-// Nothing is cached between calls, so a long-running graft mcp sees a
-// checkout (includeIf onbranch:) or a config edit at once. Cost: the two
+// The answer is kept per worktree with what it depends on (the GIT_*
+// environment, HEAD, and the stat of every config file git read and of
+// every place one may appear; see ident.go), so a long-running graft mcp
+// asks again only after a checkout (includeIf onbranch:), a config edit or
+// a new include, and otherwise pays a few stat calls (BenchmarkIdentity:
+// 2.7 ms asking git, BenchmarkIdentityCached: 0.01 ms). Cost: the two
 // processes run side by side while the call is checked and written, about
 // 1.2 ms of CPU each (hyperfine: 1.2 ± 0.2 ms per git var, git 2.39). On a
 // shared, loaded 2-core machine a one-line `graft edit` costs 1.7 ms more

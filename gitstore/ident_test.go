@@ -229,6 +229,54 @@ func TestIdentityFollowsCheckout(t *testing.T) {
 	checkIdentity(t, s, "Main Me <main@example.com>")
 }
 
+// An answer of git is kept while nothing it depends on changes: the next
+// call asks git nothing, and once an included config file changes, git is
+// asked again.
+func TestIdentityCache(t *testing.T) {
+	dir, home := identRepo(t)
+	g := filepath.Join(home, ".gitconfig")
+	git(t, ".", "config", "-f", g, "user.name", "Main Me")
+	git(t, ".", "config", "-f", g, "user.email", "main@example.com")
+	inc := filepath.Join(home, "work.inc")
+	git(t, ".", "config", "-f", inc, "user.name", "Work Me")
+	git(t, ".", "config", "-f", inc, "user.email", "work@example.com")
+	git(t, ".", "config", "-f", g, "includeIf.gitdir:"+dir+"/.path", inc)
+	// A git that notes each `git var` it runs.
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "calls")
+	script := "#!/bin/sh\nif [ \"$1\" = var ]; then echo \"$2\" >> " + log + "; fi\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	asked := func() int {
+		b, _ := os.ReadFile(log)
+		return strings.Count(string(b), "\n")
+	}
+	// checkIdentity asks git var twice itself, to compare.
+	s := open(t, dir)
+	checkIdentity(t, s, "Work Me <work@example.com>")
+	if n := asked(); n != 2+2 {
+		t.Fatalf("git var ran %d times for the first call, want 2 (and 2 of the test's)", n-2)
+	}
+	checkIdentity(t, s, "Work Me <work@example.com>")
+	if n := asked(); n != 4+2 {
+		t.Errorf("git var ran %d times though nothing changed, want 0", n-6)
+	}
+	if err := os.WriteFile(inc, []byte("[user]\n\tname = Work Me\n\temail = changed@example.com\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkIdentity(t, s, "Work Me <changed@example.com>")
+	if n := asked(); n != 6+2+2 {
+		t.Errorf("git var ran %d times after the included file changed, want 2", n-8)
+	}
+}
+
+// BenchmarkIdentity times asking git for a call's identity, the cache
+// aside (s.ident is reset, and so is the cache).
 func BenchmarkIdentity(b *testing.B) {
 	gittest.Isolate(b)
 	dir := gittest.Repo(b, map[string]string{"a.txt": "a\n"})
@@ -236,6 +284,23 @@ func BenchmarkIdentity(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	for b.Loop() {
+		s.ident = nil
+		identCache.Delete(s.root)
+		s.identity(time.Now())
+	}
+}
+
+// BenchmarkIdentityCached times a call's identity when git's last answer
+// still holds: the key's stat calls.
+func BenchmarkIdentityCached(b *testing.B) {
+	gittest.Isolate(b)
+	dir := gittest.Repo(b, map[string]string{"a.txt": "a\n"})
+	s, err := Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.identity(time.Now())
 	for b.Loop() {
 		s.ident = nil
 		s.identity(time.Now())

@@ -33,3 +33,7 @@ func processAlive(pid int) bool {
 
 // crashNow ends the process at once, as a kill would.
 func crashNow() { os.Exit(137) }
+
+// statID: no inode through os.FileInfo here; size and time tell versions
+// apart.
+func statID(os.FileInfo) string { return "" }
