@@ -131,6 +131,30 @@ func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version 
 	return f.ApplyHunks(hunks, located, len(hunks))
 }
 
+// unchangedString records a batch member whose old and new text are the
+// same: its old text must still be found (a member that is not found is
+// refused as "not found", no-op or not), and then it is reported, not
+// applied.
+func (tx *Tx) unchangedString(path, edit, oldText string, all, sequential bool) error {
+	f, err := tx.Open(path, edit, false)
+	if err != nil {
+		return err
+	}
+	if !f.Exists && f.Cur == nil {
+		return &Error{Code: CodeFileNotFound, Path: f.Rel, Edit: edit, Msg: "file not found"}
+	}
+	base := f.Old
+	if sequential || !f.singlePass {
+		base = f.Content()
+	}
+	matches, err := locate(base, oldText, "", all, tx.e.matchOptions(0), edit)
+	if err != nil {
+		return withPath(err, f.Rel)
+	}
+	tx.unchanged = append(tx.unchanged, Unchanged{Edit: edit, Path: f.Rel, Line: matches[0].Line, EndLine: matches[len(matches)-1].EndLine, Note: unchangedNote})
+	return nil
+}
+
 func withPath(err error, path string) error {
 	if e, ok := err.(*Error); ok && e.Path == "" {
 		e.Path = path

@@ -64,15 +64,25 @@ func runReplaceInFile(ctx context.Context, e *Engine, req *ReplaceInFileRequest)
 		if err != nil {
 			return nil, withPath(err, f.Rel)
 		}
+		if len(hs) == 0 && len(loc) == 1 && loc[0].Method == unchangedMethod {
+			tx.unchanged = append(tx.unchanged, Unchanged{Edit: edit, Path: f.Rel, Line: loc[0].Line, EndLine: loc[0].EndLine, Note: unchangedNote})
+			continue
+		}
 		hunks = append(hunks, hs...)
 		located = append(located, loc...)
 		count += len(hs)
+	}
+	if len(hunks) == 0 && len(tx.unchanged) > 0 {
+		return nil, invalidf(f.Rel, tx.unchanged[0].Edit, "searchFor and replaceWith are identical")
 	}
 	if err := f.ApplyHunks(hunks, located, count); err != nil {
 		return nil, err
 	}
 	return tx.Land(ctx, "")
 }
+
+// unchangedMethod marks the Located of a no-op operation.
+const unchangedMethod = "unchanged"
 
 func (e *Engine) replacementHunks(ix *lineIndex, file string, r Replacement, edit string, sv *sinceVersion) ([]Hunk, []Located, error) {
 	need := func(ok bool, field string) error {
@@ -123,7 +133,13 @@ func (e *Engine) replacementHunks(ix *lineIndex, file string, r Replacement, edi
 			return nil, nil, err
 		}
 		if r.SearchFor == *r.ReplaceWith {
-			return nil, nil, invalidf("", edit, "searchFor and replaceWith are identical")
+			// A no-op: its text must be found, then it is reported, not
+			// applied (runReplaceInFile refuses a call of only no-ops).
+			ms, err := locate(ix.content, r.SearchFor, "", true, e.matchOptions(0), edit)
+			if err != nil {
+				return nil, nil, sv.notFound(err, edit)
+			}
+			return nil, []Located{{Edit: edit, Line: ms[0].Line, EndLine: ms[len(ms)-1].EndLine, Method: unchangedMethod}}, nil
 		}
 		ms, err := locate(ix.content, r.SearchFor, *r.ReplaceWith, true, e.matchOptions(0), edit)
 		if err != nil {

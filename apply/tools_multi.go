@@ -38,6 +38,9 @@ type EditResult struct {
 	Replacements int    `json:"replacements"`
 	Error        string `json:"error,omitempty"`
 	Code         Code   `json:"code,omitempty"`
+	// Note says why a successful edit replaced nothing ("unchanged: old
+	// and new are identical").
+	Note string `json:"note,omitempty"`
 }
 
 // MultiEditSummary counts what a multi_edit call did, by file.
@@ -74,13 +77,20 @@ func runMultiEdit(ctx context.Context, e *Engine, req *MultiEditRequest) (*Multi
 	failed := map[string]bool{} // by file, as tx.fileKey names it
 	var files []string
 	var firstErr error
+	noops := 0
 	for i, ed := range req.Edits {
 		edit := fmt.Sprintf("edits[%d]", i)
 		e.progress(i, len(req.Edits), edit+" "+ed.FilePath)
 		r := EditResult{FilePath: ed.FilePath}
 		key := tx.fileKey(ed.FilePath)
 		before := tx.replacementsOf(key)
-		err := tx.editString(ed.FilePath, edit, ed.OldString, ed.NewString, ed.ReplaceAll, "", true)
+		var err error
+		noop := ed.OldString == ed.NewString && ed.OldString != ""
+		if noop {
+			err = tx.unchangedString(ed.FilePath, edit, ed.OldString, ed.ReplaceAll, true)
+		} else {
+			err = tx.editString(ed.FilePath, edit, ed.OldString, ed.NewString, ed.ReplaceAll, "", true)
+		}
 		if err != nil {
 			if atomic {
 				return nil, err
@@ -94,6 +104,10 @@ func runMultiEdit(ctx context.Context, e *Engine, req *MultiEditRequest) (*Multi
 			r.Success = true
 			r.Replacements = tx.replacementsOf(key) - before
 			res.Summary.TotalReplacements += r.Replacements
+			if noop {
+				r.Note = unchangedNote
+				noops++
+			}
 		}
 		if !slices.Contains(files, key) {
 			files = append(files, key)
@@ -105,6 +119,13 @@ func runMultiEdit(ctx context.Context, e *Engine, req *MultiEditRequest) (*Multi
 	res.Summary.SuccessfulFiles = len(files) - len(failed)
 	if res.Summary.SuccessfulFiles == 0 && firstErr != nil {
 		return nil, firstErr
+	}
+	if noops > 0 && noops == len(req.Edits)-countFailed(res.Results) {
+		// Nothing but no-ops would land: refused, as a lone no-op is.
+		if firstErr != nil {
+			return nil, firstErr
+		}
+		return nil, invalidf(tx.unchanged[0].Path, tx.unchanged[0].Edit, "old and new strings are identical")
 	}
 	l, err := tx.Land(ctx, req.Description)
 	if err != nil {

@@ -60,7 +60,24 @@ type Landing struct {
 	Files   []FileResult `json:"files"`
 	// Commit is the journal commit that records the call ("" in a dry run).
 	Commit string `json:"commit,omitempty"`
+	// Unchanged lists the operations of a batch that changed nothing (old
+	// and new text identical); the rest of the call landed.
+	Unchanged []Unchanged `json:"unchanged,omitempty"`
 }
+
+// Unchanged is a batch operation whose old text was found and whose new
+// text is the same: reported, not applied, and no reason to refuse the
+// others.
+type Unchanged struct {
+	Edit    string `json:"edit"`
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	EndLine int    `json:"end_line"`
+	Note    string `json:"note"`
+}
+
+// unchangedNote is what an Unchanged says.
+const unchangedNote = "unchanged: old and new are identical"
 
 // Succeeded reports whether every part of the call succeeded.
 func (l *Landing) Succeeded() bool { return l.Success }
@@ -68,11 +85,12 @@ func (l *Landing) Succeeded() bool { return l.Success }
 // Tx collects one call's changes to files, each computed from the file as
 // it was when the call first touched it, and lands them all at once.
 type Tx struct {
-	e      *Engine
-	tool   string
-	dryRun bool
-	files  []*TxFile
-	byRel  map[string]*TxFile
+	e         *Engine
+	tool      string
+	dryRun    bool
+	files     []*TxFile
+	byRel     map[string]*TxFile
+	unchanged []Unchanged
 }
 
 // TxFile is one file inside a transaction.
@@ -286,7 +304,7 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 				Msg: fmt.Sprintf("%s (mode %04o): make it writable to %s it", gitstore.ErrReadOnly, f.OldMode, verb)}
 		}
 	}
-	res := &Landing{Success: true, DryRun: tx.dryRun}
+	res := &Landing{Success: true, DryRun: tx.dryRun, Unchanged: tx.unchanged}
 	changes := make([]gitstore.Change, 0, len(changed))
 	newHashes := make([]*gitstore.PendingHash, len(changed))
 	for i, f := range changed {

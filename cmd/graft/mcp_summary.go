@@ -140,6 +140,11 @@ func summarizeFiles(b *strings.Builder, m map[string]any, files []any) {
 	if len(files) == 0 {
 		b.WriteString("no file changed\n")
 	}
+	for _, uv := range asSlice(m["unchanged"]) {
+		if u, _ := uv.(map[string]any); u != nil {
+			fmt.Fprintf(b, "%s%v line %d: %v\n", editPrefix(u["edit"]), u["path"], num(u["line"]), u["note"])
+		}
+	}
 	for _, rv := range asSlice(m["results"]) {
 		r, _ := rv.(map[string]any)
 		if r != nil && r["success"] == false {

@@ -580,6 +580,8 @@ func TestSummarize(t *testing.T) {
 		{"history", `{"journal":"refs/graft/main","entries":[{"id":"0123456789abcdef","time":"T","tool":"edit","message":"edit: a.go (+1 -0)","additions":1,"deletions":0}]}`,
 			[]string{"0123456789ab T edit: a.go (+1 -0)\n"}},
 		{"diff", `{"diff":""}`, []string{"no changes"}},
+		{"multi_edit", `{"success":true,"files":[{"path":"a.go","diff":"","additions":1,"deletions":1}],"unchanged":[{"edit":"edits[1]","path":"a.go","line":7,"end_line":7,"note":"unchanged: old and new are identical"}]}`,
+			[]string{"edits[1] a.go line 7: unchanged: old and new are identical\n"}},
 		{"other", `{"x":1}`, []string{`"x": 1`}},
 	} {
 		got := summarize(c.tool, []byte(c.json))
