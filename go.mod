@@ -28,4 +28,19 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require github.com/mattn/go-pointer v0.0.1 // indirect
+require (
+	github.com/Microsoft/go-winio v0.6.2 // indirect
+	github.com/ProtonMail/go-crypto v1.5.2 // indirect
+	github.com/cloudflare/circl v1.6.3 // indirect
+	github.com/emirpasic/gods v1.18.1 // indirect
+	github.com/go-git/gcfg/v2 v2.0.2 // indirect
+	github.com/go-git/go-billy/v6 v6.0.0-beta.1 // indirect
+	github.com/go-git/go-git/v6 v6.0.0-beta.1 // indirect
+	github.com/kevinburke/ssh_config v1.6.0 // indirect
+	github.com/mattn/go-pointer v0.0.1 // indirect
+	github.com/pjbgf/sha1cd v0.7.0 // indirect
+	github.com/sergi/go-diff v1.4.0 // indirect
+	golang.org/x/crypto v0.58.0 // indirect
+	golang.org/x/net v0.61.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+)

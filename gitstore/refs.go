@@ -74,9 +74,9 @@ func (r *filesRefs) raw(name string) (target string, id oid, err error) {
 		if t, ok := strings.CutPrefix(v, "ref:"); ok {
 			return strings.TrimSpace(t), "", nil
 		}
-		h, ok := r.s.algo.parse(v)
+		h, ok := r.s.algo.Parse(v)
 		if !ok {
-			return "", "", fmt.Errorf("gitstore: %s: not a %s id: %q", name, r.s.algo.name, v)
+			return "", "", fmt.Errorf("gitstore: %s: not a %s id: %q", name, r.s.algo.Name(), v)
 		}
 		return "", h, nil
 	case errors.Is(err, fs.ErrNotExist), isDirErr(err):
@@ -112,7 +112,7 @@ func (r *filesRefs) packed(name string) (string, oid, error) {
 		}
 		id, ref, ok := bytes.Cut(line, []byte(" "))
 		if ok && string(ref) == name {
-			h, ok := r.s.algo.parse(string(id))
+			h, ok := r.s.algo.Parse(string(id))
 			if !ok {
 				return "", "", fmt.Errorf("gitstore: packed-refs: %s: bad id", name)
 			}
@@ -256,7 +256,7 @@ func reflogLine(f objectFormat, old, nw oid, who signature, msg string) string {
 	msg = strings.ReplaceAll(subject(msg), "\t", " ")
 	o := old.String()
 	if old.IsZero() {
-		o = f.zeroHex()
+		o = f.ZeroHex()
 	}
 	return fmt.Sprintf("%s %s %s\t%s\n", o, nw, who, msg)
 }
@@ -334,7 +334,7 @@ func (r *gitRefs) head() (string, oid, error) {
 	if err != nil {
 		return "", "", fmt.Errorf("gitstore: HEAD: %w", err)
 	}
-	h, ok := r.s.algo.parse(out)
+	h, ok := r.s.algo.Parse(out)
 	if !ok {
 		return "", "", fmt.Errorf("gitstore: HEAD: git printed %q", out)
 	}
@@ -349,7 +349,7 @@ func (r *gitRefs) read(name string) (oid, error) {
 	}
 	for _, line := range strings.Split(out, "\n") {
 		if ref, id, ok := strings.Cut(line, " "); ok && ref == name {
-			h, ok := r.s.algo.parse(id)
+			h, ok := r.s.algo.Parse(id)
 			if !ok {
 				return "", fmt.Errorf("gitstore: %s: git printed %q", name, id)
 			}
@@ -364,7 +364,7 @@ func (r *gitRefs) update(name string, old, nw oid, force bool, who signature, re
 	if !force {
 		o := old.String()
 		if old.IsZero() {
-			o = r.s.algo.zeroHex() // must not exist yet
+			o = r.s.algo.ZeroHex() // must not exist yet
 		}
 		args = append(args, o)
 	}
