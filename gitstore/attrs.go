@@ -4,9 +4,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/go-git/go-git/v6/plumbing/format/gitattributes"
 )
 
-// Git attributes, read as git reads them when it adds a file: the global
+// Git attributes, read as git reads them when it adds a file. go-git's
+// gitattributes package parses each line; its pattern matcher does not
+// follow git's wildmatch (t3070's cases, wildmatch_test.go), so patterns
+// are matched by graft's own wildmatch, and a quoted pattern's C escapes,
+// which go-git leaves as written, are decoded here. The files read: the global
 // attributes file (core.attributesFile), then the .gitattributes of every
 // directory from the root down to the file's, then $GIT_DIR/info/attributes,
 // later lines overriding earlier ones; patterns match as in .gitignore
@@ -154,36 +160,23 @@ func parseAttributes(text, base string, macrosOK bool) []attrRule {
 }
 
 func parseAttrLine(line, base string, macrosOK bool) (attrRule, bool) {
-	cp := strings.TrimLeft(line, attrBlank)
-	if cp == "" || cp[0] == '#' {
+	m, err := gitattributes.ParseAttributesLine(line, nil, macrosOK)
+	if err != nil || m.Name == "" {
 		return attrRule{}, false
 	}
-	var name, states string
-	if q, rest, ok := unquoteC(cp); ok {
-		name, states = q, rest
-	} else {
-		n := strings.IndexAny(cp, attrBlank)
-		if n < 0 {
-			n = len(cp)
-		}
-		name, states = cp[:n], cp[n:]
-	}
 	r := attrRule{base: base}
-	if len(name) > len("[attr]") && strings.HasPrefix(name, "[attr]") {
-		if !macrosOK {
-			return attrRule{}, false
-		}
-		// "[attr]" may be followed by blanks before the name.
-		rest := strings.TrimLeft(cp[len("[attr]"):], attrBlank)
-		n := strings.IndexAny(rest, attrBlank)
-		if n < 0 {
-			n = len(rest)
-		}
-		r.macro, states = rest[:n], rest[n:]
-		if !validAttrName(r.macro) {
-			return attrRule{}, false
-		}
+	if m.Pattern == nil {
+		r.macro = m.Name
 	} else {
+		name := m.Name
+		if strings.HasPrefix(strings.TrimLeft(line, attrBlank), `"`) {
+			// go-git leaves a quoted pattern's escapes as written.
+			q, _, ok := unquoteC(`"` + name + `"`)
+			if !ok {
+				return attrRule{}, false
+			}
+			name = q
+		}
 		if strings.HasPrefix(name, "!") {
 			return attrRule{}, false // negative patterns are ignored
 		}
@@ -193,39 +186,22 @@ func parseAttrLine(line, base string, macrosOK bool) (attrRule, bool) {
 		r.basename = !strings.Contains(name, "/")
 		r.pattern = strings.TrimPrefix(name, "/")
 	}
-	for _, tok := range strings.FieldsFunc(states, func(c rune) bool { return strings.ContainsRune(attrBlank, c) }) {
-		var a attrSetting
+	for _, a := range m.Attributes {
+		if strings.HasPrefix(a.Name(), "builtin_") {
+			return attrRule{}, false // reserved by git
+		}
+		v := attrValue{state: '+'}
 		switch {
-		case tok[0] == '-' || tok[0] == '!':
-			a.name, a.state = tok[1:], tok[0]
-		default:
-			if n, v, ok := strings.Cut(tok, "="); ok {
-				a.name, a.state, a.value = n, '=', v
-			} else {
-				a.name, a.state = tok, '+'
-			}
+		case a.IsUnset():
+			v.state = '-'
+		case a.IsUnspecified():
+			v.state = '!'
+		case a.IsValueSet():
+			v = attrValue{state: '=', value: a.Value()}
 		}
-		if !validAttrName(a.name) {
-			return attrRule{}, false
-		}
-		r.settings = append(r.settings, a)
+		r.settings = append(r.settings, attrSetting{a.Name(), v})
 	}
 	return r, true
-}
-
-// validAttrName: letters, digits, "-", ".", "_", not starting with "-",
-// and not git's reserved "builtin_" names.
-func validAttrName(n string) bool {
-	if n == "" || n[0] == '-' || strings.HasPrefix(n, "builtin_") {
-		return false
-	}
-	for i := 0; i < len(n); i++ {
-		c := n[i]
-		if !(c == '-' || c == '.' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-			return false
-		}
-	}
-	return true
 }
 
 // unquoteC reads a C-style quoted string at the start of s, as git's
