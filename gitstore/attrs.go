@@ -5,14 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-git/v6/plumbing/format/gitattributes"
+	"github.com/graftdev/graft/gitstore/internal/gitrepo"
 )
 
 // Git attributes, read as git reads them when it adds a file. go-git's
 // gitattributes package parses each line; its pattern matcher does not
 // follow git's wildmatch (t3070's cases, wildmatch_test.go), so patterns
-// are matched by graft's own wildmatch, and a quoted pattern's C escapes,
-// which go-git leaves as written, are decoded here. The files read: the global
+// are matched by graft's own wildmatch. The files read: the global
 // attributes file (core.attributesFile), then the .gitattributes of every
 // directory from the root down to the file's, then $GIT_DIR/info/attributes,
 // later lines overriding earlier ones; patterns match as in .gitignore
@@ -143,8 +142,6 @@ func samePath(a, b string, fold bool) bool {
 	return a == b
 }
 
-const attrBlank = " \t\r\n"
-
 // parseAttributes reads an attributes file whose directory is base. Lines
 // git rejects (an invalid attribute name, a negative pattern, a macro
 // where macros are not allowed) are skipped, as git skips them; so are
@@ -160,95 +157,23 @@ func parseAttributes(text, base string, macrosOK bool) []attrRule {
 }
 
 func parseAttrLine(line, base string, macrosOK bool) (attrRule, bool) {
-	m, err := gitattributes.ParseAttributesLine(line, nil, macrosOK)
-	if err != nil || m.Name == "" {
+	l, ok := gitrepo.ParseAttrLine(line, macrosOK)
+	if !ok {
 		return attrRule{}, false
 	}
-	r := attrRule{base: base}
-	if m.Pattern == nil {
-		r.macro = m.Name
-	} else {
-		name := m.Name
-		if strings.HasPrefix(strings.TrimLeft(line, attrBlank), `"`) {
-			// go-git leaves a quoted pattern's escapes as written.
-			q, _, ok := unquoteC(`"` + name + `"`)
-			if !ok {
-				return attrRule{}, false
-			}
-			name = q
-		}
-		if strings.HasPrefix(name, "!") {
+	r := attrRule{base: base, macro: l.Macro}
+	if l.Macro == "" {
+		if strings.HasPrefix(l.Pattern, "!") {
 			return attrRule{}, false // negative patterns are ignored
 		}
-		if strings.HasSuffix(name, "/") {
+		if strings.HasSuffix(l.Pattern, "/") {
 			return attrRule{}, false // matches directories only
 		}
-		r.basename = !strings.Contains(name, "/")
-		r.pattern = strings.TrimPrefix(name, "/")
+		r.basename = !strings.Contains(l.Pattern, "/")
+		r.pattern = strings.TrimPrefix(l.Pattern, "/")
 	}
-	for _, a := range m.Attributes {
-		if strings.HasPrefix(a.Name(), "builtin_") {
-			return attrRule{}, false // reserved by git
-		}
-		v := attrValue{state: '+'}
-		switch {
-		case a.IsUnset():
-			v.state = '-'
-		case a.IsUnspecified():
-			v.state = '!'
-		case a.IsValueSet():
-			v = attrValue{state: '=', value: a.Value()}
-		}
-		r.settings = append(r.settings, attrSetting{a.Name(), v})
+	for _, a := range l.Settings {
+		r.settings = append(r.settings, attrSetting{a.Name, attrValue{state: a.State, value: a.Value}})
 	}
 	return r, true
-}
-
-// unquoteC reads a C-style quoted string at the start of s, as git's
-// unquote_c_style: \a \b \f \n \r \t \v \\ \" and three-digit octal
-// escapes. ok is false when s does not start with one.
-func unquoteC(s string) (string, string, bool) {
-	if !strings.HasPrefix(s, `"`) {
-		return "", "", false
-	}
-	var b strings.Builder
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '"':
-			return b.String(), s[i+1:], true
-		case '\\':
-			i++
-			if i >= len(s) {
-				return "", "", false
-			}
-			switch e := s[i]; e {
-			case 'a':
-				b.WriteByte('\a')
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'v':
-				b.WriteByte('\v')
-			case '\\', '"':
-				b.WriteByte(e)
-			default:
-				if e < '0' || e > '3' || i+2 >= len(s) || s[i+1] < '0' || s[i+1] > '7' || s[i+2] < '0' || s[i+2] > '7' {
-					return "", "", false
-				}
-				b.WriteByte((e-'0')<<6 | (s[i+1]-'0')<<3 | (s[i+2] - '0'))
-				i += 2
-			}
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return "", "", false
 }

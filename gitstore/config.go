@@ -1,14 +1,11 @@
 package gitstore
 
 import (
-	"bytes"
-	"os/exec"
-
 	"os"
 	"path/filepath"
 	"strings"
 
-	format "github.com/go-git/go-git/v6/plumbing/format/config"
+	"github.com/graftdev/graft/gitstore/internal/gitrepo"
 )
 
 // gitConfig is the layered git configuration graft reads: system, global,
@@ -16,8 +13,8 @@ import (
 // the few keys graft needs are asked for, all in sections without a
 // subsection; include directives are not followed.
 type gitConfig struct {
-	layers []*configFile // system, global..., repo (repo may be absent)
-	repo   *configFile
+	layers []*gitrepo.Config // system, global..., repo (repo may be absent)
+	repo   *gitrepo.Config
 }
 
 // loadConfig reads system and global config and, when withRepo, the
@@ -80,12 +77,12 @@ func envBool(name string) bool {
 
 // readConfigFile parses a config file; a missing, unreadable or malformed
 // file is nil (git itself refuses to run on a malformed one).
-func readConfigFile(name string) *configFile {
+func readConfigFile(name string) *gitrepo.Config {
 	b, err := os.ReadFile(name)
 	if err != nil {
 		return nil
 	}
-	cfg, err := parseConfig(b, name)
+	cfg, err := gitrepo.ParseConfig(b, name)
 	if err != nil {
 		return nil
 	}
@@ -96,7 +93,7 @@ func readConfigFile(name string) *configFile {
 func (c *gitConfig) get(section, key string) string {
 	v := ""
 	for _, l := range c.layers {
-		if all := l.all(section, key); len(all) > 0 {
+		if all := l.All(section, key); len(all) > 0 {
 			v = all[len(all)-1]
 		}
 	}
@@ -109,7 +106,7 @@ func (c *gitConfig) outerAll(section, key string) []string {
 	var vs []string
 	for _, l := range c.layers {
 		if l != c.repo {
-			vs = append(vs, l.all(section, key)...)
+			vs = append(vs, l.All(section, key)...)
 		}
 	}
 	return vs
@@ -131,7 +128,7 @@ func (c *gitConfig) repoValue(section, key string) string {
 	if c.repo == nil {
 		return ""
 	}
-	all := c.repo.all(section, key)
+	all := c.repo.All(section, key)
 	if len(all) == 0 {
 		return ""
 	}
@@ -140,73 +137,4 @@ func (c *gitConfig) repoValue(section, key string) string {
 
 // repoKeys lists the keys of a section of the repository's own config, in
 // order, spelled as the file spells them.
-func (c *gitConfig) repoKeys(section string) []string {
-	if c.repo == nil {
-		return nil
-	}
-	var keys []string
-	for _, sec := range c.repo.cfg.Sections {
-		if sec.IsName(section) {
-			for _, o := range sec.Options {
-				keys = append(keys, o.Key)
-			}
-		}
-	}
-	return keys
-}
-
-// configFile is one config file as go-git's decoder reads it: sections,
-// their subsections, and their options in order (sections of the same
-// name merged). A key without "=" reads as "" (go-git does not tell it
-// from an empty value).
-type configFile struct {
-	cfg *format.Config
-}
-
-// all returns the values of section.key (a section without subsection).
-func (f *configFile) all(section, key string) []string {
-	if f == nil {
-		return nil
-	}
-	var vs []string
-	for _, sec := range f.cfg.Sections {
-		if sec.IsName(section) {
-			vs = append(vs, sec.Options.GetAll(key)...)
-		}
-	}
-	return vs
-}
-
-// parseConfig reads git's config syntax with go-git's decoder. Where it
-// refuses a text git reads (keys before the first section, the older
-// "[section.sub]" headers, a key on its header's line), the installed git
-// reads the file instead (git config --list), so that such a file is not
-// taken for empty; name is the file, "" for a text of no file.
-func parseConfig(src []byte, name string) (*configFile, error) {
-	cfg := format.New()
-	err := format.NewDecoder(bytes.NewReader(src)).Decode(cfg)
-	if err == nil {
-		return &configFile{cfg: cfg}, nil
-	}
-	if name == "" {
-		return nil, err
-	}
-	out, gerr := exec.Command("git", "config", "--no-includes", "--file", name, "--list", "-z").Output()
-	if gerr != nil {
-		return nil, err
-	}
-	cfg = format.New()
-	for _, rec := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
-		kv, value, _ := strings.Cut(rec, "\n")
-		section, rest, ok := strings.Cut(kv, ".")
-		if !ok {
-			continue
-		}
-		sub, key := "", rest
-		if i := strings.LastIndexByte(rest, '.'); i >= 0 {
-			sub, key = rest[:i], rest[i+1:]
-		}
-		cfg.AddOption(section, sub, key, value)
-	}
-	return &configFile{cfg: cfg}, nil
-}
+func (c *gitConfig) repoKeys(section string) []string { return c.repo.Keys(section) }

@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/graftdev/graft/gitstore/internal/gitrepo"
 )
 
-// parseConfig (go-git's decoder) reads every config text as git does:
+// gitrepo.ParseConfig (go-git's decoder) reads every config text as git does:
 // each variable with the same values in the same order (git config --list
 // -z is the judge; a key without "=" reads as "", which go-git does not
 // tell from an empty value), and a text neither reads is refused. go-git
@@ -74,7 +76,7 @@ func TestParseConfigAgreesWithGit(t *testing.T) {
 			t.Fatal(err)
 		}
 		out, gitErr := exec.Command("git", "config", "--file", name, "--no-includes", "--list", "-z").Output()
-		cfg, err := parseConfig([]byte(text), name)
+		cfg, err := gitrepo.ParseConfig([]byte(text), name)
 		if gitErr == nil && err != nil {
 			t.Errorf("%q: git error %v, ours %v", text, gitErr, err)
 			continue
@@ -92,19 +94,7 @@ func TestParseConfigAgreesWithGit(t *testing.T) {
 			}
 		}
 		got := map[string][]string{}
-		for _, sec := range cfg.cfg.Sections {
-			name := strings.ToLower(sec.Name)
-			for _, o := range sec.Options {
-				k := name + "." + strings.ToLower(o.Key)
-				got[k] = append(got[k], spaces(o.Value))
-			}
-			for _, sub := range sec.Subsections {
-				for _, o := range sub.Options {
-					k := name + "." + sub.Name + "." + strings.ToLower(o.Key)
-					got[k] = append(got[k], spaces(o.Value))
-				}
-			}
-		}
+		cfg.Each(func(k, v string) { got[k] = append(got[k], spaces(v)) })
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%q:\n ours %q\n git  %q", text, got, want)
 		}
