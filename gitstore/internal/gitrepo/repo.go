@@ -14,8 +14,6 @@ import (
 	"crypto"
 	"crypto/sha1"
 	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -181,12 +179,10 @@ func (r *Repo) Refresh() {
 // file keeps git from deleting a pack it replaced.
 func (r *Repo) Idle() { r.st.CloseIdleDescriptors() }
 
-// packDirsStamp sums up the pack directories' modification times and
-// sizes: adding or removing a pack changes it.
+// packDirsStamp names the packs (by their index files): adding or
+// removing a pack changes it. The directory's modification time would not
+// do: go-git writes every loose object through a temporary file there.
 func (r *Repo) packDirsStamp() string {
-	fi, err := os.Stat(filepath.Join(r.commonDir, "objects", "pack"))
-	if err != nil {
-		return ""
-	}
-	return fmt.Sprintf("%d.%d", fi.ModTime().UnixNano(), fi.Size())
+	names, _ := filepath.Glob(filepath.Join(r.commonDir, "objects", "pack", "pack-*.idx"))
+	return strings.Join(names, "\n")
 }
