@@ -63,7 +63,9 @@
 // and later). Without one go-git rebuilds it in every process (about 76 ms
 // at 100,000 files), and the edit takes 96.6 ms against git's 448.5 ms
 // (0.215; the hand-written code, which read no reverse index: 10.7 ms). A
-// long-lived process (graft mcp) builds it once.
+// long-lived process (graft mcp) builds it once: its median edit at
+// 100,000 files was 3.45 ms (first call 54 ms), the hand-written code's
+// 3.51 ms on the same machine under the same load.
 //
 // What go-git does not do stays as thin code of ours:
 //
