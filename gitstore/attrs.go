@@ -4,9 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/graftdev/graft/gitstore/internal/gitrepo"
 )
 
-// Git attributes, read as git reads them when it adds a file: the global
+// Git attributes, read as git reads them when it adds a file. go-git's
+// gitattributes package parses each line; its pattern matcher does not
+// follow git's wildmatch (t3070's cases, wildmatch_test.go), so patterns
+// are matched by graft's own wildmatch. The files read: the global
 // attributes file (core.attributesFile), then the .gitattributes of every
 // directory from the root down to the file's, then $GIT_DIR/info/attributes,
 // later lines overriding earlier ones; patterns match as in .gitignore
@@ -137,8 +142,6 @@ func samePath(a, b string, fold bool) bool {
 	return a == b
 }
 
-const attrBlank = " \t\r\n"
-
 // parseAttributes reads an attributes file whose directory is base. Lines
 // git rejects (an invalid attribute name, a negative pattern, a macro
 // where macros are not allowed) are skipped, as git skips them; so are
@@ -154,125 +157,23 @@ func parseAttributes(text, base string, macrosOK bool) []attrRule {
 }
 
 func parseAttrLine(line, base string, macrosOK bool) (attrRule, bool) {
-	cp := strings.TrimLeft(line, attrBlank)
-	if cp == "" || cp[0] == '#' {
+	l, ok := gitrepo.ParseAttrLine(line, macrosOK)
+	if !ok {
 		return attrRule{}, false
 	}
-	var name, states string
-	if q, rest, ok := unquoteC(cp); ok {
-		name, states = q, rest
-	} else {
-		n := strings.IndexAny(cp, attrBlank)
-		if n < 0 {
-			n = len(cp)
-		}
-		name, states = cp[:n], cp[n:]
-	}
-	r := attrRule{base: base}
-	if len(name) > len("[attr]") && strings.HasPrefix(name, "[attr]") {
-		if !macrosOK {
-			return attrRule{}, false
-		}
-		// "[attr]" may be followed by blanks before the name.
-		rest := strings.TrimLeft(cp[len("[attr]"):], attrBlank)
-		n := strings.IndexAny(rest, attrBlank)
-		if n < 0 {
-			n = len(rest)
-		}
-		r.macro, states = rest[:n], rest[n:]
-		if !validAttrName(r.macro) {
-			return attrRule{}, false
-		}
-	} else {
-		if strings.HasPrefix(name, "!") {
+	r := attrRule{base: base, macro: l.Macro}
+	if l.Macro == "" {
+		if strings.HasPrefix(l.Pattern, "!") {
 			return attrRule{}, false // negative patterns are ignored
 		}
-		if strings.HasSuffix(name, "/") {
+		if strings.HasSuffix(l.Pattern, "/") {
 			return attrRule{}, false // matches directories only
 		}
-		r.basename = !strings.Contains(name, "/")
-		r.pattern = strings.TrimPrefix(name, "/")
+		r.basename = !strings.Contains(l.Pattern, "/")
+		r.pattern = strings.TrimPrefix(l.Pattern, "/")
 	}
-	for _, tok := range strings.FieldsFunc(states, func(c rune) bool { return strings.ContainsRune(attrBlank, c) }) {
-		var a attrSetting
-		switch {
-		case tok[0] == '-' || tok[0] == '!':
-			a.name, a.state = tok[1:], tok[0]
-		default:
-			if n, v, ok := strings.Cut(tok, "="); ok {
-				a.name, a.state, a.value = n, '=', v
-			} else {
-				a.name, a.state = tok, '+'
-			}
-		}
-		if !validAttrName(a.name) {
-			return attrRule{}, false
-		}
-		r.settings = append(r.settings, a)
+	for _, a := range l.Settings {
+		r.settings = append(r.settings, attrSetting{a.Name, attrValue{state: a.State, value: a.Value}})
 	}
 	return r, true
-}
-
-// validAttrName: letters, digits, "-", ".", "_", not starting with "-",
-// and not git's reserved "builtin_" names.
-func validAttrName(n string) bool {
-	if n == "" || n[0] == '-' || strings.HasPrefix(n, "builtin_") {
-		return false
-	}
-	for i := 0; i < len(n); i++ {
-		c := n[i]
-		if !(c == '-' || c == '.' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-			return false
-		}
-	}
-	return true
-}
-
-// unquoteC reads a C-style quoted string at the start of s, as git's
-// unquote_c_style: \a \b \f \n \r \t \v \\ \" and three-digit octal
-// escapes. ok is false when s does not start with one.
-func unquoteC(s string) (string, string, bool) {
-	if !strings.HasPrefix(s, `"`) {
-		return "", "", false
-	}
-	var b strings.Builder
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '"':
-			return b.String(), s[i+1:], true
-		case '\\':
-			i++
-			if i >= len(s) {
-				return "", "", false
-			}
-			switch e := s[i]; e {
-			case 'a':
-				b.WriteByte('\a')
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'v':
-				b.WriteByte('\v')
-			case '\\', '"':
-				b.WriteByte(e)
-			default:
-				if e < '0' || e > '3' || i+2 >= len(s) || s[i+1] < '0' || s[i+1] > '7' || s[i+2] < '0' || s[i+2] > '7' {
-					return "", "", false
-				}
-				b.WriteByte((e-'0')<<6 | (s[i+1]-'0')<<3 | (s[i+2] - '0'))
-				i += 2
-			}
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return "", "", false
 }

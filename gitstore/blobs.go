@@ -2,6 +2,7 @@ package gitstore
 
 import (
 	"errors"
+	"fmt"
 	"unsafe"
 )
 
@@ -18,8 +19,8 @@ func (s *Store) SaveBlob(content []byte) (string, error) {
 		return h.String(), nil
 	}
 	// stored looked for a loose copy already: write it without asking again.
-	if err := s.writeLoose(h, "blob", content); err != nil {
-		return "", err
+	if err := s.repo().Write("blob", [][]byte{content}, h); err != nil {
+		return "", fmt.Errorf("gitstore: %w", err)
 	}
 	return h.String(), nil
 }
@@ -29,21 +30,11 @@ func (s *Store) SaveBlob(content []byte) (string, error) {
 // pack indexes listed before git changed the packs, and afterwards closes
 // them where open files keep git from deleting packs (keepCaches).
 func (s *Store) stored(h oid) bool {
-	for _, dir := range s.objectDirs() {
-		if exists(loosePath(dir, h)) {
-			return true
-		}
-	}
 	if !s.lockOwned {
 		s.refreshPacks()
 		defer s.keepCaches()
 	}
-	for _, p := range s.packIndexes() {
-		if _, ok, err := p.find(h); err == nil && ok {
-			return true
-		}
-	}
-	return false
+	return s.repo().Has(h)
 }
 
 // BlobID is the blob id of content in the repository's hash algorithm
@@ -71,7 +62,7 @@ func (s *Store) HashPartsAsync(parts [][]byte) *PendingHash {
 	p := &PendingHash{parts: parts, done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		p.id = s.algo.sumParts("blob", parts)
+		p.id = s.algo.Sum("blob", parts)
 	}()
 	return p
 }
@@ -89,7 +80,7 @@ func (s *Store) hashOfParts(p *PendingHash, parts [][]byte) oid {
 		<-p.done
 		return p.id
 	}
-	return s.algo.sumParts("blob", parts)
+	return s.algo.Sum("blob", parts)
 }
 
 // sameParts reports whether a and b are the same slices of the same
@@ -108,7 +99,7 @@ func sameParts(a, b [][]byte) bool {
 
 // Blob returns the content of the blob id, or ErrUnknownBlob.
 func (s *Store) Blob(id string) ([]byte, error) {
-	h, ok := s.algo.parse(id)
+	h, ok := s.algo.Parse(id)
 	if !ok || h.IsZero() {
 		return nil, ErrUnknownBlob
 	}

@@ -182,7 +182,7 @@ func (s *Store) gitHashObject(path string, content []byte) (oid, error) {
 		return "", fmt.Errorf("gitstore: %s: git hash-object (its filter) failed: %v: %s: %w", path, err, strings.TrimSpace(stderr.String()), ErrFiltered)
 	}
 	id := strings.TrimSpace(string(out))
-	h, ok := s.algo.parse(id)
+	h, ok := s.algo.Parse(id)
 	if !ok || h.IsZero() {
 		return "", fmt.Errorf("gitstore: %s: git hash-object printed %q", path, id)
 	}

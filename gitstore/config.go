@@ -1,10 +1,11 @@
 package gitstore
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/graftdev/graft/gitstore/internal/gitrepo"
 )
 
 // gitConfig is the layered git configuration graft reads: system, global,
@@ -12,8 +13,8 @@ import (
 // the few keys graft needs are asked for, all in sections without a
 // subsection; include directives are not followed.
 type gitConfig struct {
-	layers []*configFile // system, global..., repo (repo may be absent)
-	repo   *configFile
+	layers []*gitrepo.Config // system, global..., repo (repo may be absent)
+	repo   *gitrepo.Config
 }
 
 // loadConfig reads system and global config and, when withRepo, the
@@ -76,12 +77,12 @@ func envBool(name string) bool {
 
 // readConfigFile parses a config file; a missing, unreadable or malformed
 // file is nil (git itself refuses to run on a malformed one).
-func readConfigFile(name string) *configFile {
+func readConfigFile(name string) *gitrepo.Config {
 	b, err := os.ReadFile(name)
 	if err != nil {
 		return nil
 	}
-	cfg, err := parseConfig(b)
+	cfg, err := gitrepo.ParseConfig(b, name)
 	if err != nil {
 		return nil
 	}
@@ -92,7 +93,7 @@ func readConfigFile(name string) *configFile {
 func (c *gitConfig) get(section, key string) string {
 	v := ""
 	for _, l := range c.layers {
-		if all := l.all(section, key); len(all) > 0 {
+		if all := l.All(section, key); len(all) > 0 {
 			v = all[len(all)-1]
 		}
 	}
@@ -105,7 +106,7 @@ func (c *gitConfig) outerAll(section, key string) []string {
 	var vs []string
 	for _, l := range c.layers {
 		if l != c.repo {
-			vs = append(vs, l.all(section, key)...)
+			vs = append(vs, l.All(section, key)...)
 		}
 	}
 	return vs
@@ -127,7 +128,7 @@ func (c *gitConfig) repoValue(section, key string) string {
 	if c.repo == nil {
 		return ""
 	}
-	all := c.repo.all(section, key)
+	all := c.repo.All(section, key)
 	if len(all) == 0 {
 		return ""
 	}
@@ -136,261 +137,4 @@ func (c *gitConfig) repoValue(section, key string) string {
 
 // repoKeys lists the keys of a section of the repository's own config, in
 // order, spelled as the file spells them.
-func (c *gitConfig) repoKeys(section string) []string {
-	if c.repo == nil {
-		return nil
-	}
-	var keys []string
-	for _, e := range c.repo.entries {
-		if e.section == section && !e.sub {
-			keys = append(keys, e.written)
-		}
-	}
-	return keys
-}
-
-// configFile is one parsed config file: its variables in order.
-type configFile struct {
-	entries []configEntry
-}
-
-// configEntry is one variable: section and key in lower case (git
-// compares them without case), the subsection if the section has one
-// (graft reads none), and the value ("" for a key without "=", which git
-// reads as true).
-type configEntry struct {
-	section    string
-	sub        bool
-	subsection string
-	key        string
-	written    string // the key as the file spells it, for messages
-	value      string
-	bare       bool // no "=": git reads it as true
-}
-
-// all returns the values of section.key (a section without subsection);
-// a bare key reads "true".
-func (f *configFile) all(section, key string) []string {
-	if f == nil {
-		return nil
-	}
-	section, key = strings.ToLower(section), strings.ToLower(key)
-	var vs []string
-	for _, e := range f.entries {
-		if e.section == section && !e.sub && e.key == key {
-			if e.bare {
-				vs = append(vs, "true") // as git reads a key without "="
-			} else {
-				vs = append(vs, e.value)
-			}
-		}
-	}
-	return vs
-}
-
-var errConfigSyntax = errors.New("bad config syntax")
-
-// parseConfig reads git's config syntax as git's own parser does:
-// "[section]", "[section "subsection"]" and the older "[section.sub]";
-// "key = value" or a bare "key"; comments from ";" or "#" outside quotes;
-// values with their outer white space dropped, inner runs of white space
-// kept as that many spaces, double quotes removed and the escapes \n \t
-// \b \\ \" decoded, and a backslash at the end of a line joining the
-// next. CRLF line ends are read as LF. Anything else is an error.
-func parseConfig(src []byte) (*configFile, error) {
-	p := &configParser{src: src}
-	f := &configFile{}
-	section, subsection, sub := "", "", false
-	for {
-		c, ok := p.next()
-		if !ok {
-			return f, nil
-		}
-		switch {
-		case c == '\n' || c == ' ' || c == '\t' || c == '\r':
-		case c == '#' || c == ';':
-			p.skipLine()
-		case c == '[':
-			var err error
-			if section, subsection, sub, err = p.header(); err != nil {
-				return nil, err
-			}
-		case isConfigAlpha(c):
-			// (git reads a key before any section too, in section "")
-			start := p.pos - 1
-			for {
-				c, ok = p.peek()
-				if !ok || !(isConfigAlpha(c) || c >= '0' && c <= '9' || c == '-') {
-					break
-				}
-				p.pos++
-			}
-			written := string(p.src[start:p.pos])
-			value, bare, err := p.value()
-			if err != nil {
-				return nil, err
-			}
-			f.entries = append(f.entries, configEntry{section: section, sub: sub, subsection: subsection, key: strings.ToLower(written), written: written, value: value, bare: bare})
-		default:
-			return nil, errConfigSyntax
-		}
-	}
-}
-
-type configParser struct {
-	src []byte
-	pos int
-}
-
-// next returns the next character, with "\r\n" read as "\n".
-func (p *configParser) next() (byte, bool) {
-	if p.pos >= len(p.src) {
-		return 0, false
-	}
-	c := p.src[p.pos]
-	p.pos++
-	if c == '\r' && p.pos < len(p.src) && p.src[p.pos] == '\n' {
-		p.pos++
-		return '\n', true
-	}
-	return c, true
-}
-
-func (p *configParser) peek() (byte, bool) {
-	save := p.pos
-	c, ok := p.next()
-	p.pos = save
-	return c, ok
-}
-
-func (p *configParser) skipLine() {
-	for {
-		if c, ok := p.next(); !ok || c == '\n' {
-			return
-		}
-	}
-}
-
-// header reads a section header after its "[".
-func (p *configParser) header() (section, subsection string, sub bool, err error) {
-	var name []byte
-	for {
-		c, ok := p.next()
-		switch {
-		case !ok:
-			return "", "", false, errConfigSyntax
-		case c == ']':
-			if len(name) == 0 {
-				return "", "", false, errConfigSyntax
-			}
-			s, rest, dotted := strings.Cut(string(name), ".")
-			return s, rest, dotted, nil
-		case c == ' ' || c == '\t':
-			// [section "subsection"]
-			for c == ' ' || c == '\t' {
-				if c, ok = p.next(); !ok {
-					return "", "", false, errConfigSyntax
-				}
-			}
-			if c != '"' || len(name) == 0 {
-				return "", "", false, errConfigSyntax
-			}
-			var subName []byte
-			for {
-				c, ok = p.next()
-				if !ok || c == '\n' {
-					return "", "", false, errConfigSyntax
-				}
-				if c == '"' {
-					break
-				}
-				if c == '\\' {
-					if c, ok = p.next(); !ok || c == '\n' {
-						return "", "", false, errConfigSyntax
-					}
-				}
-				subName = append(subName, c)
-			}
-			if c, ok = p.next(); !ok || c != ']' {
-				return "", "", false, errConfigSyntax
-			}
-			return string(name), string(subName), true, nil
-		case isConfigAlpha(c) || c >= '0' && c <= '9' || c == '-' || c == '.':
-			name = append(name, lower(c))
-		default:
-			return "", "", false, errConfigSyntax
-		}
-	}
-}
-
-// value reads what follows a key: nothing (a bare key), or "=" and a value.
-func (p *configParser) value() (value string, bare bool, err error) {
-	c, ok := p.next()
-	for ok && (c == ' ' || c == '\t') {
-		c, ok = p.next()
-	}
-	switch {
-	case !ok || c == '\n':
-		return "", true, nil
-	case c != '=':
-		return "", false, errConfigSyntax
-	}
-	var v []byte
-	quote, comment, spaces := false, false, 0
-	for {
-		c, ok := p.next()
-		if !ok || c == '\n' {
-			if quote {
-				return "", false, errConfigSyntax
-			}
-			return string(v), false, nil
-		}
-		if comment {
-			continue
-		}
-		if !quote && (c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f') {
-			if len(v) > 0 {
-				spaces++
-			}
-			continue
-		}
-		if !quote && (c == ';' || c == '#') {
-			comment = true
-			continue
-		}
-		for ; spaces > 0; spaces-- {
-			v = append(v, ' ')
-		}
-		switch c {
-		case '\\':
-			c, ok = p.next()
-			switch {
-			case ok && c == '\n':
-				continue
-			case ok && c == 't':
-				c = '\t'
-			case ok && c == 'b':
-				c = '\b'
-			case ok && c == 'n':
-				c = '\n'
-			case ok && (c == '\\' || c == '"'):
-			default:
-				return "", false, errConfigSyntax
-			}
-			v = append(v, c)
-		case '"':
-			quote = !quote
-		default:
-			v = append(v, c)
-		}
-	}
-}
-
-func isConfigAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-
-func lower(c byte) byte {
-	if c >= 'A' && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
+func (c *gitConfig) repoKeys(section string) []string { return c.repo.Keys(section) }

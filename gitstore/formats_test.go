@@ -63,12 +63,12 @@ func TestJournalInEveryFormat(t *testing.T) {
 		t.Run(k.name, func(t *testing.T) {
 			dir := kindRepo(t, k, map[string]string{"a.txt": "one\ntwo\nthree\n", "d/b.txt": "bee\n", "gone.txt": "bye\n"})
 			s := open(t, dir)
-			if s.algo.name != k.format {
-				t.Fatalf("format read as %s", s.algo.name)
+			if s.algo.Name() != k.format {
+				t.Fatalf("format read as %s", s.algo.Name())
 			}
 			ctx := context.Background()
 			l1 := edit(t, s, "edit", "a.txt", "two", "TWO")
-			if len(l1.Commit) != 2*s.algo.size {
+			if len(l1.Commit) != 2*s.algo.Size() {
 				t.Fatalf("commit id %q", l1.Commit)
 			}
 			if got := git(t, dir, "rev-parse", "refs/graft/main"); got != l1.Commit {
@@ -114,7 +114,7 @@ func TestJournalInEveryFormat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, err := s.Blob(v); err != nil || string(got) != "TWO\n" || len(v) != 2*s.algo.size {
+			if got, err := s.Blob(v); err != nil || string(got) != "TWO\n" || len(v) != 2*s.algo.Size() {
 				t.Fatalf("blob %s: %q %v", v, got, err)
 			}
 			if want := strings.TrimSpace(gitIn(t, dir, "TWO\n", "hash-object", "--stdin")); v != want {

@@ -111,7 +111,7 @@ func (s *Store) state(mode Mode) (*state, error) {
 // when it is not a journal commit (a journal reset onto a branch commit).
 func (s *Store) journalBase(c *commit) oid {
 	if v := trailers(c.Message)[TrailerBase]; len(v) > 0 {
-		h, _ := s.algo.parse(v[len(v)-1])
+		h, _ := s.algo.Parse(v[len(v)-1])
 		return h
 	}
 	return c.Hash
@@ -468,7 +468,7 @@ func newCommit(author, committer signature, msg string, tree, parent oid) *commi
 // git's own records write it).
 func (s *Store) hexOrZero(h oid) string {
 	if h.IsZero() {
-		return s.algo.zeroHex()
+		return s.algo.ZeroHex()
 	}
 	return h.String()
 }

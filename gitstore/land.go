@@ -103,7 +103,7 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 		}
 		crashPoint("ref")
 		if err := s.finishLanding(in); err != nil {
-			return fmt.Errorf("gitstore: commit %s landed on %s but: %w (the next graft command retries)", h.short(), st.branch, err)
+			return fmt.Errorf("gitstore: commit %s landed on %s but: %w (the next graft command retries)", h.Short(), st.branch, err)
 		}
 		if err := s.clearIntent(false); err != nil {
 			return err

@@ -1,16 +1,12 @@
 package gitstore
 
 import (
-	"bufio"
 	"bytes"
-	"compress/zlib"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
+	"runtime"
 	"strings"
+
+	"github.com/graftdev/graft/gitstore/internal/gitrepo"
 )
 
 // Objects are written straight into the object store: one blob per new
@@ -18,8 +14,58 @@ import (
 // here lists or reads a directory of the worktree, so the cost follows the
 // number and depth of the touched paths, not the size of the repository.
 
+// repo is the repository's storage through go-git, opened at the first
+// object or ref access (graft's private repository may not exist before
+// its first call).
+func (s *Store) repo() *gitrepo.Repo {
+	if s.gr == nil {
+		s.gr = gitrepo.Open(s.gitDir, s.commonDir, s.algo)
+	}
+	return s.gr
+}
+
+// errObjectNotFound: no object has the id.
+var errObjectNotFound = gitrepo.ErrNotFound
+
+// object returns the content of object h, which must be of type typ.
+func (s *Store) object(typ string, h oid) ([]byte, error) {
+	t, data, err := s.repo().Read(h)
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: %w", err)
+	}
+	if t != typ {
+		return nil, fmt.Errorf("gitstore: object %s is a %s, not a %s", h, t, typ)
+	}
+	return data, nil
+}
+
+// maxCachedTrees bounds the trees kept from one call to the next.
+const maxCachedTrees = 20000
+
+// keepCaches runs when a transaction's lock is released. A long-lived
+// process (an MCP server) keeps the pack indexes open and the trees read
+// for the next call, whose lock-time check (refreshPacks) makes go-git
+// list the packs again if git changed them meanwhile. Off Unix open files
+// keep git from deleting packs, so they are closed after every call there.
+func (s *Store) keepCaches() {
+	if runtime.GOOS == "windows" && s.gr != nil {
+		s.gr.Idle()
+	}
+	if len(s.trees) > maxCachedTrees {
+		s.trees = nil
+	}
+}
+
+// refreshPacks makes go-git list the packs again when a pack directory
+// changed since they were listed (git repacked or fetched).
+func (s *Store) refreshPacks() {
+	if s.gr != nil {
+		s.gr.Refresh()
+	}
+}
+
 // blobHash is the blob id of content in this repository's hash algorithm.
-func (s *Store) blobHash(content []byte) oid { return s.algo.sum("blob", content) }
+func (s *Store) blobHash(content []byte) oid { return s.algo.Sum("blob", [][]byte{content}) }
 
 // writeBlob stores content as a blob (once) and returns its id.
 func (s *Store) writeBlob(content []byte) (oid, error) {
@@ -31,7 +77,7 @@ func (s *Store) writeBlob(content []byte) (oid, error) {
 // the write path off the pack indexes; writing a loose copy of a packed
 // object is harmless (git gc removes it).
 func (s *Store) writeObject(typ string, content []byte) (oid, error) {
-	h := s.algo.sum(typ, content)
+	h := s.algo.Sum(typ, [][]byte{content})
 	return h, s.writeObjectID(typ, content, h)
 }
 
@@ -51,10 +97,10 @@ func (s *Store) writePartsID(typ string, parts [][]byte, h oid) error {
 		}
 		return nil
 	}
-	if exists(loosePath(s.objectDirs()[0], h)) {
+	if s.repo().HasLoose(h) {
 		return nil
 	}
-	return s.writeLoose(h, typ, parts...)
+	return s.repo().Write(typ, parts, h)
 }
 
 // objectBatch holds the objects of a transaction between the moment their
@@ -105,117 +151,6 @@ func (s *Store) flushBatch() error {
 // its objects were needed).
 func (s *Store) dropBatch() { s.batch = nil }
 
-// Loose objects are zlib streams. Small and big ones are written as
-// stored (uncompressed) blocks, which git reads like any other zlib stream
-// and compresses when it packs them (git gc):
-//
-//   - up to storedLimit, because a compressing zlib writer allocates and
-//     clears about 700 KB before its first byte, which costs a short-lived
-//     graft process more than writing a few kilobytes plainly;
-//   - from compressLimit on, because compressing is the biggest cost of an
-//     edit of a big file (about 100 ms for 10 MB here, more than the rest
-//     of the call together); such an object takes its full size on disk
-//     until the next git gc.
-//
-// In between, objects are compressed at zlib's fastest level, as git's
-// own loose objects are by default.
-const (
-	storedLimit   = 64 << 10
-	compressLimit = 1 << 20
-)
-
-// writeZlibStored writes header and the content parts after it to w as a
-// zlib stream of stored blocks (RFC 1950 and RFC 1951 section 3.2.4),
-// streaming from them.
-func writeZlibStored(w io.Writer, header []byte, content ...[]byte) error {
-	pieces := append([][]byte{header}, content...)
-	total := partsLen(pieces)
-	// The checksum ends the stream: for a big object it is computed on
-	// another core while the blocks are written.
-	checksum := make(chan uint32, 1)
-	sumOf := func() {
-		c := uint32(1)
-		for _, p := range pieces {
-			c = adler32Update(c, p)
-		}
-		checksum <- c
-	}
-	if total >= compressLimit {
-		go sumOf()
-	} else {
-		sumOf()
-	}
-	bw := bufio.NewWriterSize(w, min(64<<10, total+64)) // small objects, small buffers
-	bw.Write([]byte{0x78, 0x01})
-	// k and at: the piece the next byte comes from, and where in it.
-	k, at := 0, 0
-	for pos, first := 0, true; first || pos < total; first = false {
-		n := min(total-pos, 0xffff)
-		final := byte(0)
-		if pos+n == total {
-			final = 1
-		}
-		bw.Write([]byte{final, byte(n), byte(n >> 8), ^byte(n), ^byte(n >> 8)})
-		// The block's bytes, from as many pieces as they span.
-		for left := n; left > 0; {
-			for at == len(pieces[k]) {
-				k, at = k+1, 0
-			}
-			m := min(left, len(pieces[k])-at)
-			bw.Write(pieces[k][at : at+m])
-			at += m
-			left -= m
-		}
-		pos += n
-	}
-	c := <-checksum
-	bw.Write([]byte{byte(c >> 24), byte(c >> 16), byte(c >> 8), byte(c)})
-	return bw.Flush()
-}
-
-// writeLoose writes a loose object as git does: zlib of "TYPE SIZE\0"
-// and the content, into a temporary file beside its final name, renamed
-// into place. The temporary name starts with git's own "tmp_obj_", so that
-// one left by a killed process is what git fsck and git prune know as an
-// unfinished object, not a corrupt one.
-func (s *Store) writeLoose(h oid, t string, content ...[]byte) error {
-	size := partsLen(content)
-	header := []byte(fmt.Sprintf("%s %d\x00", t, size))
-	hex := h.String()
-	dir := filepath.Join(s.objectDirs()[0], hex[:2])
-	tmp := filepath.Join(dir, fmt.Sprintf("tmp_obj_graft_%d_%s", os.Getpid(), hex[2:10]))
-	f, err := openFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o444)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err = os.MkdirAll(dir, 0o755); err == nil {
-			f, err = openFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o444)
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("gitstore: object %s: %w", hex, err)
-	}
-	if size <= storedLimit || size >= compressLimit {
-		err = writeZlibStored(f, header, content...)
-	} else {
-		zw, _ := zlib.NewWriterLevel(f, zlib.BestSpeed)
-		zw.Write(header)
-		for _, p := range content {
-			zw.Write(p)
-		}
-		err = zw.Close()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = replaceFile(tmp, filepath.Join(dir, hex[2:]))
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("gitstore: object %s: %w", hex, err)
-	}
-	return nil
-}
-
 // readBlob returns a blob's content.
 func (s *Store) readBlob(h oid) ([]byte, error) {
 	b, err := s.object("blob", h)
@@ -255,13 +190,9 @@ func (s *Store) tree(h oid) ([]treeEntry, error) {
 			return t, nil
 		}
 	}
-	data, err := s.object("tree", h)
+	t, err := s.repo().ReadTree(h)
 	if err != nil {
-		return nil, fmt.Errorf("gitstore: tree %s: %w", h, err)
-	}
-	t, err := parseTree(s.algo, data)
-	if err != nil {
-		return nil, fmt.Errorf("gitstore: tree %s: %w", h, err)
+		return nil, fmt.Errorf("gitstore: %w", err)
 	}
 	if s.trees == nil {
 		s.trees = map[oid][]treeEntry{}
@@ -368,7 +299,10 @@ func (s *Store) updateSubtree(h oid, set map[string]entry) (oid, bool, error) {
 	for _, e := range entries {
 		nt = append(nt, e)
 	}
-	nh, err := s.writeObject("tree", encodeTree(nt)) // sorts nt
+	content, nh, err := s.algo.EncodeTree(nt) // sorts nt
+	if err == nil {
+		err = s.writeObjectID("tree", content, nh)
+	}
 	if err != nil {
 		return "", false, err
 	}
@@ -386,22 +320,22 @@ func (s *Store) updateSubtree(h oid, set map[string]entry) (oid, bool, error) {
 }
 
 // emptyTree writes (once) and returns the empty tree.
-func (s *Store) emptyTree() (oid, error) { return s.writeObject("tree", nil) }
+func (s *Store) emptyTree() (oid, error) { return s.writeObject("tree", []byte{}) }
 
 // writeCommit stores a commit and returns its id.
 func (s *Store) writeCommit(c *commit) (oid, error) {
-	return s.writeObject("commit", encodeCommit(c))
+	content, h, err := s.algo.EncodeCommit(c)
+	if err != nil {
+		return "", fmt.Errorf("gitstore: %w", err)
+	}
+	return h, s.writeObjectID("commit", content, h)
 }
 
 // commit reads a commit.
 func (s *Store) commit(h oid) (*commit, error) {
-	data, err := s.object("commit", h)
+	c, err := s.repo().ReadCommit(h)
 	if err != nil {
-		return nil, fmt.Errorf("gitstore: commit %s: %w", h, err)
-	}
-	c, err := parseCommit(s.algo, h, data)
-	if err != nil {
-		return nil, fmt.Errorf("gitstore: commit %s: %w", h, err)
+		return nil, fmt.Errorf("gitstore: %w", err)
 	}
 	return c, nil
 }

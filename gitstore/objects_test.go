@@ -2,49 +2,16 @@ package gitstore
 
 import (
 	"bytes"
-	"compress/zlib"
 	"fmt"
-	"io"
 	"math/rand"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/graftdev/graft/gitstore/gittest"
+	"github.com/graftdev/graft/gitstore/internal/gitrepo"
 )
-
-func TestZlibStoredRoundTrip(t *testing.T) {
-	for _, n := range []int{0, 1, 100, 0xffff - 8, 0xffff - 7, 0xffff - 6, 0xffff, 0x10000, 2*0xffff - 7, 200000} {
-		content := []byte(strings.Repeat("graft\n", n/6+1)[:n])
-		var buf bytes.Buffer
-		if err := writeZlibStored(&buf, []byte("blob 1\x00"), content); err != nil {
-			t.Fatal(err)
-		}
-		r, err := zlib.NewReader(&buf)
-		if err != nil {
-			t.Fatalf("%d: %v", n, err)
-		}
-		got, err := io.ReadAll(r)
-		if err != nil {
-			t.Fatalf("%d: %v", n, err)
-		}
-		if !bytes.Equal(got, append([]byte("blob 1\x00"), content...)) {
-			t.Fatalf("%d: round trip differs", n)
-		}
-		// The same content in parts (Change.NewParts) gives the same stream.
-		var whole bytes.Buffer
-		writeZlibStored(&whole, []byte("blob 1\x00"), content)
-		for seed := range int64(4) {
-			var split bytes.Buffer
-			if err := writeZlibStored(&split, []byte("blob 1\x00"), splitParts(content, seed)...); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(split.Bytes(), whole.Bytes()) {
-				t.Fatalf("%d, seed %d: the stream of the parts differs", n, seed)
-			}
-		}
-	}
-}
 
 // splitParts cuts content into parts at random places, with empty parts
 // among them, as Change.NewParts may hold.
@@ -80,45 +47,6 @@ func packedRepo(t *testing.T, format string) string {
 // objectFormats are the hash algorithms the object tests run on.
 var objectFormats = []string{"sha1", "sha256"}
 
-func TestPackIndexMatchesGit(t *testing.T) {
-	for _, format := range objectFormats {
-		t.Run(format, func(t *testing.T) {
-			dir := packedRepo(t, format)
-			s := open(t, dir)
-			idx := git(t, dir, "rev-parse", "--git-path", "objects/pack")
-			names, _ := filepath.Glob(filepath.Join(dir, idx, "*.idx"))
-			if len(names) != 1 {
-				t.Fatalf("packs: %v", names)
-			}
-			p, err := openPackIndex(names[0], s.algo.size)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.f.Close()
-			deltas := 0
-			for _, line := range strings.Split(git(t, dir, "verify-pack", "-v", names[0]), "\n") {
-				f := strings.Fields(line)
-				if len(f) < 5 || len(f[0]) != 2*s.algo.size {
-					continue
-				}
-				if len(f) > 5 {
-					deltas++
-				}
-				off, ok, err := p.find(oid(f[0]))
-				if err != nil || !ok || fmt.Sprint(off) != f[4] {
-					t.Fatalf("%s: offset %d (%v %v), git says %s", f[0], off, ok, err, f[4])
-				}
-			}
-			if deltas == 0 {
-				t.Fatal("no deltas in the pack: the test would not exercise them")
-			}
-			if _, ok, _ := p.find(oid(strings.Repeat("01", s.algo.size))); ok {
-				t.Fatal("found an absent object")
-			}
-		})
-	}
-}
-
 // Every object of a packed repository (deltas included) reads back as git
 // prints it and hashes to its id; then the journal works on it.
 func TestJournalOnPackedRepository(t *testing.T) {
@@ -126,8 +54,8 @@ func TestJournalOnPackedRepository(t *testing.T) {
 		t.Run(format, func(t *testing.T) {
 			dir := packedRepo(t, format)
 			s := open(t, dir)
-			if s.algo.name != format {
-				t.Fatalf("read the format as %s", s.algo.name)
+			if s.algo.Name() != format {
+				t.Fatalf("read the format as %s", s.algo.Name())
 			}
 			for _, rev := range strings.Fields(git(t, dir, "rev-list", "--objects", "--all", "--no-object-names")) {
 				h := oid(rev)
@@ -139,7 +67,7 @@ func TestJournalOnPackedRepository(t *testing.T) {
 				if want := git(t, dir, "cat-file", typ, rev); typ != "tree" && strings.TrimRight(string(got), "\n") != want {
 					t.Fatalf("%s %s: content differs", typ, rev)
 				}
-				if s.algo.sum(typ, got) != h {
+				if s.algo.Sum(typ, [][]byte{got}) != h {
 					t.Fatalf("%s %s: content hashes to another id", typ, rev)
 				}
 			}
@@ -178,7 +106,7 @@ func TestRefDeltasAndAlternates(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s %s: %v", typ, rev, err)
 				}
-				if s.algo.sum(typ, got) != oid(rev) {
+				if s.algo.Sum(typ, [][]byte{got}) != oid(rev) {
 					t.Fatalf("%s %s: content hashes to another id", typ, rev)
 				}
 				n++
@@ -192,34 +120,12 @@ func TestRefDeltasAndAlternates(t *testing.T) {
 	}
 }
 
-// A damaged delta is an error, never a panic or a wrong object.
-func TestApplyDeltaRejectsDamage(t *testing.T) {
-	base := []byte("hello, world\n")
-	// src 13, dst 5, copy offset 0 size 5.
-	good := []byte{13, 5, 0x80 | 0x10, 5}
-	if out, err := applyDelta(base, good); err != nil || string(out) != "hello" {
-		t.Fatalf("good delta: %q %v", out, err)
-	}
-	for name, d := range map[string][]byte{
-		"wrong source size": {12, 5, 0x90, 5},
-		"copy past the end": {13, 5, 0x91, 10, 5},
-		"short insert":      {13, 5, 4, 'a'},
-		"size mismatch":     {13, 6, 0x90, 5},
-		"reserved opcode":   {13, 0, 0},
-		"truncated":         {13},
-	} {
-		if _, err := applyDelta(base, d); err == nil {
-			t.Errorf("%s: accepted", name)
-		}
-	}
-}
-
 // Objects of every size class (stored, compressed, stored again past
-// compressLimit) are read back by git byte for byte.
+// gitrepo.CompressLimit) are read back by git byte for byte.
 func TestLooseObjectSizesReadByGit(t *testing.T) {
 	dir := newRepo(t, map[string]string{"a.txt": "a\n"})
 	s := open(t, dir)
-	for _, n := range []int{10, storedLimit + 1, compressLimit - 1, compressLimit, 3 * compressLimit} {
+	for _, n := range []int{10, gitrepo.StoredLimit + 1, gitrepo.CompressLimit - 1, gitrepo.CompressLimit, 3 * gitrepo.CompressLimit} {
 		content := []byte(strings.Repeat("0123456789abcde\n", n/16+1)[:n])
 		h, err := s.writeBlob(content)
 		if err != nil {
@@ -236,7 +142,7 @@ func TestLooseObjectSizesReadByGit(t *testing.T) {
 		other := append([]byte(nil), content...)
 		other[len(other)-1] = '!'
 		parts := splitParts(other, int64(n))
-		ph := s.algo.sumParts("blob", parts)
+		ph := s.algo.Sum("blob", parts)
 		if ph != s.blobHash(other) {
 			t.Fatalf("%d: sumParts %s, want %s", n, ph, s.blobHash(other))
 		}
@@ -250,17 +156,47 @@ func TestLooseObjectSizesReadByGit(t *testing.T) {
 	fsck(t, dir)
 }
 
-// Entries sort as git sorts them: a directory as if its name ended in
-// "/" ("a.b" before the directory "a" before "a0").
+// Trees are written in git's order: a directory sorts as if its name
+// ended in "/" ("a.b" before the directory "a" before "a0"); git mktree,
+// given the same entries, makes the same tree.
 func TestTreeOrder(t *testing.T) {
-	es := []treeEntry{{Name: "a0", Mode: 0o100644}, {Name: "a", Mode: modeDir}, {Name: "a.b", Mode: 0o100644},
-		{Name: "b", Mode: 0o100644}, {Name: "a-", Mode: modeDir}, {Name: "ab", Mode: 0o100644}, {Name: "A", Mode: 0o100644}}
-	for i := range es {
-		for j := range es {
-			want := strings.Compare(treeKey(es[i]), treeKey(es[j]))
-			if got := compareTreeEntries(es[i], es[j]); got != want {
-				t.Errorf("compare(%q, %q) = %d, want %d", treeKey(es[i]), treeKey(es[j]), got, want)
+	for _, format := range objectFormats {
+		t.Run(format, func(t *testing.T) {
+			dir := gittest.RepoFormat(t, format, map[string]string{"f": "f\n"})
+			s := open(t, dir)
+			blob, err := s.writeBlob([]byte("x\n"))
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			sub, err := s.writeObject("tree", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			es := []treeEntry{{Name: "a0", Mode: modeRegular, Hash: blob}, {Name: "a", Mode: modeDir, Hash: sub},
+				{Name: "a.b", Mode: modeRegular, Hash: blob}, {Name: "b", Mode: modeExec, Hash: blob},
+				{Name: "a-", Mode: modeDir, Hash: sub}, {Name: "ab", Mode: modeRegular, Hash: blob}, {Name: "A", Mode: modeRegular, Hash: blob}}
+			var in strings.Builder
+			for _, e := range es {
+				typ := "blob"
+				if e.Mode == modeDir {
+					typ = "tree"
+				}
+				fmt.Fprintf(&in, "%o %s %s\t%s\n", e.Mode, typ, e.Hash, e.Name)
+			}
+			_, h, err := s.algo.EncodeTree(es)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("git", "mktree", "--missing")
+			cmd.Dir = dir
+			cmd.Stdin = strings.NewReader(in.String())
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := strings.TrimSpace(string(out)); h.String() != want {
+				t.Fatalf("tree %s, git mktree %s", h, want)
+			}
+		})
 	}
 }

@@ -1,27 +1,25 @@
 package gitstore
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/graftdev/graft/gitstore/internal/gitrepo"
 )
 
 // References: where HEAD points and where each ref is, and moving a ref by
 // compare-and-swap. Two storages exist:
 //
 //   - files (every repository git 2.x makes by default): loose ref files
-//     and packed-refs, read here; a ref moves with git's own lock-file
-//     protocol (REF.lock created exclusively, the current value checked,
-//     written, renamed over), so a concurrent git command and graft cannot
-//     both win;
+//     and packed-refs, read and written by go-git (gitrepo); a ref moves
+//     while graft holds git's own lock file (REF.lock, created
+//     exclusively), so a concurrent git command and graft cannot both win,
+//     and go-git compares and sets the value (CheckAndSetReference);
 //   - reftable (extensions.refStorage = reftable, git 2.45 and later, the
 //     announced default of git 3.0): a binary format graft does not write
 //     itself. Refs are read with `git symbolic-ref` and `git show-ref` and
@@ -47,86 +45,17 @@ type refStore interface {
 // errRefNotFound: the ref does not exist.
 var errRefNotFound = errors.New("reference not found")
 
-// filesRefs is the files ref storage.
+// filesRefs is the files ref storage, through go-git (gitrepo).
 type filesRefs struct {
 	s *Store
-	// durable fsyncs a ref before renaming it into place: branches, as
-	// git does; journal refs need no sync, since the intent record makes
-	// a lost move roll back cleanly.
+	// durable fsyncs a ref before its lock is released: branches, as git
+	// does; journal refs need no sync, since the intent record makes a
+	// lost move roll back cleanly.
 	durable func(name string) bool
 }
 
-// refDir is where a ref's loose file lives: the worktree's git dir for
-// HEAD and the per-worktree refs, the common dir for the others.
-func (r *filesRefs) refDir(name string) string {
-	if name == "HEAD" || strings.HasPrefix(name, "refs/worktree/") || strings.HasPrefix(name, "refs/bisect/") || strings.HasPrefix(name, "refs/rewritten/") {
-		return r.s.gitDir
-	}
-	return r.s.commonDir
-}
-
-// raw returns a ref's stored value: a symbolic target or an id.
-func (r *filesRefs) raw(name string) (target string, id oid, err error) {
-	b, err := readWhole(filepath.Join(r.refDir(name), filepath.FromSlash(name)))
-	switch {
-	case err == nil:
-		v := strings.TrimSpace(string(b))
-		if t, ok := strings.CutPrefix(v, "ref:"); ok {
-			return strings.TrimSpace(t), "", nil
-		}
-		h, ok := r.s.algo.parse(v)
-		if !ok {
-			return "", "", fmt.Errorf("gitstore: %s: not a %s id: %q", name, r.s.algo.name, v)
-		}
-		return "", h, nil
-	case errors.Is(err, fs.ErrNotExist), isDirErr(err):
-		return r.packed(name)
-	default:
-		return "", "", fmt.Errorf("gitstore: %s: %w", name, err)
-	}
-}
-
-// isDirErr reports a read of a directory (a ref name that is a prefix of
-// others).
-func isDirErr(err error) bool {
-	var pe *fs.PathError
-	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "directory")
-}
-
-// packed looks a ref up in packed-refs.
-func (r *filesRefs) packed(name string) (string, oid, error) {
-	f, err := os.Open(filepath.Join(r.s.commonDir, "packed-refs"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", "", errRefNotFound
-	}
-	if err != nil {
-		return "", "", fmt.Errorf("gitstore: packed-refs: %w", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := sc.Bytes()
-		if len(line) == 0 || line[0] == '#' || line[0] == '^' {
-			continue
-		}
-		id, ref, ok := bytes.Cut(line, []byte(" "))
-		if ok && string(ref) == name {
-			h, ok := r.s.algo.parse(string(id))
-			if !ok {
-				return "", "", fmt.Errorf("gitstore: packed-refs: %s: bad id", name)
-			}
-			return "", h, nil
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return "", "", fmt.Errorf("gitstore: packed-refs: %w", err)
-	}
-	return "", "", errRefNotFound
-}
-
 func (r *filesRefs) head() (string, oid, error) {
-	target, id, err := r.raw("HEAD")
+	target, id, err := r.s.repo().RawRef("HEAD")
 	if err != nil {
 		return "", "", fmt.Errorf("gitstore: HEAD: %w", err)
 	}
@@ -134,131 +63,43 @@ func (r *filesRefs) head() (string, oid, error) {
 }
 
 func (r *filesRefs) read(name string) (oid, error) {
-	for i := 0; i < 5; i++ {
-		target, id, err := r.raw(name)
-		if err != nil || target == "" {
-			return id, err
-		}
-		name = target
+	h, err := r.s.repo().Ref(name)
+	if errors.Is(err, gitrepo.ErrRefNotFound) {
+		return "", errRefNotFound
 	}
-	return "", fmt.Errorf("gitstore: %s: symbolic refs nest too deep", name)
+	if err != nil {
+		return "", fmt.Errorf("gitstore: %w", err)
+	}
+	return h, nil
 }
-
-// lockWait is how long a ref's lock file held by someone else is waited
-// for (git's core.filesRefLockTimeout defaults to 100 ms).
-const lockWait = time.Second
 
 func (r *filesRefs) update(name string, old, nw oid, force bool, who signature, reflog string) error {
-	file := filepath.Join(r.refDir(name), filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return fmt.Errorf("gitstore: %s: %w", name, err)
-	}
-	lock := file + ".lock"
-	f, err := createLock(lock, isJournalRef(name))
-	if err != nil {
-		return fmt.Errorf("gitstore: %s is being updated by another git command (%s exists): %w", name, lock, err)
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			f.Close()
-			os.Remove(lock)
-		}
-	}()
-	cur, err := r.read(name)
-	if err != nil && !errors.Is(err, errRefNotFound) {
-		if !force {
-			return err
-		}
-		cur = "" // recovery: a torn ref file is overwritten
-	}
-	if !force && cur != old {
-		if old.IsZero() {
+	err := r.s.repo().UpdateRef(gitrepo.RefUpdate{
+		Name: name, Old: old, New: nw, Force: force,
+		Durable: r.durable != nil && r.durable(name),
+		// A lock on graft's own refs that outlives the wait was left by a
+		// graft process that died (graft's repository lock is held while
+		// it moves them, so no live graft holds it).
+		TakeOver: isJournalRef(name),
+		Who:      who, Message: strings.ReplaceAll(subject(reflog), "\t", " "),
+		// HEAD follows branches, never graft's journal refs: a journal
+		// move (every landed call) does not read HEAD again.
+		FollowHEAD: !isJournalRef(name),
+	})
+	if errors.Is(err, gitrepo.ErrRefChanged) {
+		cur, _ := r.read(name)
+		switch {
+		case old.IsZero():
 			return fmt.Errorf("gitstore: %s: created by someone else: %w", name, ErrConflict)
+		case cur.IsZero():
+			return fmt.Errorf("gitstore: %s was deleted since graft read it: %w", name, ErrConflict)
 		}
-		what := "was deleted"
-		if !cur.IsZero() {
-			what = "moved to " + cur.String()
-		}
-		return fmt.Errorf("gitstore: %s %s since graft read it: %w", name, what, ErrConflict)
+		return fmt.Errorf("gitstore: %s moved to %s since graft read it: %w", name, cur, ErrConflict)
 	}
-	if _, err := f.WriteString(nw.String() + "\n"); err != nil {
-		return err
-	}
-	if r.durable != nil && r.durable(name) {
-		if err := f.Sync(); err != nil {
-			return err
-		}
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	r.s.holdReplaced(file)
-	if err := replaceFile(lock, file); err != nil {
-		return err
-	}
-	committed = true
-	line := reflogLine(r.s.algo, cur, nw, who, reflog)
-	r.appendReflog(name, line)
-	// HEAD follows branches, never graft's journal refs: a journal move
-	// (every landed call) does not read HEAD again.
-	if !isJournalRef(name) {
-		if target, _, err := r.raw("HEAD"); err == nil && target == name {
-			r.appendReflog("HEAD", line)
-		}
+	if err != nil {
+		return fmt.Errorf("gitstore: %w", err)
 	}
 	return nil
-}
-
-// createLock creates a lock file exclusively, waiting briefly for another
-// holder. A lock on graft's own refs that outlives the wait was left by a
-// graft process that died (graft's repository lock is held while it moves
-// them, so no live graft holds it): it is taken over.
-func createLock(name string, takeover bool) (*os.File, error) {
-	deadline := time.Now().Add(lockWait)
-	for {
-		f, err := openFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err == nil || !errors.Is(err, fs.ErrExist) {
-			return f, err
-		}
-		if time.Now().After(deadline) {
-			if !takeover {
-				return nil, err
-			}
-			takeover = false
-			os.Remove(name)
-			continue
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// appendReflog adds a line to the ref's reflog. Reflogs are a
-// convenience: failing to write one does not fail the call.
-func (r *filesRefs) appendReflog(name, line string) {
-	if line == "" {
-		return
-	}
-	file := filepath.Join(r.refDir(name), "logs", filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return
-	}
-	f, err := openFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	_, _ = f.WriteString(line)
-}
-
-// reflogLine formats a reflog entry moving from old to nw.
-func reflogLine(f objectFormat, old, nw oid, who signature, msg string) string {
-	msg = strings.ReplaceAll(subject(msg), "\t", " ")
-	o := old.String()
-	if old.IsZero() {
-		o = f.zeroHex()
-	}
-	return fmt.Sprintf("%s %s %s\t%s\n", o, nw, who, msg)
 }
 
 // gitRefs is the reftable ref storage, through the installed git.
@@ -334,7 +175,7 @@ func (r *gitRefs) head() (string, oid, error) {
 	if err != nil {
 		return "", "", fmt.Errorf("gitstore: HEAD: %w", err)
 	}
-	h, ok := r.s.algo.parse(out)
+	h, ok := r.s.algo.Parse(out)
 	if !ok {
 		return "", "", fmt.Errorf("gitstore: HEAD: git printed %q", out)
 	}
@@ -349,7 +190,7 @@ func (r *gitRefs) read(name string) (oid, error) {
 	}
 	for _, line := range strings.Split(out, "\n") {
 		if ref, id, ok := strings.Cut(line, " "); ok && ref == name {
-			h, ok := r.s.algo.parse(id)
+			h, ok := r.s.algo.Parse(id)
 			if !ok {
 				return "", fmt.Errorf("gitstore: %s: git printed %q", name, id)
 			}
@@ -364,7 +205,7 @@ func (r *gitRefs) update(name string, old, nw oid, force bool, who signature, re
 	if !force {
 		o := old.String()
 		if old.IsZero() {
-			o = r.s.algo.zeroHex() // must not exist yet
+			o = r.s.algo.ZeroHex() // must not exist yet
 		}
 		args = append(args, o)
 	}

@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/graftdev/graft/gitstore/internal/gitrepo"
 )
 
 // ErrConflict: a file changed on disk between graft's read and its write,
@@ -186,14 +188,9 @@ type Store struct {
 	heldTreeOK bool
 	recovered  *Recovery
 	trees      map[oid][]treeEntry
-	batch      *objectBatch // a transaction's objects, not yet written
-	replaced   []*os.File   // replaced files, kept open (DeferFrees)
-	objDirs    []string     // the object directories (objectDirs)
-	packs      []*packIndex // nil until a packed object is asked for
-	packStamp  string       // the pack directories when packs was listed
-	// deltaBases caches pack entries that deltas are based on.
-	deltaBases map[baseKey]baseValue
-	deltaBytes int
+	batch      *objectBatch  // a transaction's objects, not yet written
+	replaced   []*os.File    // replaced files, kept open (DeferFrees)
+	gr         *gitrepo.Repo // objects through go-git (repo opens it)
 }
 
 // Open finds the worktree that contains dir, as git does: the nearest

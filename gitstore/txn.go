@@ -661,7 +661,7 @@ func (s *Store) updateIndex(files []intentFile) error {
 	var b strings.Builder
 	for _, f := range files {
 		if f.New == "" {
-			fmt.Fprintf(&b, "0 %s\t%s\n", s.algo.zeroHex(), f.Path)
+			fmt.Fprintf(&b, "0 %s\t%s\n", s.algo.ZeroHex(), f.Path)
 			continue
 		}
 		blob := f.New

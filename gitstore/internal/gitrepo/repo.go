@@ -1,0 +1,188 @@
+// Package gitrepo is graft's access to a git repository's storage, through
+// go-git (github.com/go-git/go-git/v6): objects, loose and packed, read and
+// written; the files ref backend read and moved by compare-and-swap; config
+// and attribute files parsed. It knows nothing of journals, transactions
+// or worktree files; package gitstore builds those on top of it.
+//
+// Object ids cross this package's boundary as lowercase hex (ID), so that
+// the layers above can write them into intent records and messages as
+// they are. The repository's hash algorithm (SHA-1 or SHA-256) is the
+// storage's: one binary handles both.
+package gitrepo
+
+import (
+	"crypto"
+	"crypto/sha1"
+	"errors"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-billy/v6/osfs"
+	"github.com/go-git/go-git/v6/plumbing"
+	"github.com/go-git/go-git/v6/plumbing/cache"
+	formatcfg "github.com/go-git/go-git/v6/plumbing/format/config"
+	githash "github.com/go-git/go-git/v6/plumbing/hash"
+	"github.com/go-git/go-git/v6/storage/filesystem"
+	"github.com/go-git/go-git/v6/storage/filesystem/dotgit"
+)
+
+func init() {
+	// Ids are computed with crypto/sha1 (SHA-NI where the CPU has it)
+	// rather than go-git's collision-detecting default, which is several
+	// times slower and guards against crafted objects fetched from
+	// others, not against the content of the user's own files.
+	if err := githash.RegisterHash(crypto.SHA1, sha1.New); err != nil {
+		panic(err)
+	}
+	registerZlib()
+}
+
+// ID is an object id: lowercase hex, "" when there is none.
+type ID string
+
+// IsZero reports whether h names no object.
+func (h ID) IsZero() bool { return h == "" }
+
+// String returns the hex digits.
+func (h ID) String() string { return string(h) }
+
+// Short is the first 12 digits, for messages.
+func (h ID) Short() string {
+	if len(h) > 12 {
+		return string(h[:12])
+	}
+	return string(h)
+}
+
+// Format is a repository's hash algorithm.
+type Format struct{ f formatcfg.ObjectFormat }
+
+// SHA1 and SHA256 are the two object formats.
+var (
+	SHA1   = Format{formatcfg.SHA1}
+	SHA256 = Format{formatcfg.SHA256}
+)
+
+// Name is "sha1" or "sha256".
+func (f Format) Name() string { return f.f.String() }
+
+// Size is the bytes of an id.
+func (f Format) Size() int { return f.f.Size() }
+
+// ZeroHex is the all-zero id git writes for "no object" (reflogs, the
+// index's removal lines, update-ref's must-not-exist).
+func (f Format) ZeroHex() string { return strings.Repeat("0", f.f.HexSize()) }
+
+// Parse reads a full hex id of this format; ok is false for anything
+// else. The all-zero id reads as the zero ID.
+func (f Format) Parse(s string) (ID, bool) {
+	if len(s) != f.f.HexSize() {
+		return "", false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return "", false
+		}
+	}
+	if s == f.ZeroHex() {
+		return "", true
+	}
+	return ID(s), true
+}
+
+// Sum is the id of an object of type typ ("blob", "tree", "commit") whose
+// content is the concatenation of parts.
+func (f Format) Sum(typ string, parts [][]byte) ID {
+	t, err := plumbing.ParseObjectType(typ)
+	if err != nil {
+		t = plumbing.BlobObject
+	}
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	h := plumbing.NewHasher(f.f, t, int64(n))
+	for _, p := range parts {
+		h.Write(p)
+	}
+	return fromHash(h.Sum())
+}
+
+// hash is h as go-git's id (ok false for the zero ID or a malformed one).
+func hash(h ID) (plumbing.Hash, bool) {
+	if h.IsZero() {
+		return plumbing.ZeroHash, false
+	}
+	return plumbing.FromHex(string(h))
+}
+
+func fromHash(h plumbing.Hash) ID {
+	if h.IsZero() {
+		return ""
+	}
+	return ID(h.String())
+}
+
+// Repo is one repository's storage: its git dir (per-worktree files) and
+// common dir (objects, shared refs, config).
+type Repo struct {
+	gitDir, commonDir string
+	format            Format
+	st                *filesystem.Storage // the whole repository
+	wt                *filesystem.Storage // per-worktree refs (refs/worktree/..., HEAD), nil in the main worktree
+	packStamp         string
+}
+
+// ErrNotFound: no object has the id.
+var ErrNotFound = errors.New("object not found")
+
+// Open opens the storage of the repository whose git dir and common dir
+// are given, with the given object format (read from its config by the
+// caller, which refuses formats it does not know).
+func Open(gitDir, commonDir string, format Format) *Repo {
+	r := &Repo{gitDir: gitDir, commonDir: commonDir, format: format}
+	opts := filesystem.Options{ObjectFormat: format.f, AlternatesFS: osfs.New(string(filepath.Separator))}
+	if filepath.Clean(gitDir) == filepath.Clean(commonDir) {
+		r.st = filesystem.NewStorageWithOptions(osfs.New(commonDir), cache.NewObjectLRU(4<<20), opts)
+	} else {
+		fs := dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(commonDir))
+		r.st = filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(4<<20), opts)
+		r.wt = filesystem.NewStorageWithOptions(osfs.New(gitDir), cache.NewObjectLRU(0), opts)
+	}
+	r.packStamp = r.packDirsStamp()
+	return r
+}
+
+// Format is the repository's hash algorithm.
+func (r *Repo) Format() Format { return r.format }
+
+// Close releases the files go-git keeps open (pack indexes and packs).
+func (r *Repo) Close() error {
+	err := r.st.Close()
+	if r.wt != nil {
+		r.wt.Close()
+	}
+	return err
+}
+
+// Refresh makes the next reads list the packs again when a pack directory
+// changed since they were listed (git repacked or fetched meanwhile).
+func (r *Repo) Refresh() {
+	if stamp := r.packDirsStamp(); stamp != r.packStamp {
+		r.packStamp = stamp
+		r.st.Reindex()
+	}
+}
+
+// Idle closes the pack files kept open between calls: off Unix an open
+// file keeps git from deleting a pack it replaced.
+func (r *Repo) Idle() { r.st.CloseIdleDescriptors() }
+
+// packDirsStamp names the packs (by their index files): adding or
+// removing a pack changes it. The directory's modification time would not
+// do: go-git writes every loose object through a temporary file there.
+func (r *Repo) packDirsStamp() string {
+	names, _ := filepath.Glob(filepath.Join(r.commonDir, "objects", "pack", "pack-*.idx"))
+	return strings.Join(names, "\n")
+}
