@@ -75,6 +75,14 @@
 // files show nothing added and no error near the edit, the window misled
 // (it was cut inside a string or a nested block) and the edit is accepted.
 //
+// An error counts as added only where before's parse of the same region
+// was clean: when the window was clean but every error it shows after the
+// edit is one the parser already reports elsewhere in before, with the
+// same message (an idiom this parser cannot read, such as a C header's
+// calling-convention macros), the file is treated as not parsing before:
+// the errors are reported and only warn. A lone "&" in JSX text, which
+// TypeScript and Babel read as text, is not an error.
+//
 // A tree-sitter ERROR spanning three lines or more is reported at the edit,
 // with its span in the message: recovery often starts such a node lines
 // above the text that broke it.

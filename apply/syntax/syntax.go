@@ -182,12 +182,16 @@ func compare(c *checker, b bounds, before, after []byte, opt options) (added []d
 	var bd, ad []diag
 	if len(local) > 0 && c.pairFn == nil {
 		// The window says the edit broke something. An error of after that
-		// covers the edit confirms it without parsing before at all.
+		// covers the edit confirms it without parsing before at all, unless
+		// the parser already fails the same way elsewhere in before.
 		if ad, err = c.diagnose(after); err != nil {
 			return nil, false, err
 		}
 		if covers(ad, ch) {
-			return reanchor(local, after, ch), true, nil
+			if bd, err = c.diagnose(before); err != nil {
+				return nil, false, err
+			}
+			return reanchor(local, after, ch), !sameFailure(local, bd), nil
 		}
 		if len(ad) > 0 {
 			if bd, err = c.diagnose(before); err != nil {
@@ -210,9 +214,33 @@ func compare(c *checker, b bounds, before, after []byte, opt options) (added []d
 		blind := c.firstOnly && len(ad) > 0 && ad[0].start < ch.start
 		if len(added) > 0 || covers(ad, ch) || blind {
 			added = local
+			clean = !sameFailure(local, bd)
 		}
 	}
 	return reanchor(added, after, ch), clean, nil
+}
+
+// sameFailure reports whether every error the window found in after is
+// one the parser already reports in before, elsewhere in the file: the
+// same message (the same unexpected token in the same construct). The
+// window was clean, but the region is not one this parser reads: a C
+// header's calling-convention macros (int (SQLITE_CDECL *xFoo)(...)), a
+// preprocessor idiom, a dialect. The project's own code would be refused,
+// so such errors only warn, as for a file that did not parse before.
+func sameFailure(local, bd []diag) bool {
+	if len(local) == 0 || len(bd) == 0 {
+		return false
+	}
+	seen := make(map[string]bool, len(bd))
+	for _, d := range bd {
+		seen[d.msg] = true
+	}
+	for _, d := range local {
+		if !seen[d.msg] {
+			return false
+		}
+	}
+	return true
 }
 
 // covers reports whether one of ds overlaps or touches the changed span of

@@ -578,3 +578,63 @@ func TestPackedWindowAgrees(t *testing.T) {
 		})
 	}
 }
+
+// An error that the parser already reports elsewhere in before, with the
+// same message (the same idiom it cannot read, here a calling-convention
+// macro), only warns even when the window around the edit was clean; a
+// different error in the same file still refuses.
+func TestSameFailureElsewhereOnlyWarns(t *testing.T) {
+	before := []byte(`#ifndef LIB_H
+#define LIB_H
+
+typedef int (SQLITE_CDECL *lib_callback)(void*, int);
+
+int lib_open(const char *name);
+
+int lib_close(void);
+
+#endif
+`)
+	idiom := bytes.Replace(before, []byte("int lib_close(void);\n"), []byte("int lib_close(void);\ntypedef void (SQLITE_CDECL *lib_destructor)(void*);\n"), 1)
+	broken := bytes.Replace(before, []byte("int lib_close(void);\n"), []byte("int lib_close(void;\n"), 1)
+	for _, c := range []struct {
+		name    string
+		after   []byte
+		refuses bool
+	}{{"the same idiom", idiom, false}, {"a real mistake", broken, true}} {
+		r, err := Check("lib.h", before, c.after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Checked {
+			t.Skipf("unchecked in this build: %s", r.Skipped)
+		}
+		if r.Refuses() != c.refuses {
+			t.Errorf("%s: refuses %v, want %v:\n%s", c.name, r.Refuses(), c.refuses, r)
+		}
+	}
+}
+
+// A lone "&" in JSX text is text (TypeScript and Babel take it so), not an
+// error; a real mistake in the same element still is.
+func TestJSXAmpersand(t *testing.T) {
+	before := []byte("export function A() {\n  return <div>hello</div>;\n}\n")
+	for _, name := range []string{"a.tsx", "a.jsx"} {
+		for _, c := range []struct {
+			new     string
+			refuses bool
+		}{{"Tom & Jerry", false}, {"Tom &amp; Jerry", false}, {"<b>Tom & Jerry", true}} {
+			after := bytes.Replace(before, []byte("hello"), []byte(c.new), 1)
+			r, err := Check(name, before, after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.Checked {
+				t.Skipf("unchecked in this build: %s", r.Skipped)
+			}
+			if r.Refuses() != c.refuses {
+				t.Errorf("%s %q: refuses %v, want %v:\n%s", name, c.new, r.Refuses(), c.refuses, r)
+			}
+		}
+	}
+}

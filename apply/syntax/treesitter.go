@@ -195,6 +195,8 @@ func collect(t *ts.Tree, src []byte) []diag {
 		switch {
 		case n.IsMissing():
 			out = append(out, missingDiag(n))
+		case n.IsError() && jsxAmpersand(n, src):
+			// Not an error: see jsxAmpersand.
 		case n.IsError():
 			out = append(out, errorDiag(n, src))
 		default:
@@ -210,6 +212,21 @@ func collect(t *ts.Tree, src []byte) []diag {
 		}
 	}
 	return out
+}
+
+// jsxAmpersand reports whether n is an ERROR that is JSX text starting
+// with a lone "&" ("& Jerry" in <div>Tom & Jerry</div>): tree-sitter's
+// JavaScript and TypeScript grammars read "&" in JSX text only as the
+// start of a character reference ("&amp;"), while TypeScript, Babel and
+// React take a lone "&" there as text, so the project's own code would be
+// refused. Only plain text counts: no tag, brace or expression in it.
+func jsxAmpersand(n *ts.Node, src []byte) bool {
+	t := n.Utf8Text(src)
+	if !strings.HasPrefix(t, "&") || strings.ContainsAny(t, "<>{}") {
+		return false
+	}
+	p := n.Parent()
+	return p != nil && (p.Kind() == "jsx_element" || p.Kind() == "jsx_fragment")
 }
 
 func missingDiag(n *ts.Node) diag {
