@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -250,15 +249,6 @@ func instructions(tools []*apply.Tool) string {
 	return b.String()
 }
 
-// graftVersion is the version MCP's serverInfo carries: the module
-// version, "(devel)" for a build from a checkout.
-func graftVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
-}
-
 // mcpServer holds the engine and the SDK server that serves its tools.
 type mcpServer struct {
 	engine *apply.Engine
@@ -287,10 +277,10 @@ func (s *mcpServer) newSDKServer() *mcp.Server {
 // handler runs tool t for the SDK.
 func (s *mcpServer) handler(t *apply.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// The arguments reach the engine as the client sent them: its
+		// decoding says what a tool expected (the same messages as graft
+		// call).
 		args := req.Params.Arguments
-		if err := checkArguments(args); err != nil {
-			return toolError(t.Name, &apply.Error{Code: apply.CodeInvalid, Msg: fmt.Sprintf("%s: %v", t.Name, err)}), nil
-		}
 		var sink *progressSink
 		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 			sink = &progressSink{session: req.Session, ctx: ctx, token: tok, last: -1}
@@ -336,15 +326,6 @@ func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessag
 		return toolError(t.Name, err)
 	}
 	return toolResult(t.Name, out)
-}
-
-// checkArguments accepts absent arguments, null, or a JSON object.
-func checkArguments(args json.RawMessage) error {
-	trimmed := strings.TrimSpace(string(args))
-	if trimmed == "" || trimmed == "null" || strings.HasPrefix(trimmed, "{") {
-		return nil
-	}
-	return errors.New("arguments must be a JSON object")
 }
 
 // toolResult is a successful call: the structured result is the JSON

@@ -31,6 +31,15 @@ func versionString() string {
 	return formatVersion(bi)
 }
 
+// graftVersion is the version MCP's serverInfo carries: the module
+// version, "(devel)" for a build from a checkout.
+func graftVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
 func formatVersion(bi *debug.BuildInfo) string {
 	v := bi.Main.Version
 	if v == "" {
