@@ -30,7 +30,7 @@ type Options struct {
 	// (the default) refuses the call, CheckWarn lands it and reports the
 	// errors, CheckOff skips the check.
 	Check CheckMode
-	// MaxFiles, MaxCallBytes and MaxFileBytes bound one call (SPEC §4.12);
+	// MaxFiles, MaxCallBytes and MaxFileBytes bound one call;
 	// zero means the defaults below.
 	MaxFiles     int
 	MaxCallBytes int64

@@ -9,7 +9,7 @@ import (
 	"github.com/graftdev/graft/matcher"
 )
 
-// Code is a JSON-RPC style error code (SPEC §4.10). The same codes reach
+// Code is a JSON-RPC style error code. The same codes reach
 // `graft call` output, MCP tool errors and, through one mapping in the CLI,
 // exit codes.
 type Code int

@@ -8,8 +8,8 @@ import (
 )
 
 // Indentation of new lines in line edits (edit_lines, replace_in_file's
-// lines and insert types), after seed 001: indent_level forces the base
-// indentation; otherwise new content whose base indentation is plainly off
+// lines and insert types): indent_level forces the base indentation;
+// otherwise new content whose base indentation is plainly off
 // for where it lands is re-indented in the file's own style.
 //
 // "Plainly off" is decided from the context lines: the previous non-blank
@@ -94,7 +94,8 @@ func (p indentPlan) reindent(lines []string, file string, ix *lineIndex, first, 
 	target := baseCol
 	var why string
 	if p.forced != nil {
-		// indent_level counts spaces (seed 001), or tabs in a tab-indented
+		// indent_level counts spaces (as the line-editing tool it comes
+		// from defines it), or tabs in a tab-indented
 		// context.
 		target, why = *p.forced, "indent_level"
 		if useTabs {

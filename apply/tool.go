@@ -120,7 +120,8 @@ func Register(t *Tool) {
 	registry.tools[t.Name] = t
 }
 
-// Tools returns every registered tool, in the order of SPEC §3 and then by
+// Tools returns every registered tool: reading, string, line, batch,
+// snippet and patch edits, then the journal (toolOrder), and the rest by
 // name.
 func Tools() []*Tool {
 	registry.Lock()

@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Exit codes, in one place (SPEC §2).
+// Exit codes, in one place.
 const (
 	exitApplied = 0 // the call landed, or a read-only command succeeded
 	exitRefused = 1 // no match, ambiguous, conflict, invalid request, check failed

@@ -10,7 +10,7 @@ import (
 	"github.com/graftdev/graft/apply"
 )
 
-// The limits of one call (SPEC §4.12), as global flags: graft
+// The limits of one call, as global flags: graft
 // --max-file-size 128MiB edit ..., or graft --max-call-size 200MiB mcp.
 func init() {
 	var files int

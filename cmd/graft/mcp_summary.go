@@ -12,7 +12,7 @@ import (
 // a call. The structured content is the JSON `graft call` prints; this is
 // its summary.
 
-// codeNames words the codes of SPEC §4.10 for the summary line.
+// codeNames words the error codes (apply.Code) for the summary line.
 var codeNames = map[apply.Code]string{
 	apply.CodeFileNotFound: "file not found",
 	apply.CodePermission:   "permission denied",
