@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/go-git/go-billy/v6"
 	"github.com/go-git/go-billy/v6/osfs"
 	"github.com/go-git/go-git/v6/plumbing"
 	"github.com/go-git/go-git/v6/plumbing/cache"
@@ -144,11 +145,11 @@ func Open(gitDir, commonDir string, format Format) *Repo {
 	r := &Repo{gitDir: gitDir, commonDir: commonDir, format: format}
 	opts := filesystem.Options{ObjectFormat: format.f, AlternatesFS: osfs.New(string(filepath.Separator))}
 	if filepath.Clean(gitDir) == filepath.Clean(commonDir) {
-		r.st = filesystem.NewStorageWithOptions(osfs.New(commonDir), cache.NewObjectLRU(4<<20), opts)
+		r.st = filesystem.NewStorageWithOptions(r.dirFS(commonDir), cache.NewObjectLRU(4<<20), opts)
 	} else {
-		fs := dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(commonDir))
+		fs := dotgit.NewRepositoryFilesystem(r.dirFS(gitDir), r.dirFS(commonDir))
 		r.st = filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(4<<20), opts)
-		r.wt = filesystem.NewStorageWithOptions(osfs.New(gitDir), cache.NewObjectLRU(0), opts)
+		r.wt = filesystem.NewStorageWithOptions(r.dirFS(gitDir), cache.NewObjectLRU(0), opts)
 	}
 	r.packStamp = r.packDirsStamp()
 	return r
@@ -165,6 +166,10 @@ func (r *Repo) Close() error {
 	}
 	return err
 }
+
+// dirFS is the file system go-git reads and writes dir through (see
+// plainFS for why it is not billy's osfs).
+func (r *Repo) dirFS(dir string) billy.Filesystem { return newPlainFS(dir) }
 
 // Refresh makes the next reads list the packs again when a pack directory
 // changed since they were listed (git repacked or fetched meanwhile).
