@@ -58,13 +58,19 @@
 // # Never deleting what was not shown
 //
 // File lines between a region's anchors that the region neither shows nor
-// replaces could be a deletion, or lines the model forgot to elide with a
-// marker. They are paired with the region's new lines (longest common
-// subsequence, trailing white space aside); in each gap between paired
-// lines, removing file lines is allowed only as a rewrite: no more lines
-// removed than put in their place (blank lines count), and each removed
-// non-blank line sharing at least half of its words with one of the new
-// lines. Otherwise the region is refused, naming the lines it would
+// replaces could be a rewrite, or lines the model forgot to elide with a
+// marker. They are paired with the region's new lines (graft's line diff;
+// a brace paired between changed lines on both sides does not count). In
+// each gap between paired lines something must stand in the removed
+// lines' place, and blank lines may not shrink. Each removed line with a
+// name (a word that is not a keyword, outside string literals) is then
+// matched to a new line of the snippet (this gap's, or another region's:
+// code moved into a new helper) that has at least half of its names and
+// one of two characters or more, one new line for one removed line. At
+// most two removed lines may match nothing, per gap and per region; and
+// when the new lines match the removed lines at one end of a gap, no more
+// than two may stand unmatched at its other end (what a forgotten marker
+// leaves). Otherwise the region is refused, naming the lines it would
 // delete: to delete lines, a caller uses edit or replace_in_file.
 //
 // # The ends of the snippet
