@@ -58,13 +58,19 @@
 // # Never deleting what was not shown
 //
 // File lines between a region's anchors that the region neither shows nor
-// replaces could be a deletion, or lines the model forgot to elide with a
-// marker. They are paired with the region's new lines (longest common
-// subsequence, trailing white space aside); in each gap between paired
-// lines, removing file lines is allowed only as a rewrite: no more lines
-// removed than put in their place (blank lines count), and each removed
-// non-blank line sharing at least half of its words with one of the new
-// lines. Otherwise the region is refused, naming the lines it would
+// replaces could be a rewrite, or lines the model forgot to elide with a
+// marker. They are paired with the region's new lines (graft's line diff;
+// a brace paired between changed lines on both sides does not count). In
+// each gap between paired lines something must stand in the removed
+// lines' place, and blank lines may not shrink. Each removed line with a
+// name (a word that is not a keyword, outside string literals) is then
+// matched to a new line of the snippet (this gap's, or another region's:
+// code moved into a new helper) that has at least half of its names and
+// one of two characters or more, one new line for one removed line. At
+// most two removed lines may match nothing, per gap and per region; and
+// when the new lines match the removed lines at one end of a gap, no more
+// than two may stand unmatched at its other end (what a forgotten marker
+// leaves). Otherwise the region is refused, naming the lines it would
 // delete: to delete lines, a caller uses edit or replace_in_file.
 //
 // # The ends of the snippet
@@ -80,6 +86,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -114,6 +121,11 @@ var commentRE = sync.OnceValue(func() *regexp.Regexp {
 // markerWordsRE is what a marker may say besides its ellipses.
 var markerWordsRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:(?:keep|keeping|the|rest|of|remaining|existing|unchanged|previous|other|omitted|same|more|original|all|any|your|as|before|here|is|are|stays|stay|remains|remain|untouched|code|lines?|content|contents|file|implementation|methods?|functions?|imports?|fields?|properties|props|cases?|tests?|logic|body|definitions?|declarations?|rules?|styles?|config|configuration|settings|entries|items|components?|classes|class|members|exports?|routes?|handlers?|types?|helpers?|and|etc|so|on)\s*)*$`)
+})
+
+// stringsRE matches string literals of the usual forms.
+var stringsRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|`[^`]*`")
 })
 
 // IsMarker reports whether a snippet line is a marker.
@@ -194,6 +206,12 @@ type Replacement struct {
 	// Tier and Similarity say how the anchors were found (the looser).
 	Tier       matcher.Tier
 	Similarity float64
+
+	// The file lines [from, to) the region's new lines replace, for the
+	// deletion rule, and the snippet line the region starts at.
+	from, to    int
+	newLines    []string
+	snippetLine int
 }
 
 // Kinds of refusal.
@@ -241,6 +259,20 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]Replacement, error)
 			out = append(out, *rep)
 		}
 		cursor = end
+	}
+	// The deletion rule, once every region is placed: a region's removed
+	// lines may have moved into another region's new code (a helper
+	// extracted below the function that called it).
+	var pool []string
+	for _, r := range out {
+		pool = append(pool, added(fl, r.from, r.to, r.newLines)...)
+	}
+	for _, r := range out {
+		if why := checkDeletions(fl, r.from, r.to, r.newLines, pool); why != "" {
+			return nil, &Error{Kind: ErrDeletes, Region: r.Region, Line: r.snippetLine, Reason: why,
+				Candidates: []matcher.Candidate{{Line: r.from + 1, EndLine: r.to, Similarity: 1, Text: string(content[fl.start(r.from):fl.start(min(r.to, fl.count()))]),
+					Reason: "the file's lines between the region's anchors"}}}
+		}
 	}
 	return out, nil
 }
@@ -510,11 +542,6 @@ func planRegion(content []byte, fl *lines, r Region, i, cursor int, opt matcher.
 		return nil, 0, fail(ErrEnds, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"// ... existing code ...\" after them", t.line+t.n, N)
 	}
 	newLines := r.Lines[h.n : len(r.Lines)-t.n]
-	if err := checkDeletions(fl, from, to, newLines); err != "" {
-		return nil, 0, &Error{Kind: ErrDeletes, Region: i, Line: r.Line, Reason: err,
-			Candidates: []matcher.Candidate{{Line: from + 1, EndLine: to, Similarity: 1, Text: string(content[fl.start(from):fl.start(min(to, N))]),
-				Reason: "the file's lines between the region's anchors"}}}
-	}
 	// Re-indent the new lines as the anchor was found (the head's, else
 	// the tail's), giving lines equal to the anchor's the file's bytes.
 	text := strings.Join(newLines, "")
@@ -562,7 +589,8 @@ func planRegion(content []byte, fl *lines, r Region, i, cursor int, opt matcher.
 		text = keepFileBytes(fl, from, to, text, trailingSlip(fl, sent, h, t))
 	}
 	rep := &Replacement{Start: fl.start(from), End: fl.start(min(to, N)), New: text, Region: i,
-		Line: from + 1, EndLine: max(from, to), Tier: adapt.Tier, Similarity: adapt.Similarity}
+		Line: from + 1, EndLine: max(from, to), Tier: adapt.Tier, Similarity: adapt.Similarity,
+		from: from, to: to, newLines: newLines, snippetLine: r.Line}
 	if to == N && rep.End < len(content) {
 		rep.End = len(content)
 	}
@@ -589,9 +617,10 @@ func shift(cs []matcher.Candidate, lines int) []matcher.Candidate {
 }
 
 // checkDeletions applies the deletion rule (package doc) to the file lines
-// [from, to) replaced by newLines; it returns why the region is refused,
-// or "".
-func checkDeletions(fl *lines, from, to int, newLines []string) string {
+// [from, to) replaced by newLines; pool is every line of the snippet that
+// does not stand in the file (its new code, wherever it is). It returns
+// why the region is refused, or "".
+func checkDeletions(fl *lines, from, to int, newLines []string, pool []string) string {
 	var old []string
 	for i := from; i < to && i < fl.count(); i++ {
 		old = append(old, string(fl.text(i)))
@@ -604,9 +633,10 @@ func checkDeletions(fl *lines, from, to int, newLines []string) string {
 	for i, l := range newLines {
 		nk[i] = key(l)
 	}
-	pairs := lcs(ok, nk)
+	pairs := trustedPairs(ok, nk)
 	pairs = append(pairs, [2]int{len(ok), len(nk)})
 	pi, pj := 0, 0
+	var total []string // removed lines like no new line, in all gaps
 	for _, p := range pairs {
 		var deleted, added []string
 		first, blanks, addedBlanks := -1, 0, 0
@@ -627,50 +657,246 @@ func checkDeletions(fl *lines, from, to int, newLines []string) string {
 			}
 			added = append(added, nk[j])
 		}
+		if edgeBlanks(ok[pi:p[0]], false) > edgeBlanks(nk[pj:p[1]], false) || edgeBlanks(ok[pi:p[0]], true) > edgeBlanks(nk[pj:p[1]], true) {
+			// A blank line at the edge of what the region replaces (next
+			// to an anchor, or at the file's end) is not part of any
+			// rewrite: it separates the code the region leaves alone.
+			return fmt.Sprintf("it would delete a blank line of the file it does not show (near line %d): if it stays, show it or put a marker such as \"// ... existing code ...\" where it is; to delete it, use edit or replace_in_file",
+				from+pi+1)
+		}
 		if blanks > 0 && len(deleted)+blanks > len(added)+addedBlanks {
 			// Blank lines are lines too: dropping them unseen changes the
 			// file as much as any other line.
-			at := first
-			if at < 0 {
-				at = pi
-			}
-			return fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d), %d of them blank, with only %d line(s) in their place: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
-				len(deleted)+blanks, from+at+1, blanks, len(added)+addedBlanks)
+			return fmt.Sprintf("it would delete %d blank line(s) of the file it does not show (from line %d) with nothing in their place: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
+				blanks, from+pi+1)
 		}
-		if why := rewriteOf(deleted, added); why != "" {
+		why, lines, unlike := replaces(deleted, added, pool)
+		total = append(total, unlike...)
+		if why == "" && len(total) > maxUnlikeRegion {
+			why, lines = fmt.Sprintf("and %d of them (in all) are like none of the snippet's new lines", len(total)), listLines(total)
+		}
+		if why != "" {
 			return fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), %s: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
-				len(deleted), from+first+1, clip(old[first]), why)
+				len(deleted), from+first+1, clip(old[first]), why+lines)
 		}
 		pi, pj = p[0]+1, p[1]+1
 	}
 	return ""
 }
 
-// rewriteOf says why removing the deleted lines in favour of the added
-// ones (one gap of a region) is not a rewrite, or "" when it is: no more
-// lines removed than added, and each removed line sharing at least half
-// of its words with one of the added lines.
-func rewriteOf(deleted, added []string) string {
+// added is the region's new lines that stand for no file line between its
+// anchors (its new code), without the white space at their ends.
+func added(fl *lines, from, to int, newLines []string) []string {
+	var ok, nk []string
+	for i := from; i < to && i < fl.count(); i++ {
+		ok = append(ok, strings.TrimRight(string(fl.text(i)), " \t\r\n"))
+	}
+	for _, l := range newLines {
+		nk = append(nk, strings.TrimRight(l, " \t\r\n"))
+	}
+	paired := make([]bool, len(nk))
+	for _, p := range trustedPairs(ok, nk) {
+		paired[p[1]] = true
+	}
+	var out []string
+	for j, l := range nk {
+		if t := strings.TrimSpace(l); t != "" && !paired[j] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// edgeBlanks counts the blank lines at the start (or, with end, the end)
+// of ls.
+func edgeBlanks(ls []string, end bool) int {
+	n := 0
+	for k := range ls {
+		l := ls[k]
+		if end {
+			l = ls[len(ls)-1-k]
+		}
+		if strings.TrimSpace(l) != "" {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// trustedPairs pairs the unchanged lines of a region's file lines and its
+// new lines (lcs), leaving out pairs of lines without a word (a brace, a
+// bracket) between unpaired lines on both sides: a "}" of the new code is
+// not the file's "}" just because both close something.
+func trustedPairs(a, b []string) [][2]int {
+	ps := lcs(a, b)
+	out := ps[:0:0]
+	for k, p := range ps {
+		if len(words(a[p[0]])) == 0 {
+			prevGap := k == 0 && (p[0] > 0 || p[1] > 0) || k > 0 && (ps[k-1][0] != p[0]-1 || ps[k-1][1] != p[1]-1)
+			nextGap := k == len(ps)-1 && (p[0] < len(a)-1 || p[1] < len(b)-1) || k < len(ps)-1 && (ps[k+1][0] != p[0]+1 || ps[k+1][1] != p[1]+1)
+			if prevGap && nextGap {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// maxUnlike is how many of the lines a gap removes may be unlike every
+// new line of the snippet: a rewrite changes a few lines beyond
+// recognition; a marker forgotten drops a run of code with nothing like
+// it in the snippet.
+const maxUnlike = 2
+
+// maxUnlikeRegion bounds the same over all gaps of a region: lines a
+// marker left out can be split into several gaps by the braces and
+// common lines the snippet happens to share with them.
+const maxUnlikeRegion = 2
+
+// maxExplained is how many removed lines one new line may stand for: a
+// line rewritten is one line; ten lines that each read like the one new
+// line (a table of similar calls) are a run dropped, not ten rewrites.
+const maxExplained = 1
+
+// replaces says why removing the deleted lines of one gap of a region in
+// favour of the added ones is not a rewrite ("" when it is), with the
+// lines that would vanish. Something must stand in their place, and at
+// most maxUnlike of the removed lines may be unlike every new line of the
+// snippet (the gap's, or another region's: code moved into a helper).
+// A removed line is like a new line when it shares at least half of its
+// words with it, one of them a name (not a keyword of the languages graft
+// knows); a line without a name (a brace, "return nil", "else:") says
+// nothing either way.
+func replaces(deleted, added, pool []string) (why, lines string, unlike []string) {
 	if len(deleted) == 0 {
-		return ""
+		return "", "", nil
 	}
 	if len(added) == 0 {
-		return "without anything in their place"
+		return "without anything in their place", "", nil
 	}
-	if len(deleted) > len(added) {
-		return fmt.Sprintf("with only %d new line(s) in their place", len(added))
-	}
-	for _, d := range deleted {
-		best := 0.0
-		for _, a := range added {
-			best = max(best, wordOverlap(d, a))
+	explained := make([]int, len(pool))
+	first, last := -1, -1 // the first and last removed lines like a new line
+	for k, d := range deleted {
+		if !named(d) {
+			continue
 		}
-		if best < 0.5 {
-			return fmt.Sprintf("and the new lines in their place do not rewrite %q", clip(d))
+		best, score := -1, 0.0
+		for j, l := range pool {
+			if explained[j] >= maxExplained {
+				continue
+			}
+			if o := nameOverlap(d, l); o >= 0.5 && o > score && sharesLongName(d, l) {
+				best, score = j, o
+			}
 		}
+		if best < 0 {
+			unlike = append(unlike, d)
+			continue
+		}
+		explained[best]++
+		if first < 0 {
+			first = k
+		}
+		last = k
 	}
-	return ""
+	switch {
+	case len(unlike) > maxUnlike:
+		return fmt.Sprintf("and %d of them are like none of the snippet's new lines", len(unlike)), listLines(unlike), unlike
+	case first >= 0 && (first > maxUnlike || len(deleted)-1-last > maxUnlike):
+		// The new lines read like the removed lines at one end of the
+		// gap; the lines at its other end, like none of them, are what a
+		// forgotten marker leaves out.
+		lo, hi := last+1, len(deleted)
+		if first > maxUnlike {
+			lo, hi = 0, first
+		}
+		return "and the new lines stand for only part of them", listLines(deleted[lo:hi]), unlike
+	}
+	return "", "", unlike
 }
+
+// listLines lists lines for a refusal, one a line, at most six.
+func listLines(ls []string) string {
+	var b strings.Builder
+	for _, u := range ls[:min(len(ls), 6)] {
+		fmt.Fprintf(&b, "\n\t%s", clip(u))
+	}
+	if len(ls) > 6 {
+		fmt.Fprintf(&b, "\n\t(and %d more)", len(ls)-6)
+	}
+	return b.String()
+}
+
+// sharesLongName reports whether a and b have a name of two characters
+// or more in common (one letter, like "i" or "b", is everywhere).
+func sharesLongName(a, b string) bool {
+	nb := names(b)
+	for _, w := range names(a) {
+		if len(w) > 1 && slices.Contains(nb, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameOverlap is the share of a's names (counted with multiplicity) that
+// b has too.
+func nameOverlap(a, b string) float64 {
+	na := names(a)
+	if len(na) == 0 {
+		return 0
+	}
+	count := map[string]int{}
+	for _, w := range names(b) {
+		count[w]++
+	}
+	common := 0
+	for _, w := range na {
+		if count[w] > 0 {
+			count[w]--
+			common++
+		}
+	}
+	return float64(common) / float64(len(na))
+}
+
+// keywords are words of the languages graft knows that name nothing of
+// a program's own: a line of only these says nothing about what it is.
+var keywords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`if else for range func return var const type struct interface map chan go defer
+		select case switch default break continue nil true false err def elif while in not and or is None True False self
+		pass raise try except finally with as import from class lambda yield function let new this typeof instanceof of
+		null undefined await async throw catch do end then fn pub mut impl use package public private static void int
+		string bool error len make append`) {
+		m[w] = true
+	}
+	return m
+})
+
+// names are a line's words that are not keywords or numbers, outside
+// its string literals (prose in a message is not what code is about).
+// A line whose names all stand in strings (a JSON key and value) keeps
+// them.
+func names(s string) []string {
+	pick := func(s string) []string {
+		var out []string
+		for _, w := range words(s) {
+			if !keywords()[w] && !unicode.IsDigit(rune(w[0])) {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	if out := pick(stringsRE().ReplaceAllString(s, `""`)); len(out) > 0 {
+		return out
+	}
+	return pick(s)
+}
+
+func named(s string) bool { return len(names(s)) > 0 }
 
 // wordOverlap is the share of the words (runs of letters, digits and _)
 // of a that b has too, counted with multiplicity; lines without words
