@@ -187,7 +187,7 @@ type Store struct {
 	heldTree   oid
 	heldTreeOK bool
 	recovered  *Recovery
-	trees      map[oid][]treeEntry
+	trees      treeCache
 	batch      *objectBatch  // a transaction's objects, not yet written
 	replaced   []*os.File    // replaced files, kept open (DeferFrees)
 	gr         *gitrepo.Repo // objects through go-git (repo opens it)
