@@ -4,23 +4,26 @@ package main
 
 // Profiling a whole graft process: build with -tags pprof and set
 // GRAFT_CPUPROFILE and/or GRAFT_MEMPROFILE to file names (used by the
-// profile step of fixtures/bench/edges.sh). Not in normal builds, so that
-// runtime/pprof costs nothing at start-up.
+// profile step of fixtures/bench/edges.sh); a "%d" in a name becomes the
+// process id, so that each process of a benchmark keeps its own profile.
+// Not in normal builds, so that runtime/pprof costs nothing at start-up.
 
 import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 )
 
 func init() {
-	if name := os.Getenv("GRAFT_CPUPROFILE"); name != "" {
+	if name := withPID(os.Getenv("GRAFT_CPUPROFILE")); name != "" {
 		if f, err := os.Create(name); err == nil {
 			_ = pprof.StartCPUProfile(f)
 			atExit = append(atExit, func() { pprof.StopCPUProfile(); f.Close() })
 		}
 	}
-	if name := os.Getenv("GRAFT_MEMPROFILE"); name != "" {
+	if name := withPID(os.Getenv("GRAFT_MEMPROFILE")); name != "" {
 		runtime.MemProfileRate = 4096
 		atExit = append(atExit, func() {
 			if f, err := os.Create(name); err == nil {
@@ -29,4 +32,12 @@ func init() {
 			}
 		})
 	}
+}
+
+// withPID puts the process id in place of a "%d" in name.
+func withPID(name string) string {
+	if strings.Contains(name, "%d") {
+		return strings.Replace(name, "%d", strconv.Itoa(os.Getpid()), 1)
+	}
+	return name
 }
