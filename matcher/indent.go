@@ -15,8 +15,11 @@ type indentMap struct {
 	delta             int
 
 	// tabWidth: the columns a tab stands for (2, 4 or 8), the one width
-	// under which every old indentation is as wide as the file's.
+	// under which every old indentation is as wide as the file's; kept
+	// holds the indentations the old text wrote as the file does on every
+	// line that has them, which new lines keep byte for byte.
 	tabW int
+	kept map[string]bool
 }
 
 type indentKind int
@@ -117,7 +120,11 @@ func mapIndent(pairs []pair, sample [][]string, fileUnit func() int) (indentMap,
 			}
 		}
 	}
-	return mixedTabs(pairs, m.fileTabs)
+	unit := 0
+	if !m.fileTabs {
+		unit = fileUnit()
+	}
+	return mixedTabs(pairs, m.fileTabs, unit)
 }
 
 // tabWidths are the widths a tab is counted as when the old text's
@@ -130,9 +137,11 @@ var tabWidths = [...]int{2, 4, 8}
 // retype others. Counting a tab as w columns (tab stops every w), the
 // block reads the same when every old indentation is exactly as wide as
 // the file's; w must be the only one of 2, 4 and 8 under which it does,
-// else the reading is open and the block is refused. New lines then take
-// their width under w, written in the file's style.
-func mixedTabs(pairs []pair, fileTabs bool) (indentMap, bool) {
+// else the reading is open and the block is refused. In a file indented
+// with spaces by a known unit (2, 4 or 8), a tab counts as that unit
+// alone. New lines then take their width under w, written in the file's
+// style.
+func mixedTabs(pairs []pair, fileTabs bool, unit int) (indentMap, bool) {
 	tabs := false
 	for _, p := range pairs {
 		tabs = tabs || strings.Contains(p.old, "\t") || strings.Contains(p.file, "\t")
@@ -140,8 +149,12 @@ func mixedTabs(pairs []pair, fileTabs bool) (indentMap, bool) {
 	if !tabs {
 		return indentMap{}, false
 	}
+	widths := tabWidths[:]
+	if unit == 2 || unit == 4 || unit == 8 {
+		widths = []int{unit}
+	}
 	found := 0
-	for _, w := range tabWidths {
+	for _, w := range widths {
 		if allPairs(pairs, func(p pair) bool { return columns(p.old, w) == columns(p.file, w) }) {
 			if found != 0 {
 				return indentMap{}, false // two widths read it the same: open
@@ -152,7 +165,15 @@ func mixedTabs(pairs []pair, fileTabs bool) (indentMap, bool) {
 	if found == 0 {
 		return indentMap{}, false
 	}
-	return indentMap{kind: tabWidth, tabW: found, fileTabs: fileTabs}, true
+	m := indentMap{kind: tabWidth, tabW: found, fileTabs: fileTabs, kept: map[string]bool{}}
+	for _, p := range pairs {
+		if _, seen := m.kept[p.old]; !seen {
+			m.kept[p.old] = true
+		}
+		// kept only if the file writes it so wherever the old text has it
+		m.kept[p.old] = m.kept[p.old] && p.old == p.file
+	}
+	return m, true
 }
 
 // columns is the width of an indentation with tab stops every w columns.
@@ -282,6 +303,9 @@ func (m indentMap) apply(ind string) string {
 		}
 		return strings.Repeat(" ", level*m.fileUnit+extra)
 	case tabWidth:
+		if m.kept[ind] {
+			return ind // copied as the file writes it
+		}
 		c := columns(ind, m.tabW)
 		if m.fileTabs {
 			return strings.Repeat("\t", c/m.tabW) + strings.Repeat(" ", c%m.tabW)
