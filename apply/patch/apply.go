@@ -90,10 +90,13 @@ type applier struct {
 	vacated map[string]bool // paths the patch renames away or deletes
 }
 
-// Apply works out the content every file of p has after the patch,
-// reading them through src; it writes nothing. All files' sections are
-// applied before anything is returned, so that either every change is in
-// the Result or none is.
+// Apply locates every hunk of p in the files it reads through src and
+// works out each path's change: for a text file changed in place, the
+// located hunks as byte edits (Change.Steps, which the caller lands as its
+// own edits) and the content they leave; for a whole-file operation, the
+// new content. It writes nothing. All files' sections are located before
+// anything is returned, so that either every change is in the Result or
+// none is.
 //
 // Sections apply in order, as git apply does: a section that changes a
 // file in place sees what earlier sections made of it (a patch may list
@@ -384,19 +387,50 @@ func applyHunks(content []byte, fp *FilePatch, opt Options) ([]byte, []Placement
 	places := make([]Placement, len(fp.Hunks))
 	lo, loLine := 0, 0
 	for _, i := range order {
-		l, err := locate(content, fp.Hunks[i], i+1, lo, loLine, false, opt)
+		h := fp.Hunks[i]
+		l, err := locate(content, h, i+1, lo, loLine, false, opt)
+		if err != nil && lo > 0 && errors.Is(err, ErrConflict) && !h.AtEOF {
+			// Not after the previous hunk: listed out of order, it lands
+			// where it stands once in the whole file, on lines no other
+			// hunk took (doc.go, "Location").
+			l2, err2 := locate(content, h, i+1, 0, 0, false, opt)
+			switch {
+			case err2 != nil:
+				err = err2
+			case overlaps(l2, edits):
+				err.Reason += fmt.Sprintf("; in the whole file they stand once, at lines %d-%d, among the lines another hunk changes",
+					l2.place.Line, l2.place.EndLine)
+			default:
+				l, err = l2, nil
+			}
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		edits = append(edits, l.edit(content))
 		places[i] = l.place
-		lo, loLine = l.end, l.first+l.lines
+		if l.end >= lo {
+			lo, loLine = l.end, l.first+l.lines
+		}
 	}
 	if len(errs) > 0 {
 		return nil, nil, nil, errs
 	}
+	slices.SortStableFunc(edits, func(a, b Edit) int { return a.Start - b.Start })
 	return splice(content, edits), places, [][]Edit{edits}, nil
+}
+
+// overlaps reports whether l's block shares a line with an edit's block
+// (an insertion touching a block at either end does not).
+func overlaps(l *located, edits []Edit) bool {
+	for _, e := range edits {
+		if l.start < e.End && e.Start < l.end || l.start == l.end && e.Start < l.start && l.start < e.End ||
+			e.Start == e.End && l.start < e.Start && e.Start < l.end || l.start == e.Start && l.end == e.End {
+			return true
+		}
+	}
+	return false
 }
 
 // splice returns content with the edits (in order, not overlapping)

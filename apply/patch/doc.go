@@ -67,9 +67,12 @@
 //
 // Hunks of one unified diff or Codex section refer to the file before the
 // patch. They are taken in the order of their stated lines (patch order
-// when any has none), and each is searched only after the lines the
-// previous one took: that is how a diff reads, so a hunk never lands on or
-// before an earlier one and hunks cannot overlap. A Codex "@@ anchor"
+// when any has none), and each is searched first after the lines the
+// previous one took: that is how a diff reads. A hunk whose lines are not
+// there (listed out of order, or with numbers that put it after a later
+// one) is then searched in the whole file, as git apply and an edit find
+// it: it lands only where it stands once in the whole file, and never on
+// lines another hunk took, so hunks cannot overlap. A Codex "@@ anchor"
 // moves the search past the first line equal to the anchor (exactly, else
 // with surrounding blanks ignored); "*** End of File" requires the hunk to
 // end the file. SEARCH/REPLACE blocks instead apply one after the other,
