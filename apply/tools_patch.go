@@ -80,13 +80,51 @@ func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*App
 		if c.Mode != 0 {
 			f.Mode = c.Mode.Perm()
 		}
-		f.Replace(c.New, located[c.Path], len(located[c.Path]))
+		if err := landChange(f, c, located[c.Path]); err != nil {
+			return nil, err
+		}
 	}
 	l, err := tx.Land(ctx, "")
 	if err != nil {
 		return nil, err
 	}
 	return &ApplyPatchResult{Landing: *l, Format: string(p.Format)}, nil
+}
+
+// landChange gives f the patch's change: a text file changed in place
+// takes the located hunks as Hunk values, the way edits land (all at once
+// against the content the call began with, or step by step for
+// SEARCH/REPLACE blocks and files a patch names twice); a whole-file
+// operation (creation, rename or copy onto the path, binary data, a mode
+// alone) takes the new content.
+func landChange(f *TxFile, c patch.Change, located []Located) error {
+	if c.Steps == nil || !f.Exists || f.Cur == nil || len(f.hunks) > 0 || !f.singlePass {
+		f.Replace(c.New, located, len(located))
+		return nil
+	}
+	if len(c.Steps) == 1 {
+		return f.ApplyHunks(patchHunks(c.Steps[0]), located, len(located))
+	}
+	cur := f.Old
+	for _, st := range c.Steps {
+		out, err := Apply(cur, patchHunks(st))
+		if err != nil {
+			return withPath(err, f.Rel)
+		}
+		cur = out
+	}
+	f.Replace(cur, located, len(located))
+	return nil
+}
+
+// patchHunks are a step's located patch hunks as the engine's Hunk values.
+func patchHunks(st []patch.Edit) []Hunk {
+	hs := make([]Hunk, len(st))
+	for i, e := range st {
+		hs[i] = Hunk{Start: e.Start, End: e.End, New: e.New, Edit: fmt.Sprintf("hunk %d", e.Place.Hunk),
+			Desc: lineDesc(e.Place.Line, max(e.Place.Line, e.Place.EndLine))}
+	}
+	return hs
 }
 
 // carryHunks relates a patch of one existing file to the version of it

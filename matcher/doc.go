@@ -23,9 +23,13 @@
 //     old text's indentation must map onto the file's by one transformation
 //     for all its lines: a common prefix added or removed, or levels of tabs
 //     or of N spaces shifted by a constant (tabs for spaces and the reverse).
-//     Units are taken from the lines themselves, then from the file. A block
-//     whose relative indentation differs (in Python, a different program) is
-//     refused. An old text that starts after its first line's indentation,
+//     Units are taken from the lines themselves, then from the file. Last,
+//     lines that mix tabs and spaces otherwise than the file (some retyped
+//     with spaces, others copied with their tabs) are read with a tab
+//     counted as w columns: they fit when every old line is as wide as the
+//     file's under exactly one w of 2, 4 and 8, and new lines take their
+//     width under w in the file's style. A block whose relative
+//     indentation differs (in Python, a different program) is refused. An old text that starts after its first line's indentation,
 //     as an exact match may, is allowed for;
 //   - typography: typographic quotes, dashes and non-breaking spaces stand for
 //     their ASCII forms (folded rune for rune, both ways).

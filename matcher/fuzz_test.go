@@ -360,8 +360,10 @@ func FuzzIndentSlipNeverMisplaces(f *testing.F) {
 // tab-indented ASCII content, standing once, edited (a line changed, or one
 // inserted after it) and sent with a slip (tabs written as four spaces,
 // CRLF breaks, a space before every break, curly double quotes, the first
-// three at once, or a level of indentation too many) land, if at all, as
-// the same edit made exactly would: the slip undone on every line.
+// three at once, or a level of indentation too many; or mixed: the kept
+// lines retyped with four or eight spaces per tab, the changed lines with
+// their tabs) land, if at all, as the same edit made exactly would: the
+// slip undone on every line.
 func FuzzSlipAdaptsBack(f *testing.F) {
 	f.Add("func a() {\n\tif x {\n\t\ty(\"q\")\n\t}\n}\n", 1, 3, 1, true)
 	f.Add("a\n\tb\n\t\tc\nd\n", 1, 2, 0, false)
@@ -433,6 +435,38 @@ func FuzzSlipAdaptsBack(f *testing.F) {
 			}
 			if got := string(applyEdit([]byte(content), m, sn)); got != want {
 				t.Fatalf("%q -> %q slipped to %q -> %q (%s) gave\n%q\nwant\n%q", old, nw, so, sn, m.Tier, got, want)
+			}
+		}
+		// Mixed, as models write patches: the lines kept retyped with four
+		// (or eight) spaces per tab, the changed line and the new one
+		// copied with their tabs.
+		for _, w := range []string{"    ", "        "} {
+			var so, sn strings.Builder
+			for i, bl := range block {
+				if i != k {
+					bl = strings.ReplaceAll(bl, "\t", w)
+				}
+				so.WriteString(bl)
+			}
+			for i, bl := range nb {
+				changed := i == k || insert && i == k+1
+				if !changed {
+					bl = strings.ReplaceAll(bl, "\t", w)
+				}
+				sn.WriteString(bl)
+			}
+			if so.String() == old || len(exactAll([]byte(content), so.String(), true)) > 0 {
+				continue
+			}
+			m, err := Find([]byte(content), so.String(), Options{NewText: sn.String()})
+			if err != nil {
+				continue
+			}
+			if m.Start != strings.Index(content, old) {
+				t.Fatalf("%q mixed to %q was placed at %d, not %d", old, so.String(), m.Start, strings.Index(content, old))
+			}
+			if got := string(applyEdit([]byte(content), m, sn.String())); got != want {
+				t.Fatalf("%q -> %q mixed to %q -> %q (%s) gave\n%q\nwant\n%q", old, nw, so.String(), sn.String(), m.Tier, got, want)
 			}
 		}
 		// The same indented with four spaces, and sent with tabs.

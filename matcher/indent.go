@@ -13,6 +13,13 @@ type indentMap struct {
 	oldTabs, fileTabs bool
 	oldUnit, fileUnit int
 	delta             int
+
+	// tabWidth: the columns a tab stands for (2, 4 or 8), the one width
+	// under which every old indentation is as wide as the file's; kept
+	// holds the indentations the old text wrote as the file does on every
+	// line that has them, which new lines keep byte for byte.
+	tabW int
+	kept map[string]bool
 }
 
 type indentKind int
@@ -22,6 +29,7 @@ const (
 	addPrefix                     // file = prefix + old
 	stripPrefix                   // old = prefix + file
 	levelShift                    // levels in another style, shifted by delta
+	tabWidth                      // the same width, a tab counting tabW columns
 )
 
 // pair is one old line's indentation and the file line's it was matched to.
@@ -112,7 +120,73 @@ func mapIndent(pairs []pair, sample [][]string, fileUnit func() int) (indentMap,
 			}
 		}
 	}
-	return indentMap{}, false
+	unit := 0
+	if !m.fileTabs {
+		unit = fileUnit()
+	}
+	return mixedTabs(pairs, m.fileTabs, unit)
+}
+
+// tabWidths are the widths a tab is counted as when the old text's
+// indentation mixes tabs and spaces differently from the file's.
+var tabWidths = [...]int{2, 4, 8}
+
+// mixedTabs is the reading of last resort: lines whose indentation was
+// written with spaces where the file has tabs (or the reverse) beside
+// lines that kept the file's, as models copy some lines of a block and
+// retype others. Counting a tab as w columns (tab stops every w), the
+// block reads the same when every old indentation is exactly as wide as
+// the file's; w must be the only one of 2, 4 and 8 under which it does,
+// else the reading is open and the block is refused. In a file indented
+// with spaces by a known unit (2, 4 or 8), a tab counts as that unit
+// alone. New lines then take their width under w, written in the file's
+// style.
+func mixedTabs(pairs []pair, fileTabs bool, unit int) (indentMap, bool) {
+	tabs := false
+	for _, p := range pairs {
+		tabs = tabs || strings.Contains(p.old, "\t") || strings.Contains(p.file, "\t")
+	}
+	if !tabs {
+		return indentMap{}, false
+	}
+	widths := tabWidths[:]
+	if unit == 2 || unit == 4 || unit == 8 {
+		widths = []int{unit}
+	}
+	found := 0
+	for _, w := range widths {
+		if allPairs(pairs, func(p pair) bool { return columns(p.old, w) == columns(p.file, w) }) {
+			if found != 0 {
+				return indentMap{}, false // two widths read it the same: open
+			}
+			found = w
+		}
+	}
+	if found == 0 {
+		return indentMap{}, false
+	}
+	m := indentMap{kind: tabWidth, tabW: found, fileTabs: fileTabs, kept: map[string]bool{}}
+	for _, p := range pairs {
+		if _, seen := m.kept[p.old]; !seen {
+			m.kept[p.old] = true
+		}
+		// kept only if the file writes it so wherever the old text has it
+		m.kept[p.old] = m.kept[p.old] && p.old == p.file
+	}
+	return m, true
+}
+
+// columns is the width of an indentation with tab stops every w columns.
+func columns(ind string, w int) int {
+	c := 0
+	for i := 0; i < len(ind); i++ {
+		if ind[i] == '\t' {
+			c += w - c%w
+		} else {
+			c++
+		}
+	}
+	return c
 }
 
 // levelDelta checks that every pair maps by the same shift of levels, with
@@ -228,6 +302,15 @@ func (m indentMap) apply(ind string) string {
 			return strings.Repeat("\t", level) + strings.Repeat(" ", extra)
 		}
 		return strings.Repeat(" ", level*m.fileUnit+extra)
+	case tabWidth:
+		if m.kept[ind] {
+			return ind // copied as the file writes it
+		}
+		c := columns(ind, m.tabW)
+		if m.fileTabs {
+			return strings.Repeat("\t", c/m.tabW) + strings.Repeat(" ", c%m.tabW)
+		}
+		return strings.Repeat(" ", c)
 	}
 	return ind
 }

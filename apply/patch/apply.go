@@ -40,6 +40,12 @@ type Change struct {
 	Mode fs.FileMode
 	// Binary is set when a binary patch produced New.
 	Binary bool
+	// Steps, for a text file changed in place, are the edits that turn Old
+	// into New: each step's edits refer to the content the steps before it
+	// left (one step per file section, or per SEARCH/REPLACE block), in
+	// order and not overlapping. Nil when a whole-file operation (creation,
+	// deletion, rename, copy, binary data) gave the path its content.
+	Steps [][]Edit
 }
 
 // FileReport says what the patch did for one of its file sections.
@@ -68,6 +74,11 @@ type fileState struct {
 	written, renamedAway bool
 	mode                 fs.FileMode
 	binary               bool
+	// steps are the text edits that made cur from orig, in order, unless
+	// whole: a whole-file operation (creation, deletion, rename or copy
+	// onto it, binary data) gave it content.
+	steps [][]Edit
+	whole bool
 }
 
 type applier struct {
@@ -79,10 +90,13 @@ type applier struct {
 	vacated map[string]bool // paths the patch renames away or deletes
 }
 
-// Apply works out the content every file of p has after the patch,
-// reading them through src; it writes nothing. All files' sections are
-// applied before anything is returned, so that either every change is in
-// the Result or none is.
+// Apply locates every hunk of p in the files it reads through src and
+// works out each path's change: for a text file changed in place, the
+// located hunks as byte edits (Change.Steps, which the caller lands as its
+// own edits) and the content they leave; for a whole-file operation, the
+// new content. It writes nothing. All files' sections are located before
+// anything is returned, so that either every change is in the Result or
+// none is.
 //
 // Sections apply in order, as git apply does: a section that changes a
 // file in place sees what earlier sections made of it (a patch may list
@@ -136,6 +150,9 @@ func Apply(p *Patch, src Source, opt Options) (*Result, error) {
 			c.New = s.cur
 			if c.New == nil {
 				c.New = []byte{}
+			}
+			if s.origExists && !s.whole {
+				c.Steps = s.steps
 			}
 		}
 		res.Changes = append(res.Changes, c)
@@ -227,11 +244,11 @@ func (a *applier) file(fp *FilePatch) (*FileReport, []*Error, error) {
 		if err != nil || e != nil {
 			return nil, errsOf(e), err
 		}
-		out, places, errs := a.content(fp, &fileState{path: fp.NewPath})
+		out, places, _, errs := a.content(fp, &fileState{path: fp.NewPath})
 		if len(errs) > 0 {
 			return nil, errs, nil
 		}
-		t.cur, t.exists, t.written, t.binary, t.mode = out, true, true, fp.Binary != nil, mode
+		t.cur, t.exists, t.written, t.binary, t.mode, t.whole = out, true, true, fp.Binary != nil, mode, true
 		return &FileReport{NewPath: t.path, Hunks: places}, nil, nil
 	}
 	inPlace := !fp.IsRename && !fp.IsCopy
@@ -243,7 +260,7 @@ func (a *applier) file(fp *FilePatch) (*FileReport, []*Error, error) {
 	if !inPlace && s.origExists {
 		base = &fileState{path: s.path, cur: s.orig, exists: true}
 	}
-	out, places, errs := a.content(fp, base)
+	out, places, steps, errs := a.content(fp, base)
 	if len(errs) > 0 {
 		return nil, errs, nil
 	}
@@ -254,7 +271,7 @@ func (a *applier) file(fp *FilePatch) (*FileReport, []*Error, error) {
 			return nil, []*Error{{Kind: ErrConflict, Path: s.path, PatchLine: fp.Line,
 				Reason: fmt.Sprintf("the patch deletes the file, but %d bytes would remain that the patch does not list", len(out))}}, nil
 		}
-		s.cur, s.exists, s.written, s.mode = nil, false, false, 0
+		s.cur, s.exists, s.written, s.mode, s.whole = nil, false, false, 0, true
 		rep.NewPath = ""
 	case !inPlace && fp.NewPath != s.path:
 		t, e, err := a.target(fp.NewPath, fp, fmt.Sprintf("the patch renames or copies %s to it", s.path))
@@ -264,7 +281,7 @@ func (a *applier) file(fp *FilePatch) (*FileReport, []*Error, error) {
 		if fp.IsRename {
 			s.renamedAway = true
 		}
-		t.cur, t.exists, t.written, t.binary = out, true, true, fp.Binary != nil
+		t.cur, t.exists, t.written, t.binary, t.whole = out, true, true, fp.Binary != nil, true
 		t.mode = mode
 		if mode == 0 && fp.OldMode == 0 {
 			t.mode = s.mode
@@ -272,6 +289,8 @@ func (a *applier) file(fp *FilePatch) (*FileReport, []*Error, error) {
 		rep.NewPath = t.path
 	default:
 		s.cur, s.exists, s.written = out, true, true
+		s.steps = append(s.steps, steps...)
+		s.whole = s.whole || fp.Binary != nil
 		s.binary = s.binary || fp.Binary != nil
 		if mode != 0 {
 			s.mode = mode
@@ -281,10 +300,13 @@ func (a *applier) file(fp *FilePatch) (*FileReport, []*Error, error) {
 }
 
 // content applies a section's hunks or binary data to s's content.
-func (a *applier) content(fp *FilePatch, s *fileState) ([]byte, []Placement, []*Error) {
+// The steps are the edits that turn s's content into out (nil for binary
+// data).
+func (a *applier) content(fp *FilePatch, s *fileState) ([]byte, []Placement, [][]Edit, []*Error) {
 	var (
 		out    []byte
 		places []Placement
+		steps  [][]Edit
 		errs   []*Error
 	)
 	if fp.Binary != nil {
@@ -292,12 +314,12 @@ func (a *applier) content(fp *FilePatch, s *fileState) ([]byte, []Placement, []*
 		out, e = a.binary(fp, s)
 		errs = errsOf(e)
 	} else {
-		out, places, errs = applyHunks(s.cur, fp, a.opt)
+		out, places, steps, errs = applyHunks(s.cur, fp, a.opt)
 	}
 	for _, e := range errs {
 		e.Path = s.path
 	}
-	return out, places, errs
+	return out, places, steps, errs
 }
 
 func errsOf(e *Error) []*Error {
@@ -326,25 +348,31 @@ func (a *applier) binary(fp *FilePatch, s *fileState) ([]byte, *Error) {
 	return out.Bytes(), nil
 }
 
-// applyHunks locates and applies the hunks of one section to content.
-func applyHunks(content []byte, fp *FilePatch, opt Options) ([]byte, []Placement, []*Error) {
+// applyHunks locates the hunks of one section in content and returns the
+// content after them, where they landed, and the edits that make it: one
+// step per hunk for SEARCH/REPLACE blocks (each applies to the result of
+// the one before), else one step of every hunk, all located in content.
+func applyHunks(content []byte, fp *FilePatch, opt Options) ([]byte, []Placement, [][]Edit, []*Error) {
 	if len(fp.Hunks) == 0 {
-		return content, nil, nil
+		return content, nil, nil, nil
 	}
 	if fp.Sequential {
-		var places []Placement
+		var (
+			places []Placement
+			steps  [][]Edit
+		)
 		for i, h := range fp.Hunks {
-			f := indexLines(content)
-			l, err := locate(f, h, i+1, 0, opt)
+			l, err := locate(content, h, i+1, 0, 0, true, opt)
 			if err != nil {
-				return nil, nil, []*Error{err}
+				return nil, nil, nil, []*Error{err}
 			}
-			content = assemble(f, []*located{l})
+			e := l.edit(content)
+			content = splice(content, []Edit{e})
 			places = append(places, l.place)
+			steps = append(steps, []Edit{e})
 		}
-		return content, places, nil
+		return content, places, steps, nil
 	}
-	f := indexLines(content)
 	order := make([]int, len(fp.Hunks))
 	for i := range order {
 		order[i] = i
@@ -353,27 +381,73 @@ func applyHunks(content []byte, fp *FilePatch, opt Options) ([]byte, []Placement
 		slices.SortStableFunc(order, func(x, y int) int { return fp.Hunks[x].OldStart - fp.Hunks[y].OldStart })
 	}
 	var (
-		ls   []*located
-		errs []*Error
+		edits []Edit
+		errs  []*Error
 	)
-	lo := 0
+	places := make([]Placement, len(fp.Hunks))
+	lo, loLine := 0, 0
 	for _, i := range order {
-		l, err := locate(f, fp.Hunks[i], i+1, lo, opt)
+		h := fp.Hunks[i]
+		l, err := locate(content, h, i+1, lo, loLine, false, opt)
+		if err != nil && lo > 0 && errors.Is(err, ErrConflict) && !h.AtEOF {
+			// Not after the previous hunk: listed out of order, it lands
+			// where it stands once in the whole file, on lines no other
+			// hunk took (doc.go, "Location").
+			l2, err2 := locate(content, h, i+1, 0, 0, false, opt)
+			switch {
+			case err2 != nil:
+				err = err2
+			case overlaps(l2, edits):
+				err.Reason += fmt.Sprintf("; in the whole file they stand once, at lines %d-%d, among the lines another hunk changes",
+					l2.place.Line, l2.place.EndLine)
+			default:
+				l, err = l2, nil
+			}
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		ls = append(ls, l)
-		lo = max(l.end, l.start)
+		edits = append(edits, l.edit(content))
+		places[i] = l.place
+		if l.end >= lo {
+			lo, loLine = l.end, l.first+l.lines
+		}
 	}
 	if len(errs) > 0 {
-		return nil, nil, errs
+		return nil, nil, nil, errs
 	}
-	places := make([]Placement, len(ls))
-	for _, l := range ls {
-		places[l.index-1] = l.place
+	slices.SortStableFunc(edits, func(a, b Edit) int { return a.Start - b.Start })
+	return splice(content, edits), places, [][]Edit{edits}, nil
+}
+
+// overlaps reports whether l's block shares a line with an edit's block
+// (an insertion touching a block at either end does not).
+func overlaps(l *located, edits []Edit) bool {
+	for _, e := range edits {
+		if l.start < e.End && e.Start < l.end || l.start == l.end && e.Start < l.start && l.start < e.End ||
+			e.Start == e.End && l.start < e.Start && e.Start < l.end || l.start == e.Start && l.end == e.End {
+			return true
+		}
 	}
-	return assemble(f, ls), places, nil
+	return false
+}
+
+// splice returns content with the edits (in order, not overlapping)
+// applied.
+func splice(content []byte, edits []Edit) []byte {
+	size := len(content)
+	for _, e := range edits {
+		size += len(e.New) - (e.End - e.Start)
+	}
+	out := make([]byte, 0, size)
+	at := 0
+	for _, e := range edits {
+		out = append(out, content[at:e.Start]...)
+		out = append(out, e.New...)
+		at = e.End
+	}
+	return append(out, content[at:]...)
 }
 
 func allPositioned(hs []*Hunk) bool {
@@ -383,74 +457,4 @@ func allPositioned(hs []*Hunk) bool {
 		}
 	}
 	return true
-}
-
-// assemble writes the file with the located hunks (in file order, not
-// overlapping) replacing their lines. Context lines are copied from the
-// file; added lines take the patch's line endings when the hunk's old lines
-// matched the file's endings exactly, else the endings of the file around
-// them (doc.go, "Bytes").
-func assemble(f *fileLines, ls []*located) []byte {
-	w := &writer{eol: f.dominantEOL(), buf: make([]byte, 0, len(f.content)+256)}
-	cur := 0
-	for _, l := range ls {
-		w.raw(f.content[f.offset(cur):f.offset(l.start)])
-		keep := l.adapted == nil && l.end > l.start
-		oi, ai := l.start, 0
-		if keep {
-			for _, ol := range l.h.OldLines() {
-				if ol.EOL != f.eol(oi) && !(ol.EOL == "\n" && oi == f.n()-1 && f.eol(oi) == "") {
-					keep = false
-					break
-				}
-				oi++
-			}
-			oi = l.start
-		}
-		near := neighbourEOL(f, l.start, l.end)
-		for _, hl := range l.h.Lines {
-			switch hl.Op {
-			case Context:
-				w.raw(f.content[f.start[oi]:f.next[oi]])
-				if f.eol(oi) != "" {
-					near = f.eol(oi)
-				}
-				oi++
-			case Delete:
-				if f.eol(oi) != "" {
-					near = f.eol(oi)
-				}
-				oi++
-			case Add:
-				text := hl.Text
-				if l.adapted != nil {
-					text = l.adapted[ai]
-				}
-				eol := hl.EOL
-				if eol != "" && !keep && near != "" {
-					eol = near
-				}
-				w.line(text, eol)
-				ai++
-			}
-		}
-		cur = l.end
-	}
-	w.raw(f.content[f.offset(cur):])
-	return w.buf
-}
-
-// neighbourEOL is the line ending of the file line nearest the span
-// [start, end): the first line of the span, the line before it, the line
-// after it; "" when the file has no line ending at all.
-func neighbourEOL(f *fileLines, start, end int) string {
-	for _, i := range []int{start, start - 1, end} {
-		if i >= 0 && i < f.n() && f.eol(i) != "" {
-			return f.eol(i)
-		}
-	}
-	if f.n() > 0 {
-		return f.dominantEOL()
-	}
-	return ""
 }

@@ -1,7 +1,10 @@
 // Package patch reads patches as agents and people write them and works out
-// what they do to files, locating every hunk by its context. It is pure: it
-// reads files through a Source and returns the new contents; writing them,
-// all at once, is the caller's business (package apply's apply_patch tool,
+// what they do to files, locating every hunk by its context through the
+// matcher, as an edit's old text is located. It is pure: it reads files
+// through a Source and returns, for every path, the located hunks as byte
+// edits (Change.Steps), which package apply lands as its Hunk values in the
+// same transaction as every other edit, and the content they leave;
+// writing is the caller's business (package apply's apply_patch tool,
 // `graft patch`).
 //
 // # Formats
@@ -47,27 +50,29 @@
 // Each hunk's old side (context and removed lines) is looked for in turn:
 //
 //  1. exactly at the stated line (line endings aside);
-//  2. exactly elsewhere: if it occurs once, it lands there ("offset N");
-//     if it occurs several times, it is refused as ambiguous, listing the
-//     places (the stated line being one of them is case 1, which is not a
-//     guess);
-//  3. through matcher.Find's fuzzy tiers (trailing whitespace, indentation,
-//     tabs, typography...), with the stated line as the matcher's hint,
-//     under the matcher's own refusal rules: a unique candidate only,
-//     never a line that differs in substance. The match must be whole
-//     lines, as many as the hunk's old side; blank old lines at either end
-//     that the file lacks (the matcher's stray-blank-lines tier) are
-//     dropped only when no blank file line lies within three lines beyond
-//     the match on that side, since otherwise the blank may be real and
-//     the lines after it skipped. Only added lines go through
-//     Match.Adapt, each marked so that Adapt cannot swap in the text of an
-//     old line that looks the same.
+//  2. by matcher.Find, as the equivalent string edit (old side → new side)
+//     is, whole lines only: the exact tier, where a single occurrence lands
+//     ("offset N") and several are refused as ambiguous, listing the places
+//     (the stated line being one of them is case 1, which is not a guess);
+//     then the fuzzy tiers (trailing whitespace, indentation and mixed
+//     tabs, typography...) under the matcher's own guards and refusal
+//     rules: a unique candidate only, never a line that differs in
+//     substance; the stated line is only the matcher's hint. When no whole
+//     lines fit, the old side is searched exactly as an edit's old text
+//     would be, so that a first blank line that is the line break before
+//     the block (found where the edit finds it) still lands. The match
+//     must be whole lines, as many as the hunk's old side; blank old lines
+//     at its ends that the matcher's stray-blank-lines tier left out are
+//     dropped from the hunk.
 //
 // Hunks of one unified diff or Codex section refer to the file before the
 // patch. They are taken in the order of their stated lines (patch order
-// when any has none), and each is searched only after the lines the
-// previous one took: that is how a diff reads, so a hunk never lands on or
-// before an earlier one and hunks cannot overlap. A Codex "@@ anchor"
+// when any has none), and each is searched first after the lines the
+// previous one took: that is how a diff reads. A hunk whose lines are not
+// there (listed out of order, or with numbers that put it after a later
+// one) is then searched in the whole file, as git apply and an edit find
+// it: it lands only where it stands once in the whole file, and never on
+// lines another hunk took, so hunks cannot overlap. A Codex "@@ anchor"
 // moves the search past the first line equal to the anchor (exactly, else
 // with surrounding blanks ignored); "*** End of File" requires the hunk to
 // end the file. SEARCH/REPLACE blocks instead apply one after the other,
@@ -80,21 +85,25 @@
 //
 // # Bytes
 //
-// Everything outside the hunks is copied byte for byte, and so are the
-// context lines inside them: the file's text is kept, not the patch's
-// (which may differ by trailing blanks or indentation in a fuzzy tier).
-// Added lines keep the patch's line endings when every old line of the
-// hunk matched the file's ending exactly (a patch may convert endings on
-// purpose); otherwise they take the ending of the file lines around them,
-// so an LF patch lands in a CRLF file as CRLF. "\ No newline at end of
-// file" is honoured for added lines; a line left without an ending gets
-// one when anything follows it. A fuzzy tier's re-indentation is applied
-// to added lines through Match.Adapt.
+// A located hunk is an Edit: its block's bytes replaced by the context
+// lines, copied from the file byte for byte (its text is kept, not the
+// patch's, which may differ by trailing blanks or indentation in a fuzzy
+// tier), and the added lines. Added lines keep the patch's line endings
+// when every old line of the hunk matched the file's ending exactly (a
+// patch may convert endings on purpose); otherwise they take the ending of
+// the file lines around them, so an LF patch lands in a CRLF file as CRLF.
+// "\ No newline at end of file" is honoured for added lines; a line left
+// without an ending gets one when anything follows it. A fuzzy tier's
+// re-indentation and retyping reach added lines through
+// Match.AdaptAdded, never another line's bytes. A SEARCH/REPLACE block has
+// no context lines: it is a string edit, its REPLACE text adapted by
+// Match.Adapt as an edit's new text is. Everything outside the hunks is
+// left as it is.
 //
 // # What it does not do
 //
 // It does not write files, take locks, check paths against a worktree,
 // or keep a journal; it does not read context diffs (diff -c), ed scripts
 // or combined merge diffs; it never applies a hunk at a place its lines do
-// not confirm, and it has no fuzzy matcher of its own.
+// not confirm, and it has no matcher, line index or line diff of its own.
 package patch

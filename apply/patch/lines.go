@@ -2,113 +2,83 @@ package patch
 
 import "bytes"
 
-// fileLines indexes a file's content by line: line i is the bytes
-// [start[i], end[i]) followed by its line ending [end[i], next[i]).
-type fileLines struct {
-	content           []byte
-	start, end, next  []int
-	crlf, lf, noFinal int
+// The helpers below read a content's lines where a hunk needs them (at the
+// stated line, inside the block the matcher found, past a Codex anchor),
+// walking from a known offset; a hunk is located by the matcher, and the
+// content is never indexed as a whole.
+
+// lineAt returns, for the line starting at off, the offset where its text
+// ends (before "\r\n" or "\n") and where the next line starts
+// (len(content) for the last line).
+func lineAt(content []byte, off int) (textEnd, next int) {
+	i := bytes.IndexByte(content[off:], '\n')
+	if i < 0 {
+		return len(content), len(content)
+	}
+	e := off + i
+	if e > off && content[e-1] == '\r' {
+		return e - 1, e + 1
+	}
+	return e, e + 1
 }
 
-func indexLines(content []byte) *fileLines {
-	n := bytes.Count(content, []byte{'\n'}) + 1
-	f := &fileLines{content: content, start: make([]int, 0, n), end: make([]int, 0, n), next: make([]int, 0, n)}
-	for at := 0; at < len(content); {
-		f.start = append(f.start, at)
-		i := bytes.IndexByte(content[at:], '\n')
-		if i < 0 {
-			f.end = append(f.end, len(content))
-			f.next = append(f.next, len(content))
-			f.noFinal = 1
-			break
-		}
-		e := at + i
-		if e > at && content[e-1] == '\r' {
-			f.end = append(f.end, e-1)
-			f.crlf++
-		} else {
-			f.end = append(f.end, e)
-			f.lf++
-		}
-		f.next = append(f.next, e+1)
-		at = e + 1
+// skipLines returns the offset k lines after the line starting at off
+// (len(content) when the content ends first).
+func skipLines(content []byte, off, k int) int {
+	for ; k > 0 && off < len(content); k-- {
+		_, off = lineAt(content, off)
 	}
-	return f
+	return off
 }
 
-func (f *fileLines) n() int { return len(f.start) }
-
-func (f *fileLines) text(i int) []byte { return f.content[f.start[i]:f.end[i]] }
-
-func (f *fileLines) eol(i int) string { return string(f.content[f.end[i]:f.next[i]]) }
-
-// offset returns the byte offset where line i starts (len(content) for
-// the line after the last).
-func (f *fileLines) offset(i int) int {
-	if i <= 0 {
-		return 0
+// countLines is the number of lines of content: its line breaks, plus a
+// last line without one.
+func countLines(content []byte) int {
+	n := bytes.Count(content, []byte{'\n'})
+	if len(content) > 0 && content[len(content)-1] != '\n' {
+		n++
 	}
-	if i >= f.n() {
-		return len(f.content)
-	}
-	return f.start[i]
+	return n
 }
 
-// dominantEOL is the line ending most lines of the file have; "\n" for a
-// file without line endings.
-func (f *fileLines) dominantEOL() string {
-	if f.crlf > f.lf {
+// dominantEOL is the line ending most lines of content have; "\n" for a
+// content without line endings.
+func dominantEOL(content []byte) string {
+	crlf := bytes.Count(content, []byte("\r\n"))
+	if crlf > bytes.Count(content, []byte{'\n'})-crlf {
 		return "\r\n"
 	}
 	return "\n"
 }
 
-// matchAt reports whether the lines at i are old, by text (line endings
-// aside).
-func (f *fileLines) matchAt(i int, old []Line) bool {
-	if i < 0 || i+len(old) > f.n() {
-		return false
+// eolAt is the line ending of the line starting at off ("" for a last line
+// without one, or past the end).
+func eolAt(content []byte, off int) string {
+	if off >= len(content) {
+		return ""
 	}
-	for k, l := range old {
-		if string(f.text(i+k)) != l.Text {
-			return false
-		}
-	}
-	return true
+	te, nx := lineAt(content, off)
+	return string(content[te:nx])
 }
 
-// findAll returns up to limit line indexes at or after lo where old
-// matches exactly.
-func (f *fileLines) findAll(old []Line, lo, limit int) []int {
-	var out []int
-	first := []byte(old[0].Text)
-	for i := lo; i+len(old) <= f.n(); i++ {
-		if bytes.Equal(f.text(i), first) && f.matchAt(i, old) {
-			out = append(out, i)
-			if len(out) == limit {
-				break
-			}
+// linesAt reports whether the lines from off on are old, by text (line
+// endings aside), and where they end.
+func linesAt(content []byte, off int, old []Line) (int, bool) {
+	for _, l := range old {
+		if off >= len(content) {
+			return 0, false
 		}
+		te, nx := lineAt(content, off)
+		if string(content[off:te]) != l.Text {
+			return 0, false
+		}
+		off = nx
 	}
-	return out
+	return off, true
 }
 
-// lineOf returns the index of the line holding byte offset off.
-func (f *fileLines) lineOf(off int) int {
-	lo, hi := 0, f.n()
-	for lo < hi {
-		m := (lo + hi) / 2
-		if f.next[m] <= off {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
-}
-
-// writer builds new content line by line, giving a line that lacked a line
-// ending one when anything follows it.
+// writer builds a hunk's new text line by line, giving a line that lacked
+// a line ending one when anything follows it.
 type writer struct {
 	buf     []byte
 	pending bool // the last line written has no line ending

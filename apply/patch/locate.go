@@ -45,44 +45,63 @@ func (p Placement) String() string {
 	return fmt.Sprintf("%s (similarity %.2f)", p.Method, p.Similarity)
 }
 
-// located is a hunk placed on lines [start, end) of a file.
+// Edit is a located hunk as the engine lands it: the bytes [Start, End)
+// of the content it was located in are replaced by New. The block covers
+// the hunk's old lines, context included; context lines are the file's
+// own bytes in New.
+type Edit struct {
+	Start, End int
+	New        string
+	Place      Placement
+}
+
+// located is a hunk placed on the bytes [start, end) of a content, which
+// are its lines [first, first+lines).
 type located struct {
-	h          *Hunk
-	index      int // 1-based hunk number
-	start, end int
-	place      Placement
+	h            *Hunk
+	index        int // 1-based hunk number
+	start, end   int
+	first, lines int
+	place        Placement
 	// adapted holds the added lines rewritten by the matcher for a fuzzy
 	// tier, in order (context lines are taken from the file regardless);
 	// nil means the hunk's own text.
 	adapted []string
+	// asEdit: the hunk is a SEARCH/REPLACE block, landed as a string edit
+	// (the matcher's Adapt of the whole new side), and newText is that.
+	asEdit  bool
+	newText string
 }
 
-// maxListed bounds the places listed when a hunk fits several.
-const maxListed = 5
-
-// locate finds h in f at or after line lo (doc.go, "Location"). index is
-// the hunk's number for messages.
-func locate(f *fileLines, h *Hunk, index, lo int, opt Options) (*located, *Error) {
+// locate finds h in content at or after byte lo, the start of line loLine
+// (0-based), and returns it as an edit (doc.go, "Location"). index is the
+// hunk's number for messages; asEdit lands the hunk as a string edit
+// (SEARCH/REPLACE).
+func locate(content []byte, h *Hunk, index, lo, loLine int, asEdit bool, opt Options) (*located, *Error) {
 	old := h.OldLines()
-	n := f.n()
 	fail := func(kind error, line int, format string, args ...any) *Error {
 		return &Error{Kind: kind, Hunk: index, PatchLine: h.Line, Line: line, Reason: fmt.Sprintf(format, args...)}
 	}
-	at := func(start int, m Method, offset int) *located {
-		return &located{h: h, index: index, start: start, end: start + len(old),
-			place: Placement{Hunk: index, Line: start + 1, EndLine: start + len(old), Method: m, Offset: offset, Similarity: 1}}
-	}
-	lo, err := applyAnchors(f, h, lo)
+	lo, loLine, err := applyAnchors(content, h, lo, loLine)
 	if err != nil {
 		err.Hunk, err.PatchLine = index, h.Line
 		return nil, err
 	}
+	n := countLines(content)
+	at := func(start, end, first int, m Method, offset int) *located {
+		l := &located{h: h, index: index, start: start, end: end, first: first, lines: len(old), asEdit: asEdit,
+			place: Placement{Hunk: index, Line: first + 1, EndLine: first + len(old), Method: m, Offset: offset, Similarity: 1}}
+		if asEdit {
+			l.newText = sideText(h.NewLines())
+		}
+		return l
+	}
 	if len(old) == 0 {
 		switch {
-		case n == 0 && lo == 0:
-			return at(0, Exact, 0), nil
+		case len(content) == 0 && lo == 0:
+			return at(0, 0, 0, Exact, 0), nil
 		case h.AtEOF:
-			return at(n, Exact, 0), nil
+			return at(len(content), len(content), n, Exact, 0), nil
 		}
 		return nil, fail(ErrConflict, 0, "the hunk only adds lines and has no context lines, so nothing confirms where they go in this non-empty file: include a few unchanged lines around them")
 	}
@@ -95,67 +114,30 @@ func locate(f *fileLines, h *Hunk, index, lo int, opt Options) (*located, *Error
 	case h.HasPos:
 		stated = h.OldStart - 1
 	}
-	if stated >= lo && f.matchAt(stated, old) {
-		return at(stated, Exact, 0), nil
-	}
-	occ := f.findAll(old, lo, maxListed+1)
-	if h.AtEOF {
-		occ = filterEOF(occ, len(old), n)
-	}
-	switch {
-	case len(occ) == 1 && stated < 0:
-		return at(occ[0], Exact, 0), nil
-	case len(occ) == 1:
-		return at(occ[0], Offset, occ[0]-stated), nil
-	case len(occ) > 1:
-		e := fail(ErrAmbiguous, stated+1, "its context and removed lines appear %d%s times (at lines %s)%s; add context lines to tell them apart",
-			len(occ), more(len(occ)), lineList(occ), statedNote(h, stated))
-		e.Count = len(occ)
-		for _, i := range occ[:min(len(occ), maxListed)] {
-			e.Candidates = append(e.Candidates, matcher.Candidate{Line: i + 1, EndLine: i + len(old), Similarity: 1,
-				Text: string(f.content[f.offset(i):f.offset(i+len(old))]), Reason: "one of several exact matches"})
+	if stated >= loLine {
+		off := skipLines(content, lo, stated-loLine)
+		if end, ok := linesAt(content, off, old); ok {
+			return at(off, end, stated, Exact, 0), nil
 		}
-		return nil, e
 	}
-	if opt.ExactOnly {
-		return nil, fail(ErrConflict, stated+1, "its context and removed lines are not in the file%s", after(lo))
-	}
-	return locateFuzzy(f, h, index, lo, stated, opt)
+	return locateMatch(content, h, index, lo, loLine, stated, asEdit, opt)
 }
 
-// locateFuzzy hands the hunk's old lines to the matcher's fuzzy tiers,
-// searching from line lo, and checks that what it found is whole lines,
-// as many as the hunk has.
-func locateFuzzy(f *fileLines, h *Hunk, index, lo, stated int, opt Options) (*located, *Error) {
+// locateMatch hands the hunk's old lines to the matcher (exact tier, then
+// the fuzzy ones), searching from byte lo (line loLine) on, and checks
+// that what it found is whole lines, as many as the hunk has.
+func locateMatch(content []byte, h *Hunk, index, lo, loLine, stated int, asEdit bool, opt Options) (*located, *Error) {
 	old := h.OldLines()
-	base := f.offset(lo)
-	region := f.content[base:]
-	if f.noFinal == 1 && len(region) > 0 {
+	eol := dominantEOL(content)
+	region := content[lo:]
+	if len(region) > 0 && region[len(region)-1] != '\n' {
 		// let the block's last line end the way the patch wrote it
-		region = append(region[:len(region):len(region)], f.dominantEOL()...)
+		region = append(region[:len(region):len(region)], eol...)
 	}
-	eol := f.dominantEOL()
-	var ob, nb strings.Builder
+	var ob strings.Builder
 	for _, l := range old {
 		ob.WriteString(l.Text)
 		ob.WriteString(eol)
-	}
-	// Only the added lines are adapted (context lines are copied from the
-	// file), by Match.AdaptAdded: an added line is what the patch says,
-	// re-indented, retyped and stripped of the caller's added trailing
-	// white space by the tier as an edit's changed line is, never another
-	// line's bytes.
-	var added []Line
-	for _, l := range h.Lines {
-		if l.Op == Add {
-			added = append(added, l)
-		}
-	}
-	for i, l := range added {
-		if i > 0 {
-			nb.WriteByte('\n')
-		}
-		nb.WriteString(l.Text)
 	}
 	// The hunk's new side is the edit's new text: the matcher's guards
 	// (already applied, stray blank lines, open typography) and its reading
@@ -166,129 +148,257 @@ func locateFuzzy(f *fileLines, h *Hunk, index, lo, stated int, opt Options) (*lo
 		ns.WriteString(l.Text)
 		ns.WriteString(eol)
 	}
-	mo := matcher.Options{Budget: opt.Budget, NewText: ns.String()}
-	if stated >= lo {
-		mo.Hint = stated - lo + 1
+	mo := matcher.Options{ExactOnly: opt.ExactOnly, Budget: opt.Budget, NewText: ns.String(), WholeLines: true}
+	if stated >= loLine {
+		mo.Hint = stated - loLine + 1
 	}
 	m, err := matcher.Find(region, ob.String(), mo)
+	if errors.Is(err, matcher.ErrNotFound) {
+		// Not as whole lines: as the equivalent string edit, which may
+		// find the old side starting at the line break before its first
+		// line (a blank first line that was the previous line's end).
+		mo.WholeLines = false
+		if m2, err2 := matcher.Find(region, ob.String(), mo); err2 == nil {
+			m, err = m2, nil
+		}
+	}
 	if err != nil {
-		return nil, refusal(err, h, index, lo, stated)
+		return nil, refusal(err, h, index, loLine, stated)
 	}
-	end := min(base+m.End, len(f.content))
-	s, e := f.lineOf(base+m.Start), f.lineOf(max(base+m.Start, end-1))
-	startOK := s < f.n() && base+m.Start == f.start[s]
-	if s < f.n() && base+m.Start > f.start[s] && base+m.Start >= f.end[s] && s+1 < f.n() {
-		s++ // the span starts at a line break: a stray blank line matched it
-		startOK = true
+	start, end := lo+m.Start, min(lo+m.End, len(content))
+	if start > 0 && content[start-1] != '\n' {
+		if te, nx := lineAt(content, start); te == start && nx > start && nx < len(content) {
+			start = nx // the block starts at a line break: a stray blank line matched it
+			m.Line++
+		}
 	}
+	first := loLine + m.Line - 1
 	fail := func(reason string) *Error {
-		return &Error{Kind: ErrConflict, Hunk: index, PatchLine: h.Line, Line: s + 1, Reason: reason}
+		return &Error{Kind: ErrConflict, Hunk: index, PatchLine: h.Line, Line: first + 1, Reason: reason}
 	}
-	if s < f.n() && e < f.n() && e-s+1 < len(old) {
+	var file []string // the lines of the block found
+	for off := start; off < end; {
+		te, nx := lineAt(content, off)
+		file = append(file, string(content[off:te]))
+		off = nx
+	}
+	if len(file) < len(old) {
 		// the matcher's stray-blank-lines tier: the old side has blank
 		// lines at its ends that the file does not
-		if t, ok := dropStrayBlanks(h, f, s, e); ok {
+		if t, ok := dropStrayBlanks(h, file); ok {
 			h, old = t, t.OldLines()
 		}
 	}
 	switch {
-	case s >= f.n() || e >= f.n():
-		return nil, fail(fmt.Sprintf("the nearest match (%s) lies past the end of the file", m.Tier))
-	case !startOK || (end != f.next[e] && end != f.end[e]) || e < s:
-		return nil, fail(fmt.Sprintf("the nearest match (%s, line %d) is not whole lines", m.Tier, s+1))
-	case e-s+1 != len(old):
-		return nil, fail(fmt.Sprintf("the nearest match (%s, lines %d-%d) has %d lines, the hunk's old side %d", m.Tier, s+1, e+1, e-s+1, len(old)))
-	case h.AtEOF && e != f.n()-1:
-		return nil, fail(fmt.Sprintf("the hunk must end the file (*** End of File), but its match (%s) ends at line %d of %d", m.Tier, e+1, f.n()))
+	case start > 0 && content[start-1] != '\n' || end < len(content) && content[end-1] != '\n':
+		return nil, fail(fmt.Sprintf("the nearest match (%s, line %d) is not whole lines", m.Tier, first+1))
+	case len(file) != len(old):
+		return nil, fail(fmt.Sprintf("the nearest match (%s, lines %d-%d) has %d lines, the hunk's old side %d", m.Tier, first+1, first+len(file), len(file), len(old)))
+	case h.AtEOF && end != len(content):
+		return nil, fail(fmt.Sprintf("the hunk must end the file (*** End of File), but its match (%s) ends at line %d of %d", m.Tier, first+len(file), countLines(content)))
 	}
-	adapted := []string{}
+	l := &located{h: h, index: index, start: start, end: end, first: first, lines: len(old), asEdit: asEdit,
+		place: Placement{Hunk: index, Line: first + 1, EndLine: first + len(old), Method: Method(m.Tier), Similarity: m.Similarity}}
+	if stated >= 0 {
+		l.place.Offset = first - stated
+	}
+	if m.Tier == matcher.Exact || m.Tier == matcher.LineEndings {
+		// Exact, line endings aside: the hunk's own text.
+		l.place.Method, l.place.Similarity = Exact, 1
+		if stated >= 0 && first != stated {
+			l.place.Method = Offset
+		}
+		if asEdit {
+			l.newText = m.Adapt(sideText(h.NewLines()))
+		}
+		return l, nil
+	}
+	if asEdit {
+		// A SEARCH/REPLACE block is a string edit: its new side is adapted
+		// as an edit's new text is.
+		l.newText = m.Adapt(sideText(h.NewLines()))
+		l.adapted = []string{}
+		return l, nil
+	}
+	// Only the added lines are adapted (context lines are copied from the
+	// file), by Match.AdaptAdded: an added line is what the patch says,
+	// re-indented, retyped and stripped of the caller's added trailing
+	// white space by the tier as an edit's changed line is, never another
+	// line's bytes.
+	var added []string
+	for _, hl := range h.Lines {
+		if hl.Op == Add {
+			added = append(added, hl.Text)
+		}
+	}
+	l.adapted = []string{}
 	if len(added) > 0 {
-		adapted = strings.Split(m.AdaptAdded(nb.String()), "\n")
-		if len(adapted) != len(added) {
+		l.adapted = strings.Split(m.AdaptAdded(strings.Join(added, "\n")), "\n")
+		if len(l.adapted) != len(added) {
 			return nil, fail(fmt.Sprintf("re-indenting the added lines for %s changed their number", m.Tier))
 		}
-		for i, a := range adapted {
-			adapted[i] = strings.TrimSuffix(a, "\r")
+		for i, a := range l.adapted {
+			l.adapted[i] = strings.TrimSuffix(a, "\r")
 		}
-	}
-	l := &located{h: h, index: index, start: s, end: e + 1, adapted: adapted,
-		place: Placement{Hunk: index, Line: s + 1, EndLine: e + 1, Method: Method(m.Tier), Similarity: m.Similarity}}
-	if stated >= 0 {
-		l.place.Offset = s - stated
 	}
 	return l, nil
 }
 
+// sideText joins lines with "\n", the last one ending with "\n" when the
+// patch gave it a line ending.
+func sideText(ls []Line) string {
+	var b strings.Builder
+	for i, l := range ls {
+		b.WriteString(l.Text)
+		if i < len(ls)-1 || l.EOL != "" {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// edit renders a located hunk as the bytes that replace its block (doc.go,
+// "Bytes"): context lines are copied from the file; added lines take the
+// patch's line endings when the hunk's old lines matched the file's endings
+// exactly, else the endings of the file lines around them.
+func (l *located) edit(content []byte) Edit {
+	w := &writer{eol: dominantEOL(content)}
+	// A block that starts after a last line without a line ending (an
+	// insertion at the end) gives that line one first.
+	w.pending = l.start > 0 && content[l.start-1] != '\n'
+	near := neighbourEOL(content, l.start, l.end)
+	keep := l.adapted == nil && l.end > l.start
+	if keep {
+		off := l.start
+		for _, ol := range l.h.OldLines() {
+			fe := eolAt(content, off)
+			if ol.EOL != fe && !(ol.EOL == "\n" && fe == "") {
+				keep = false
+				break
+			}
+			_, off = lineAt(content, off)
+		}
+	}
+	switch {
+	case l.asEdit && keep:
+		for _, nl := range l.h.NewLines() {
+			w.line(nl.Text, nl.EOL)
+		}
+	case l.asEdit:
+		text := l.newText
+		if near != "" {
+			text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\n", near)
+		}
+		w.raw([]byte(text))
+	default:
+		off, ai := l.start, 0
+		for _, hl := range l.h.Lines {
+			switch hl.Op {
+			case Context, Delete:
+				te, nx := lineAt(content, off)
+				if nx > te {
+					near = string(content[te:nx])
+				}
+				if hl.Op == Context {
+					w.raw(content[off:nx])
+				}
+				off = nx
+			case Add:
+				text := hl.Text
+				if l.adapted != nil {
+					text = l.adapted[ai]
+				}
+				eol := hl.EOL
+				if eol != "" && !keep && near != "" {
+					eol = near
+				}
+				w.line(text, eol)
+				ai++
+			}
+		}
+	}
+	if w.pending && l.end < len(content) {
+		w.buf = append(w.buf, w.eol...)
+	}
+	return Edit{Start: l.start, End: l.end, New: string(w.buf), Place: l.place}
+}
+
+// neighbourEOL is the line ending of the file line nearest the block
+// [start, end): its first line, the line before it, the line after it;
+// "" when the file has no line ending at all.
+func neighbourEOL(content []byte, start, end int) string {
+	if e := eolAt(content, start); e != "" {
+		return e
+	}
+	if start > 0 && content[start-1] == '\n' {
+		if start > 1 && content[start-2] == '\r' {
+			return "\r\n"
+		}
+		return "\n"
+	}
+	if e := eolAt(content, end); e != "" {
+		return e
+	}
+	if len(content) > 0 {
+		return dominantEOL(content)
+	}
+	return ""
+}
+
 // refusal turns a matcher refusal into an *Error with file line numbers.
-func refusal(err error, h *Hunk, index, lo, stated int) *Error {
+func refusal(err error, h *Hunk, index, loLine, stated int) *Error {
 	e := &Error{Kind: ErrConflict, Hunk: index, PatchLine: h.Line, Line: stated + 1, Err: err}
 	var r *matcher.Refusal
 	if errors.As(err, &r) {
+		var lines []string
 		for _, c := range r.Candidates {
-			c.Line += lo
-			c.EndLine += lo
+			c.Line += loLine
+			c.EndLine += loLine
 			e.Candidates = append(e.Candidates, c)
+			lines = append(lines, fmt.Sprint(c.Line))
 		}
 		if errors.Is(err, matcher.ErrAmbiguous) {
 			e.Kind, e.Count = ErrAmbiguous, r.Count
-			e.Reason = fmt.Sprintf("its context and removed lines fit %d places (%s)%s", r.Count, r.Tier, statedNote(h, stated))
+			if r.Tier == matcher.Exact {
+				e.Reason = fmt.Sprintf("its context and removed lines appear %d times (at lines %s)%s; add context lines to tell them apart",
+					r.Count, strings.Join(lines, ", "), statedNote(h, stated))
+			} else {
+				e.Reason = fmt.Sprintf("its context and removed lines fit %d places (%s)%s", r.Count, r.Tier, statedNote(h, stated))
+			}
 			return e
 		}
 	}
-	e.Reason = "its context and removed lines are not in the file" + after(lo)
+	e.Reason = "its context and removed lines are not in the file" + after(loLine)
 	if r != nil && r.Reason != "" {
 		e.Reason += ": " + r.Reason
 	}
 	return e
 }
 
-// applyAnchors moves lo past the first line equal to each Codex anchor in
-// turn (exactly, else ignoring surrounding blanks). Several equal anchor
-// lines are fine: the hunk must follow at least the first, which is all
-// this assumes.
-func applyAnchors(f *fileLines, h *Hunk, lo int) (int, *Error) {
+// applyAnchors moves lo (the start of line loLine) past the first line
+// equal to each Codex anchor in turn (exactly, else ignoring surrounding
+// blanks). Several equal anchor lines are fine: the hunk must follow at
+// least the first, which is all this assumes.
+func applyAnchors(content []byte, h *Hunk, lo, loLine int) (int, int, *Error) {
 	for _, a := range h.Anchors {
-		found := -1
+		found, foundLine := -1, 0
 		for pass := 0; pass < 2 && found < 0; pass++ {
-			for i := lo; i < f.n(); i++ {
-				t := string(f.text(i))
+			for off, i := lo, loLine; off < len(content); i++ {
+				te, nx := lineAt(content, off)
+				t := string(content[off:te])
 				if t == a || (pass == 1 && strings.TrimSpace(t) == strings.TrimSpace(a)) {
-					found = i
+					found, foundLine = nx, i+1
 					break
 				}
+				off = nx
 			}
 		}
 		if found < 0 {
-			return 0, &Error{Kind: ErrConflict, Reason: fmt.Sprintf("the anchor line @@ %s is not in the file%s", strings.TrimSpace(a), after(lo))}
+			return 0, 0, &Error{Kind: ErrConflict, Reason: fmt.Sprintf("the anchor line @@ %s is not in the file%s", strings.TrimSpace(a), after(loLine))}
 		}
-		lo = found + 1
+		lo, loLine = found, foundLine
 	}
-	return lo, nil
-}
-
-func filterEOF(occ []int, m, n int) []int {
-	var out []int
-	for _, i := range occ {
-		if i+m == n {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-func lineList(occ []int) string {
-	var s []string
-	for _, i := range occ[:min(len(occ), maxListed)] {
-		s = append(s, fmt.Sprint(i+1))
-	}
-	return strings.Join(s, ", ")
-}
-
-func more(n int) string {
-	if n > maxListed {
-		return " or more"
-	}
-	return ""
+	return lo, loLine, nil
 }
 
 func after(lo int) string {
@@ -306,12 +416,12 @@ func statedNote(h *Hunk, stated int) string {
 }
 
 // dropStrayBlanks returns h without the blank old lines at either end of
-// its old side that the file lines s..e lack, when the rest matches those
-// lines (blanks aside) one for one. Dropped lines are context or removed
-// blank lines, so the hunk's meaning is unchanged.
-func dropStrayBlanks(h *Hunk, f *fileLines, s, e int) (*Hunk, bool) {
+// its old side that the block found (file, its lines) lacks, when the
+// rest matches those lines (blanks aside) one for one. Dropped lines are
+// context or removed blank lines, so the hunk's meaning is unchanged.
+func dropStrayBlanks(h *Hunk, file []string) (*Hunk, bool) {
 	old := h.OldLines()
-	n := e - s + 1
+	n := len(file)
 	d := len(old) - n
 	blank := func(ls []Line) bool {
 		for _, l := range ls {
@@ -331,7 +441,7 @@ func dropStrayBlanks(h *Hunk, f *fileLines, s, e int) (*Hunk, bool) {
 		}
 		ok := true
 		for i := 0; i < n && ok; i++ {
-			ok = strings.TrimSpace(old[lead+i].Text) == strings.TrimSpace(string(f.text(s+i)))
+			ok = strings.TrimSpace(old[lead+i].Text) == strings.TrimSpace(file[i])
 		}
 		if !ok {
 			continue

@@ -71,7 +71,7 @@ func parseSearchReplace(lines []rawLine) (*Patch, error) {
 			p.Files = append(p.Files, fp)
 		}
 		search, replace := blockLines(lines[i+1:div]), blockLines(lines[div+1:end])
-		h := &Hunk{Line: start, HeaderOld: -1, HeaderNew: -1, Lines: diffLines(search, replace)}
+		h := &Hunk{Line: start, HeaderOld: -1, HeaderNew: -1, Lines: searchReplace(search, replace)}
 		if len(search) == 0 {
 			if len(fp.Hunks) > 0 || fp.IsNew {
 				return nil, &Error{Kind: ErrMalformed, Path: path, Hunk: len(fp.Hunks) + 1, PatchLine: start,
@@ -111,6 +111,20 @@ func blockLines(ls []rawLine) []Line {
 	}
 	if n := len(out); n > 0 && out[n-1].EOL == "" {
 		out[n-1].EOL = "\n" // the block ended the message: the line still ends
+	}
+	return out
+}
+
+// searchReplace is a block's hunk lines: every SEARCH line removed, every
+// REPLACE line added. The block is landed as a string edit (the matcher
+// adapts the whole REPLACE text), so no line is singled out as context.
+func searchReplace(search, replace []Line) []Line {
+	out := make([]Line, 0, len(search)+len(replace))
+	for _, l := range search {
+		out = append(out, Line{Op: Delete, Text: l.Text, EOL: l.EOL})
+	}
+	for _, l := range replace {
+		out = append(out, Line{Op: Add, Text: l.Text, EOL: l.EOL})
 	}
 	return out
 }

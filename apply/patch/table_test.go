@@ -110,6 +110,18 @@ func runCase(t *testing.T, ar *txtar.Archive) {
 		got[p] = b
 	}
 	for _, c := range res.Changes {
+		if c.Steps != nil {
+			// The edits the engine lands make the same content.
+			out := c.Old
+			for _, st := range c.Steps {
+				out = splice(out, st)
+			}
+			if !bytes.Equal(out, c.New) {
+				t.Errorf("%s: the steps make %q, New is %q", c.Path, out, c.New)
+			}
+		} else if c.Old != nil && c.New != nil && !bytes.Equal(c.Old, c.New) && !c.Binary && !strings.Contains(text, "rename") && !strings.Contains(text, "copy") && !strings.Contains(text, "/dev/null") && !strings.Contains(text, "*** Add") && !strings.Contains(text, "*** Delete") {
+			t.Errorf("%s: changed in place without steps", c.Path)
+		}
 		if c.New == nil {
 			delete(got, c.Path)
 		} else {

@@ -69,8 +69,7 @@ func TestGitdiffVectors(t *testing.T) {
 					out := readFixture(t, dir, want)
 					if fragment {
 						h := fp.Hunks[0]
-						rest := indexLines(src)
-						out = append(out, src[rest.offset(h.OldStart-1+len(h.OldLines())):]...)
+						out = append(out, src[skipLines(src, 0, h.OldStart-1+len(h.OldLines())):]...)
 					}
 					if !bytes.Equal(got, out) {
 						t.Fatalf("wrong result:\n got %q\nwant %q", got, out)
