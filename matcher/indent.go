@@ -149,6 +149,22 @@ func mixedTabs(pairs []pair, fileTabs bool, unit int) (indentMap, bool) {
 	if !tabs {
 		return indentMap{}, false
 	}
+	// A block of the file that itself indents some lines with tabs and
+	// others with spaces alone (a raw string or a comment aligned with
+	// spaces in tab-indented code) leaves a new line's spaces open: the
+	// file's tabs, or spaces as those lines have them. Refused.
+	fileTabbed, fileSpaced := false, false
+	for _, p := range pairs {
+		switch {
+		case strings.HasPrefix(p.file, "\t"):
+			fileTabbed = true
+		case len(p.file) >= 2 && strings.Trim(p.file, " ") == "":
+			fileSpaced = true
+		}
+	}
+	if fileTabbed && fileSpaced {
+		return indentMap{}, false
+	}
 	widths := tabWidths[:]
 	if unit == 2 || unit == 4 || unit == 8 {
 		widths = []int{unit}
