@@ -121,10 +121,17 @@ func (s *Store) commitTree(h oid) (oid, error) {
 	if h.IsZero() {
 		return "", nil
 	}
+	if t, ok := s.commitTrees[h]; ok {
+		return t, nil // a commit never changes: read once per session
+	}
 	c, err := s.commit(h)
 	if err != nil {
 		return "", err
 	}
+	if s.commitTrees == nil || len(s.commitTrees) > 1024 {
+		s.commitTrees = map[oid]oid{}
+	}
+	s.commitTrees[h] = c.Tree
 	return c.Tree, nil
 }
 

@@ -188,9 +188,11 @@ type Store struct {
 	heldTreeOK bool
 	recovered  *Recovery
 	trees      treeCache
-	batch      *objectBatch  // a transaction's objects, not yet written
-	replaced   []*os.File    // replaced files, kept open (DeferFrees)
-	gr         *gitrepo.Repo // objects through go-git (repo opens it)
+	// commitTrees caches the trees of commits read (commitTree).
+	commitTrees map[oid]oid
+	batch       *objectBatch  // a transaction's objects, not yet written
+	replaced    []*os.File    // replaced files, kept open (DeferFrees)
+	gr          *gitrepo.Repo // objects through go-git (repo opens it)
 }
 
 // Open finds the worktree that contains dir, as git does: the nearest
