@@ -85,7 +85,12 @@ func (s *Store) startIdentity() *identityJob {
 		go func() { files <- configFiles(dir) }()
 		job.author = gitVar(dir, "GIT_AUTHOR_IDENT")
 		job.committer = <-other
-		fs := append(s.configPlaces(), <-files...)
+		fs := s.configPlaces()
+		for _, f := range <-files {
+			if !slices.Contains(fs, f) {
+				fs = append(fs, f)
+			}
+		}
 		if job.author.ok && job.committer.ok {
 			// The key is taken after git answered: a change made while it
 			// ran is seen by the next call at worst.

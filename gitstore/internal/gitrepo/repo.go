@@ -14,6 +14,8 @@ import (
 	"crypto"
 	"crypto/sha1"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -184,10 +186,14 @@ func (r *Repo) Refresh() {
 // file keeps git from deleting a pack it replaced.
 func (r *Repo) Idle() { r.st.CloseIdleDescriptors() }
 
-// packDirsStamp names the packs (by their index files): adding or
-// removing a pack changes it. The directory's modification time would not
-// do: go-git writes every loose object through a temporary file there.
+// packDirsStamp changes when a pack is added or removed: the pack
+// directory's modification time and size (one stat a call). go-git makes
+// its temporary loose objects in the fan-out directories here (plainFS),
+// not in objects/pack, so only packs change it.
 func (r *Repo) packDirsStamp() string {
-	names, _ := filepath.Glob(filepath.Join(r.commonDir, "objects", "pack", "pack-*.idx"))
-	return strings.Join(names, "\n")
+	fi, err := os.Stat(filepath.Join(r.commonDir, "objects", "pack"))
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%d %d", fi.ModTime().UnixNano(), fi.Size())
 }
