@@ -53,7 +53,7 @@ type treeCache struct {
 }
 
 // maxCachedTreeEntries bounds the entries of the young generation.
-const maxCachedTreeEntries = 50000
+const maxCachedTreeEntries = 20000
 
 func (c *treeCache) get(h oid) ([]treeEntry, bool) {
 	if t, ok := c.young[h]; ok {

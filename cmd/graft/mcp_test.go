@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -668,5 +669,42 @@ func TestMCPCancelledCallNeverRuns(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "count.txt")); string(b) != fmt.Sprintf("count: %d\n", n-1) {
 		t.Errorf("count.txt = %q, want the cancelled edit not landed", b)
 	}
+	s.closeWait()
+}
+
+// BenchmarkMCPSessionHeap makes b.N edits through one server session and
+// reports the heap in use after garbage collection at half the calls and
+// at the end: a session's memory must stay flat however long it runs.
+// Run it with a fixed count, for example -benchtime 6000x.
+func BenchmarkMCPSessionHeap(b *testing.B) {
+	files := map[string]string{}
+	for i := range 20 {
+		files[fmt.Sprintf("d%d/f%d.go", i%10, i)] = fmt.Sprintf("package d\n\nfunc F%d() int {\n\treturn 0\n}\n", i)
+	}
+	s := startMCP(b, gitRepo(b, files))
+	heap := func() float64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return float64(m.HeapInuse) / (1 << 20)
+	}
+	var half float64
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		i := k % 20
+		args := map[string]any{"filePath": fmt.Sprintf("d%d/f%d.go", i%10, i),
+			"oldString": fmt.Sprintf("\treturn %d\n", k/20), "newString": fmt.Sprintf("\treturn %d\n", k/20+1)}
+		if res, _ := s.call("edit", args, nil); res["isError"] == true {
+			b.Fatalf("edit %d: %s", k, text(res))
+		}
+		if k == b.N/2 {
+			b.StopTimer()
+			half = heap()
+			b.StartTimer()
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(half, "heap-MiB-half")
+	b.ReportMetric(heap(), "heap-MiB-end")
 	s.closeWait()
 }

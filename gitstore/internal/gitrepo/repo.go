@@ -140,6 +140,13 @@ type Repo struct {
 // ErrNotFound: no object has the id.
 var ErrNotFound = errors.New("object not found")
 
+// objectCacheBytes bounds go-git's cache of objects read and written. It
+// counts object bytes only, and a session writes small objects (trees,
+// commits) whose bookkeeping outweighs them: at 4 MiB a long graft mcp
+// session held tens of thousands of them before the bound was reached.
+// graft keeps its own cache of the trees it walks (gitstore's treeCache).
+const objectCacheBytes = 1 << 20
+
 // Open opens the storage of the repository whose git dir and common dir
 // are given, with the given object format (read from its config by the
 // caller, which refuses formats it does not know).
@@ -147,10 +154,10 @@ func Open(gitDir, commonDir string, format Format) *Repo {
 	r := &Repo{gitDir: gitDir, commonDir: commonDir, format: format}
 	opts := filesystem.Options{ObjectFormat: format.f, AlternatesFS: osfs.New(string(filepath.Separator))}
 	if filepath.Clean(gitDir) == filepath.Clean(commonDir) {
-		r.st = filesystem.NewStorageWithOptions(r.dirFS(commonDir), cache.NewObjectLRU(4<<20), opts)
+		r.st = filesystem.NewStorageWithOptions(r.dirFS(commonDir), cache.NewObjectLRU(objectCacheBytes), opts)
 	} else {
 		fs := dotgit.NewRepositoryFilesystem(r.dirFS(gitDir), r.dirFS(commonDir))
-		r.st = filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(4<<20), opts)
+		r.st = filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(objectCacheBytes), opts)
 		r.wt = filesystem.NewStorageWithOptions(r.dirFS(gitDir), cache.NewObjectLRU(0), opts)
 	}
 	r.packStamp = r.packDirsStamp()
