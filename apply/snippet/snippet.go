@@ -32,12 +32,18 @@
 // indentation the model wrote in the other character, tabs as spaces or
 // the reverse, throughout the region); a block that stands several times
 // grows until it stands once, but a blank line, or a looser tier than the
-// one that found the places, never counts as what tells them apart. A head found with a shift rewrites the
-// whole region as the matcher re-indents (so the tail is sought in the
-// file's terms); a one-line anchor found only by its indentation places the
-// region only when the other end shows the same shift. A tail that stands
-// once after the head but also before it (after the previous region) is
-// refused: it is unique only because of where the search starts. The
+// one that found the places, never counts as what tells them apart; but
+// for a region sent without its common indentation, a block of two lines
+// or more that stands once with its indentation shifted is found so, even
+// where its first line (a "}") stands exactly elsewhere, at the margin,
+// once or more. A head found with a shift rewrites the whole region as the
+// matcher re-indents (so the tail is sought in the file's terms); a
+// one-line anchor found only by its indentation places the region only
+// when the other end shows the same shift. A tail is sought after the
+// head, in the file's order; where it also stands before the head and the
+// head's first line does not stand once (the lines the head grew by told
+// its places apart, and they may be lines the region moves), it is
+// refused: the region's ends could be read either way. The
 // file's lines between head and tail are replaced by the region's lines
 // between them. A region must be anchored at both ends (but where the
 // snippet has no marker, at the file's start or end): a line that is not
@@ -306,6 +312,16 @@ func locate(content []byte, fl *lines, text string, from, to int, opt matcher.Op
 	return m, line, nil
 }
 
+// standsOnce reports whether line stands once in the file from line from
+// on, by a tier anchors use.
+func standsOnce(content []byte, fl *lines, line string, from int, opt matcher.Options) bool {
+	if !strings.HasSuffix(line, "\n") {
+		line += "\n"
+	}
+	m, _, err := locate(content, fl, line, from, -1, opt)
+	return err == nil && anchorTier(m.Tier)
+}
+
 // anchorTier reports whether an anchor may be found by tier t: exactly,
 // or through the tiers that only forgive line endings, trailing white
 // space and a constant indentation shift. The tiers that forgive blank
@@ -324,7 +340,7 @@ func anchorTier(t matcher.Tier) bool {
 // it grows n while the block stays found uniquely at the same place (the
 // same first line for a head, the same last line for a tail) by the same
 // tier, and while the block is ambiguous, until one place remains.
-func grow(content []byte, fl *lines, block func(n int) string, limit, from int, isTail bool, opt matcher.Options) anchor {
+func grow(content []byte, fl *lines, block func(n int) string, limit, from int, isTail, shift bool, opt matcher.Options) anchor {
 	var best anchor
 	for n := 1; n <= min(limit, maxAnchor); n++ {
 		text := block(n)
@@ -338,6 +354,14 @@ func grow(content []byte, fl *lines, block func(n int) string, limit, from int, 
 		case err == nil && anchorTier(m.Tier):
 			a := anchor{n: n, line: line, m: m, found: true}
 			if best.found && anchorPlace(a, isTail) != anchorPlace(best, isTail) {
+				if shift && best.n == 1 && len(words(block(1))) == 0 && m.Tier == matcher.Indentation && nonBlankLines(text) >= 2 {
+					// A brace that stands once at the margin is no place
+					// of its own when it and the next line stand once
+					// elsewhere with their indentation shifted: the
+					// region was sent without its common indentation.
+					best = a
+					continue
+				}
 				return best
 			}
 			if best.found && m.Tier != best.m.Tier && (best.m.Tier != matcher.Exact || m.Tier != matcher.Indentation ||
@@ -354,9 +378,17 @@ func grow(content []byte, fl *lines, block func(n int) string, limit, from int, 
 				// shift, and a line that then differs is a change.
 				return best
 			}
-			if !best.found && best.ambiguous != nil && best.ambiguous.Tier != m.Tier {
+			if !best.found && best.ambiguous != nil && best.ambiguous.Tier != m.Tier &&
+				(!shift || best.ambiguous.Tier != matcher.Exact || m.Tier != matcher.Indentation || nonBlankLines(text) < 2) {
 				// The shorter block stood several times by one tier; a
-				// looser tier cannot be what tells its places apart.
+				// looser tier cannot be what tells its places apart. But
+				// with shift, a block of two lines or more that stands
+				// once with its indentation shifted as a whole is the
+				// region sent without its common indentation: its first
+				// line (a "}" that stands exactly at the margin
+				// elsewhere) was never a place of its own. (Not for a
+				// tail after a head: the head said how the region
+				// stands, and the tail is read in the file's terms.)
 				return best
 			}
 			best = a
@@ -397,12 +429,12 @@ func anchorPlace(a anchor, isTail bool) int {
 
 // head grows the region's leading anchor.
 func head(content []byte, fl *lines, r Region, from, limit int, opt matcher.Options) anchor {
-	return grow(content, fl, func(n int) string { return strings.Join(r.Lines[:n], "") }, min(len(r.Lines), limit), from, false, opt)
+	return grow(content, fl, func(n int) string { return strings.Join(r.Lines[:n], "") }, min(len(r.Lines), limit), from, false, true, opt)
 }
 
 // tail grows the region's trailing anchor, from its last line back, at
 // most limit lines, located from line from on.
-func tail(content []byte, fl *lines, r Region, from, limit int, opt matcher.Options) anchor {
+func tail(content []byte, fl *lines, r Region, from, limit int, shift bool, opt matcher.Options) anchor {
 	L := len(r.Lines)
 	return grow(content, fl, func(n int) string {
 		text := strings.Join(r.Lines[L-n:], "")
@@ -410,7 +442,7 @@ func tail(content []byte, fl *lines, r Region, from, limit int, opt matcher.Opti
 			text += "\n"
 		}
 		return text
-	}, limit, from, true, opt)
+	}, limit, from, true, shift, opt)
 }
 
 func planRegion(content []byte, fl *lines, r Region, i, cursor int, opt matcher.Options, atStart, atEnd bool) (*Replacement, int, error) {
@@ -456,12 +488,17 @@ func planRegion(content []byte, fl *lines, r Region, i, cursor int, opt matcher.
 		r.Lines = lines
 		adapted = true
 	}
-	t := tail(content, fl, r, tailFrom, len(r.Lines)-h.n, opt)
-	if t.found && h.found && h.line > cursor && !atEnd {
+	t := tail(content, fl, r, tailFrom, len(r.Lines)-h.n, !h.found, opt)
+	if t.found && h.found && h.line > cursor && !atEnd && !standsOnce(content, fl, r.Lines[0], cursor, opt) {
 		// A tail that stands once after the head but also before it (after
 		// the previous region) is unique only because of where the search
-		// starts: the region's last lines could be that earlier place, out
-		// of the file's order. Refused rather than read either way.
+		// starts. Where the head's first line stands once, the head is
+		// where the region starts, and the tail after it is the one the
+		// file's order allows. But a head told apart from its other places
+		// only by the lines it grew by may have grown through new lines
+		// that happen to stand later in the file (a block moved): then the
+		// tail standing before it says the region's ends could be read
+		// either way, and it is refused.
 		L := len(r.Lines)
 		text := strings.Join(r.Lines[L-t.n:], "")
 		if !strings.HasSuffix(text, "\n") {
