@@ -135,12 +135,12 @@ type Snippet struct {
 
 // commentRE takes one comment apart: its opening, text and closing.
 var commentRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:\{/\*|/\*+|<!--|//+|#+|--|;+|%+|\*)\s*(.*?)\s*(?:\*+/\}|\*+/|-->)?$`)
+	return regexp.MustCompile(`^(?:\{/\*|/\*+|<!--|//+|#+|--|;+|%+|\*)\s*(.*?)\s*(?:\*+/\}|\*+/|-->|//+)?$`)
 })
 
 // markerWordsRE is what a marker may say besides its ellipses.
 var markerWordsRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:(?:keep|keeping|the|rest|of|remaining|existing|unchanged|previous|other|omitted|same|more|original|all|any|your|as|before|here|is|are|stays|stay|remains|remain|untouched|code|lines?|content|contents|file|implementation|methods?|functions?|imports?|fields?|properties|props|cases?|tests?|logic|body|definitions?|declarations?|rules?|styles?|config|configuration|settings|entries|items|components?|classes|class|members|exports?|routes?|handlers?|types?|helpers?|and|etc|so|on)\s*)*$`)
+	return regexp.MustCompile(`^(?:(?:keep|keeping|the|rest|of|remaining|existing|unchanged|previous|other|omitted|same|more|original|all|any|your|as|before|here|is|are|stays|stay|remains|remain|untouched|code|lines?|content|contents|file|implementation|methods?|functions?|imports?|fields?|properties|props|cases?|tests?|logic|body|definitions?|declarations?|rules?|styles?|config|configuration|settings|entries|items|components?|classes|class|members|exports?|routes?|handlers?|types?|helpers?|and|etc|so|on|omitted|elided|for|brevity|snip|snipped|no|changes?|changed|unmodified|continues|continued|state|jsx|markup|html|below|above|intact|following|preceding|everything|else|switch|struct|structs|left|stays?)\s*)*$`)
 })
 
 // stringsRE matches string literals of the usual forms.
@@ -159,7 +159,7 @@ func IsMarker(line string) bool {
 	if !strings.Contains(text, "...") && !strings.Contains(text, "…") {
 		return false
 	}
-	words := strings.NewReplacer("...", " ", "…", " ", "(", " ", ")", " ", "[", " ", "]", " ", ",", " ", ".", " ", ":", " ", "-", " ").Replace(text)
+	words := strings.NewReplacer("...", " ", "…", " ", "(", " ", ")", " ", "[", " ", "]", " ", ",", " ", ".", " ", ":", " ", "-", " ", ";", " ").Replace(text)
 	return markerWordsRE().MatchString(strings.ToLower(strings.Join(strings.Fields(words), " ")))
 }
 
