@@ -84,7 +84,8 @@
 // names a whole argument of a call in the snippet's new lines (a name or
 // a selector), or whose name is a part of a called name (item, for
 // processItem), is accounted for, and so is the whole of a block whose
-// opening line is accounted for and that ends within the region. The
+// opening line is accounted for and that ends within the region (a
+// definition's line only by a new definition that reads like it). The
 // region lands when no definition (func, def, class, function) vanishes
 // unaccounted for, the removed lines open as many brackets as the new
 // lines, and no more than three removed lines vanish: those outside the
@@ -518,7 +519,11 @@ func planRegion(content []byte, fl *lines, r Region, i, cursor int, opt matcher.
 		if !strings.HasSuffix(text, "\n") {
 			text += "\n"
 		}
-		if _, line, err := locate(content, fl, text, cursor, h.line, opt); err == nil || errors.Is(err, matcher.ErrAmbiguous) {
+		// Only a place found by the tier that found the tail counts: an
+		// exact tail does not stand where its lines stand only shifted.
+		m, line, err := locate(content, fl, text, cursor, h.line, opt)
+		var ref *matcher.Refusal
+		if err == nil && m.Tier == t.m.Tier || errors.As(err, &ref) && errors.Is(err, matcher.ErrAmbiguous) && ref.Tier == t.m.Tier {
 			if err != nil {
 				line = cursor
 			}
@@ -779,7 +784,11 @@ const maxVanished = 3
 // several parts (processItem, for item). A block whose opening line (a
 // line ending in "{" or ":") is accounted for, and whose lines (deeper
 // than its opening line, and the closing line at its depth) are all
-// within the region's lines, is accounted for whole.
+// within the region's lines, is accounted for whole. A definition (func,
+// def, class, function) is accounted for only by a new definition that
+// reads like it (a function rewritten), and a comment only by a comment:
+// a call whose argument happens to share a parameter's name is no
+// rewrite of a function.
 //
 // It reads as a rewrite when no definition (func, def, class, function)
 // vanishes unaccounted for, the removed lines open as many brackets as
@@ -798,6 +807,12 @@ func rewritesBlocks(ok []string, removed []int, added, pool []string, next strin
 	}
 	acc := oneForOne(del, pool)
 	for k, d := range del {
+		if definitionRE().MatchString(d) {
+			// A definition is accounted for only by a new line that
+			// reads like it: a call naming its parameters is no
+			// rewrite of it.
+			continue
+		}
 		for _, l := range pool {
 			if acc[k] || callNames(d, l) {
 				acc[k] = true
@@ -850,7 +865,8 @@ func rewritesBlocks(ok []string, removed []int, added, pool []string, next strin
 
 // oneForOne marks the removed lines that a line of pool reads like (at
 // least half of its names, one of two characters or more), one pool line
-// for one removed line, as replaces matches them.
+// for one removed line, as replaces matches them; but only a comment
+// stands for a comment, and only a definition for a definition.
 func oneForOne(del, pool []string) []bool {
 	used := make([]bool, len(pool))
 	out := make([]bool, len(del))
@@ -860,7 +876,7 @@ func oneForOne(del, pool []string) []bool {
 		}
 		best, score := -1, 0.0
 		for j, l := range pool {
-			if used[j] {
+			if used[j] || isComment(d) != isComment(l) || definitionRE().MatchString(d) != definitionRE().MatchString(l) {
 				continue
 			}
 			if o := nameOverlap(d, l); o >= 0.5 && o > score && sharesLongName(d, l) {
