@@ -32,12 +32,18 @@
 // indentation the model wrote in the other character, tabs as spaces or
 // the reverse, throughout the region); a block that stands several times
 // grows until it stands once, but a blank line, or a looser tier than the
-// one that found the places, never counts as what tells them apart. A head found with a shift rewrites the
-// whole region as the matcher re-indents (so the tail is sought in the
-// file's terms); a one-line anchor found only by its indentation places the
-// region only when the other end shows the same shift. A tail that stands
-// once after the head but also before it (after the previous region) is
-// refused: it is unique only because of where the search starts. The
+// one that found the places, never counts as what tells them apart; but
+// for a region sent without its common indentation, a block of two lines
+// or more that stands once with its indentation shifted is found so, even
+// where its first line (a "}") stands exactly elsewhere, at the margin,
+// once or more. A head found with a shift rewrites the whole region as the
+// matcher re-indents (so the tail is sought in the file's terms); a
+// one-line anchor found only by its indentation places the region only
+// when the other end shows the same shift. A tail is sought after the
+// head, in the file's order; where it also stands before the head and the
+// head's first line does not stand once (the lines the head grew by told
+// its places apart, and they may be lines the region moves), it is
+// refused: the region's ends could be read either way. The
 // file's lines between head and tail are replaced by the region's lines
 // between them. A region must be anchored at both ends (but where the
 // snippet has no marker, at the file's start or end): a line that is not
@@ -70,8 +76,23 @@
 // most two removed lines may match nothing, per gap and per region; and
 // when the new lines match the removed lines at one end of a gap, no more
 // than two may stand unmatched at its other end (what a forgotten marker
-// leaves). Otherwise the region is refused, naming the lines it would
-// delete: to delete lines, a caller uses edit or replace_in_file.
+// leaves).
+//
+// A region this line-for-line reading refuses is read once more as
+// blocks rewritten, for code replaced by a call (of a helper, for a
+// loop) that reads like none of its lines: a removed line of code that
+// names a whole argument of a call in the snippet's new lines (a name or
+// a selector), or whose name is a part of a called name (item, for
+// processItem), is accounted for, and so is the whole of a block whose
+// opening line is accounted for and that ends within the region (a
+// definition's line only by a new definition that reads like it). The
+// region lands when no definition (func, def, class, function) vanishes
+// unaccounted for, the removed lines open as many brackets as the new
+// lines, and no more than three removed lines vanish: those outside the
+// run from the first accounted line to the last, and those with a name
+// inside it that are not accounted for. Otherwise the region is refused,
+// naming the lines it would delete: to delete lines, a caller uses edit
+// or replace_in_file.
 //
 // # The ends of the snippet
 //
@@ -115,12 +136,12 @@ type Snippet struct {
 
 // commentRE takes one comment apart: its opening, text and closing.
 var commentRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:\{/\*|/\*+|<!--|//+|#+|--|;+|%+|\*)\s*(.*?)\s*(?:\*+/\}|\*+/|-->)?$`)
+	return regexp.MustCompile(`^(?:\{/\*|/\*+|<!--|//+|#+|--|;+|%+|\*)\s*(.*?)\s*(?:\*+/\}|\*+/|-->|//+)?$`)
 })
 
 // markerWordsRE is what a marker may say besides its ellipses.
 var markerWordsRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:(?:keep|keeping|the|rest|of|remaining|existing|unchanged|previous|other|omitted|same|more|original|all|any|your|as|before|here|is|are|stays|stay|remains|remain|untouched|code|lines?|content|contents|file|implementation|methods?|functions?|imports?|fields?|properties|props|cases?|tests?|logic|body|definitions?|declarations?|rules?|styles?|config|configuration|settings|entries|items|components?|classes|class|members|exports?|routes?|handlers?|types?|helpers?|and|etc|so|on)\s*)*$`)
+	return regexp.MustCompile(`^(?:(?:keep|keeping|the|rest|of|remaining|existing|unchanged|previous|other|omitted|same|more|original|all|any|your|as|before|here|is|are|stays|stay|remains|remain|untouched|code|lines?|content|contents|file|implementation|methods?|functions?|imports?|fields?|properties|props|cases?|tests?|logic|body|definitions?|declarations?|rules?|styles?|config|configuration|settings|entries|items|components?|classes|class|members|exports?|routes?|handlers?|types?|helpers?|and|etc|so|on|omitted|elided|for|brevity|snip|snipped|no|changes?|changed|unmodified|continues|continued|state|jsx|markup|html|below|above|intact|following|preceding|everything|else|switch|struct|structs|left|stays?)\s*)*$`)
 })
 
 // stringsRE matches string literals of the usual forms.
@@ -139,7 +160,7 @@ func IsMarker(line string) bool {
 	if !strings.Contains(text, "...") && !strings.Contains(text, "…") {
 		return false
 	}
-	words := strings.NewReplacer("...", " ", "…", " ", "(", " ", ")", " ", "[", " ", "]", " ", ",", " ", ".", " ", ":", " ", "-", " ").Replace(text)
+	words := strings.NewReplacer("...", " ", "…", " ", "(", " ", ")", " ", "[", " ", "]", " ", ",", " ", ".", " ", ":", " ", "-", " ", ";", " ").Replace(text)
 	return markerWordsRE().MatchString(strings.ToLower(strings.Join(strings.Fields(words), " ")))
 }
 
@@ -306,6 +327,16 @@ func locate(content []byte, fl *lines, text string, from, to int, opt matcher.Op
 	return m, line, nil
 }
 
+// standsOnce reports whether line stands once in the file from line from
+// on, by a tier anchors use.
+func standsOnce(content []byte, fl *lines, line string, from int, opt matcher.Options) bool {
+	if !strings.HasSuffix(line, "\n") {
+		line += "\n"
+	}
+	m, _, err := locate(content, fl, line, from, -1, opt)
+	return err == nil && anchorTier(m.Tier)
+}
+
 // anchorTier reports whether an anchor may be found by tier t: exactly,
 // or through the tiers that only forgive line endings, trailing white
 // space and a constant indentation shift. The tiers that forgive blank
@@ -324,7 +355,7 @@ func anchorTier(t matcher.Tier) bool {
 // it grows n while the block stays found uniquely at the same place (the
 // same first line for a head, the same last line for a tail) by the same
 // tier, and while the block is ambiguous, until one place remains.
-func grow(content []byte, fl *lines, block func(n int) string, limit, from int, isTail bool, opt matcher.Options) anchor {
+func grow(content []byte, fl *lines, block func(n int) string, limit, from int, isTail, shift bool, opt matcher.Options) anchor {
 	var best anchor
 	for n := 1; n <= min(limit, maxAnchor); n++ {
 		text := block(n)
@@ -338,6 +369,14 @@ func grow(content []byte, fl *lines, block func(n int) string, limit, from int, 
 		case err == nil && anchorTier(m.Tier):
 			a := anchor{n: n, line: line, m: m, found: true}
 			if best.found && anchorPlace(a, isTail) != anchorPlace(best, isTail) {
+				if shift && best.n == 1 && len(words(block(1))) == 0 && m.Tier == matcher.Indentation && nonBlankLines(text) >= 2 {
+					// A brace that stands once at the margin is no place
+					// of its own when it and the next line stand once
+					// elsewhere with their indentation shifted: the
+					// region was sent without its common indentation.
+					best = a
+					continue
+				}
 				return best
 			}
 			if best.found && m.Tier != best.m.Tier && (best.m.Tier != matcher.Exact || m.Tier != matcher.Indentation ||
@@ -354,9 +393,17 @@ func grow(content []byte, fl *lines, block func(n int) string, limit, from int, 
 				// shift, and a line that then differs is a change.
 				return best
 			}
-			if !best.found && best.ambiguous != nil && best.ambiguous.Tier != m.Tier {
+			if !best.found && best.ambiguous != nil && best.ambiguous.Tier != m.Tier &&
+				(!shift || best.ambiguous.Tier != matcher.Exact || m.Tier != matcher.Indentation || nonBlankLines(text) < 2) {
 				// The shorter block stood several times by one tier; a
-				// looser tier cannot be what tells its places apart.
+				// looser tier cannot be what tells its places apart. But
+				// with shift, a block of two lines or more that stands
+				// once with its indentation shifted as a whole is the
+				// region sent without its common indentation: its first
+				// line (a "}" that stands exactly at the margin
+				// elsewhere) was never a place of its own. (Not for a
+				// tail after a head: the head said how the region
+				// stands, and the tail is read in the file's terms.)
 				return best
 			}
 			best = a
@@ -397,12 +444,12 @@ func anchorPlace(a anchor, isTail bool) int {
 
 // head grows the region's leading anchor.
 func head(content []byte, fl *lines, r Region, from, limit int, opt matcher.Options) anchor {
-	return grow(content, fl, func(n int) string { return strings.Join(r.Lines[:n], "") }, min(len(r.Lines), limit), from, false, opt)
+	return grow(content, fl, func(n int) string { return strings.Join(r.Lines[:n], "") }, min(len(r.Lines), limit), from, false, true, opt)
 }
 
 // tail grows the region's trailing anchor, from its last line back, at
 // most limit lines, located from line from on.
-func tail(content []byte, fl *lines, r Region, from, limit int, opt matcher.Options) anchor {
+func tail(content []byte, fl *lines, r Region, from, limit int, shift bool, opt matcher.Options) anchor {
 	L := len(r.Lines)
 	return grow(content, fl, func(n int) string {
 		text := strings.Join(r.Lines[L-n:], "")
@@ -410,7 +457,7 @@ func tail(content []byte, fl *lines, r Region, from, limit int, opt matcher.Opti
 			text += "\n"
 		}
 		return text
-	}, limit, from, true, opt)
+	}, limit, from, true, shift, opt)
 }
 
 func planRegion(content []byte, fl *lines, r Region, i, cursor int, opt matcher.Options, atStart, atEnd bool) (*Replacement, int, error) {
@@ -456,18 +503,27 @@ func planRegion(content []byte, fl *lines, r Region, i, cursor int, opt matcher.
 		r.Lines = lines
 		adapted = true
 	}
-	t := tail(content, fl, r, tailFrom, len(r.Lines)-h.n, opt)
-	if t.found && h.found && h.line > cursor && !atEnd {
+	t := tail(content, fl, r, tailFrom, len(r.Lines)-h.n, !h.found, opt)
+	if t.found && h.found && h.line > cursor && !atEnd && !standsOnce(content, fl, r.Lines[0], cursor, opt) {
 		// A tail that stands once after the head but also before it (after
 		// the previous region) is unique only because of where the search
-		// starts: the region's last lines could be that earlier place, out
-		// of the file's order. Refused rather than read either way.
+		// starts. Where the head's first line stands once, the head is
+		// where the region starts, and the tail after it is the one the
+		// file's order allows. But a head told apart from its other places
+		// only by the lines it grew by may have grown through new lines
+		// that happen to stand later in the file (a block moved): then the
+		// tail standing before it says the region's ends could be read
+		// either way, and it is refused.
 		L := len(r.Lines)
 		text := strings.Join(r.Lines[L-t.n:], "")
 		if !strings.HasSuffix(text, "\n") {
 			text += "\n"
 		}
-		if _, line, err := locate(content, fl, text, cursor, h.line, opt); err == nil || errors.Is(err, matcher.ErrAmbiguous) {
+		// Only a place found by the tier that found the tail counts: an
+		// exact tail does not stand where its lines stand only shifted.
+		m, line, err := locate(content, fl, text, cursor, h.line, opt)
+		var ref *matcher.Refusal
+		if err == nil && m.Tier == t.m.Tier || errors.As(err, &ref) && errors.Is(err, matcher.ErrAmbiguous) && ref.Tier == t.m.Tier {
 			if err != nil {
 				line = cursor
 			}
@@ -637,6 +693,9 @@ func checkDeletions(fl *lines, from, to int, newLines []string, pool []string) s
 	pairs = append(pairs, [2]int{len(ok), len(nk)})
 	pi, pj := 0, 0
 	var total []string // removed lines like no new line, in all gaps
+	strict := ""       // why the line-for-line reading refuses
+	var removed []int  // the removed lines that are not blank, in all gaps
+	var regionAdded []string
 	for _, p := range pairs {
 		var deleted, added []string
 		first, blanks, addedBlanks := -1, 0, 0
@@ -649,6 +708,7 @@ func checkDeletions(fl *lines, from, to int, newLines []string, pool []string) s
 				first = i
 			}
 			deleted = append(deleted, ok[i])
+			removed = append(removed, i)
 		}
 		for j := pj; j < p[1]; j++ {
 			if strings.TrimSpace(nk[j]) == "" {
@@ -657,6 +717,7 @@ func checkDeletions(fl *lines, from, to int, newLines []string, pool []string) s
 			}
 			added = append(added, nk[j])
 		}
+		regionAdded = append(regionAdded, added...)
 		if edgeBlanks(ok[pi:p[0]], false) > edgeBlanks(nk[pj:p[1]], false) || edgeBlanks(ok[pi:p[0]], true) > edgeBlanks(nk[pj:p[1]], true) {
 			// A blank line at the edge of what the region replaces (next
 			// to an anchor, or at the file's end) is not part of any
@@ -672,16 +733,353 @@ func checkDeletions(fl *lines, from, to int, newLines []string, pool []string) s
 		}
 		why, lines, unlike := replaces(deleted, added, pool)
 		total = append(total, unlike...)
-		if why == "" && len(total) > maxUnlikeRegion {
+		if why == "" && strict == "" && len(total) > maxUnlikeRegion {
 			why, lines = fmt.Sprintf("and %d of them (in all) are like none of the snippet's new lines", len(total)), listLines(total)
 		}
 		if why != "" {
-			return fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), %s: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
+			msg := fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), %s: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
 				len(deleted), from+first+1, clip(old[first]), why+lines)
+			if len(added) == 0 {
+				// Nothing stands in their place: no reading makes this
+				// a rewrite.
+				return msg
+			}
+			if strict == "" {
+				strict = msg
+			}
 		}
 		pi, pj = p[0]+1, p[1]+1
 	}
-	return ""
+	if strict == "" {
+		return ""
+	}
+	next := ""
+	if to < fl.count() {
+		next = string(fl.text(to))
+	}
+	if rewritesBlocks(ok, removed, regionAdded, pool, next) {
+		return ""
+	}
+	return strict
+}
+
+// maxVanished is how many removed lines may vanish with nothing in the
+// snippet like them, when a region is read as whole blocks rewritten.
+const maxVanished = 3
+
+// rewritesBlocks is the second reading of a region whose removed lines
+// the line-for-line reading does not account for: a block replaced by a
+// call (of a helper, for the loop it was) rarely reads like the block
+// line for line, but the call's arguments name the block's variables.
+// ok is the file's lines the region replaces, removed the indexes of
+// those it removes (not blank), added the region's new lines (not
+// blank), pool every new line of the snippet, next the file line after
+// the region's last replaced line.
+//
+// A removed line is accounted for when a new line of the snippet reads
+// like it (one for one, as replaces does), or when it is code (not a
+// comment) that names the whole of an argument of a call in a new line
+// (a name, or a selector like a.b, of two characters or more), or one
+// of its names is a part (three characters or more) of a called name of
+// several parts (processItem, for item). A block whose opening line (a
+// line ending in "{" or ":") is accounted for, and whose lines (deeper
+// than its opening line, and the closing line at its depth) are all
+// within the region's lines, is accounted for whole. A definition (func,
+// def, class, function) is accounted for only by a new definition that
+// reads like it (a function rewritten), and a comment only by a comment:
+// a call whose argument happens to share a parameter's name is no
+// rewrite of a function.
+//
+// It reads as a rewrite when no definition (func, def, class, function)
+// vanishes unaccounted for, the removed lines open as many brackets as
+// the new lines do (a run cut off by a forgotten marker rarely closes
+// what it opens), and at most maxVanished removed lines vanish: those
+// outside the run from the first accounted line to the last (a
+// forgotten marker leaves its lines at one end), and those inside it
+// with a name that are not accounted for.
+func rewritesBlocks(ok []string, removed []int, added, pool []string, next string) bool {
+	if len(removed) == 0 {
+		return true
+	}
+	del := make([]string, len(removed))
+	for k, i := range removed {
+		del[k] = ok[i]
+	}
+	acc := oneForOne(del, pool)
+	for k, d := range del {
+		if definitionRE().MatchString(d) {
+			// A definition is accounted for only by a new line that
+			// reads like it: a call naming its parameters is no
+			// rewrite of it.
+			continue
+		}
+		for _, l := range pool {
+			if acc[k] || callNames(d, l) {
+				acc[k] = true
+				break
+			}
+		}
+	}
+	at := map[int]int{}
+	for k, i := range removed {
+		at[i] = k
+	}
+	for k, i := range removed {
+		if !acc[k] || !opens(ok[i]) {
+			continue
+		}
+		for _, j := range blockOf(ok, i, next) {
+			if kk, isRemoved := at[j]; isRemoved {
+				acc[kk] = true
+			}
+		}
+	}
+	first, last := -1, -1
+	for k, d := range del {
+		if !acc[k] && definitionRE().MatchString(d) {
+			return false
+		}
+		if acc[k] {
+			if first < 0 {
+				first = k
+			}
+			last = k
+		}
+	}
+	if brackets(del) != brackets(added) {
+		return false
+	}
+	if first < 0 {
+		// Nothing of the snippet reads like the removed lines: the
+		// line-for-line reading has judged them already.
+		return false
+	}
+	vanished := first + len(del) - 1 - last
+	for k := first; k <= last; k++ {
+		if !acc[k] && named(del[k]) {
+			vanished++
+		}
+	}
+	return vanished <= maxVanished
+}
+
+// oneForOne marks the removed lines that a line of pool reads like (at
+// least half of its names, one of two characters or more), one pool line
+// for one removed line, as replaces matches them; but only a comment
+// stands for a comment, and only a definition for a definition.
+func oneForOne(del, pool []string) []bool {
+	used := make([]bool, len(pool))
+	out := make([]bool, len(del))
+	for k, d := range del {
+		if !named(d) {
+			continue
+		}
+		best, score := -1, 0.0
+		for j, l := range pool {
+			if used[j] || isComment(d) != isComment(l) || definitionRE().MatchString(d) != definitionRE().MatchString(l) {
+				continue
+			}
+			if o := nameOverlap(d, l); o >= 0.5 && o > score && sharesLongName(d, l) {
+				best, score = j, o
+			}
+		}
+		if best >= 0 {
+			used[best], out[k] = true, true
+		}
+	}
+	return out
+}
+
+// blockOf is the lines of the block line i of ok opens: the lines after
+// it indented deeper, and the line closing it at its depth ("}", ")",
+// "]"); none when the block does not end within ok (next is the file's
+// line after ok: a block ending with ok ends there when next is not
+// deeper).
+func blockOf(ok []string, i int, next string) []int {
+	depth := indentWidth(ok[i])
+	var out []int
+	for j := i + 1; j < len(ok); j++ {
+		t := strings.TrimSpace(ok[j])
+		if t == "" {
+			continue
+		}
+		if indentWidth(ok[j]) > depth {
+			out = append(out, j)
+			continue
+		}
+		if indentWidth(ok[j]) == depth && strings.ContainsAny(t[:1], "})]") {
+			out = append(out, j)
+		}
+		return out
+	}
+	if strings.TrimSpace(next) != "" && indentWidth(next) <= depth {
+		return out
+	}
+	return nil
+}
+
+func indentWidth(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
+
+// opens reports whether a line opens a block: it ends in "{" or ":"
+// (strings and a trailing comment aside).
+func opens(l string) bool {
+	l = codeOf(l)
+	return strings.HasSuffix(l, "{") || strings.HasSuffix(l, ":")
+}
+
+// codeOf is a line without its string literals' text and without a
+// comment at its end ("//", or " #"), trimmed.
+func codeOf(l string) string {
+	l = stringsRE().ReplaceAllString(l, `""`)
+	if i := strings.Index(l, "//"); i >= 0 {
+		l = l[:i]
+	}
+	if i := strings.Index(l, " #"); i >= 0 {
+		l = l[:i]
+	}
+	return strings.TrimSpace(l)
+}
+
+// isComment reports whether a line is a comment line.
+func isComment(l string) bool {
+	t := strings.TrimSpace(l)
+	for _, p := range []string{"//", "#", "/*", "*", "<!--", "--"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// brackets is how many more brackets ls opens than it closes, outside
+// strings and comments.
+func brackets(ls []string) int {
+	n := 0
+	for _, l := range ls {
+		if isComment(l) {
+			continue
+		}
+		for _, r := range codeOf(l) {
+			switch r {
+			case '{', '(', '[':
+				n++
+			case '}', ')', ']':
+				n--
+			}
+		}
+	}
+	return n
+}
+
+// definitionRE matches a line that defines a function or a class.
+var definitionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:export\s+)?(?:async\s+)?(?:func|def|class|function)\b`)
+})
+
+// callRE matches a called name and its opening parenthesis.
+var callRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\(`)
+})
+
+// exprRE matches an argument that names a variable: a name or a selector.
+var exprRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+})
+
+// callNames reports whether the removed line d (code, not a comment)
+// names the whole of an argument of a call in the new line l, or has a
+// name that is a part of a called name of several parts.
+func callNames(d, l string) bool {
+	if isComment(d) || isComment(l) {
+		return false
+	}
+	d = stringsRE().ReplaceAllString(d, `""`)
+	l = stringsRE().ReplaceAllString(l, `""`)
+	nd := names(d)
+	for _, m := range callRE().FindAllStringSubmatchIndex(l, -1) {
+		if parts := nameParts(l[m[2]:m[3]]); len(parts) > 1 {
+			for _, p := range parts {
+				if len(p) >= 3 && !keywords()[p] && slices.Contains(nd, p) {
+					return true
+				}
+			}
+		}
+		for _, arg := range callArgs(l[m[1]:]) {
+			arg = strings.TrimLeft(arg, "&*")
+			if len(arg) >= 2 && !keywords()[arg] && exprRE().MatchString(arg) && containsExpr(d, arg) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// callArgs splits the text after a call's "(" into its arguments, up to
+// the matching ")".
+func callArgs(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case (c == ')' || c == ']' || c == '}') && depth > 0:
+			depth--
+		case c == ')' || c == ',' && depth == 0:
+			out = append(out, strings.TrimSpace(s[start:i]))
+			if c == ')' {
+				return out
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
+
+// containsExpr reports whether expr stands in s as a whole: not part of
+// a longer name, nor the field of another value.
+func containsExpr(s, expr string) bool {
+	word := func(c byte) bool {
+		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	for at := 0; ; {
+		i := strings.Index(s[at:], expr)
+		if i < 0 {
+			return false
+		}
+		i += at
+		end := i + len(expr)
+		if (i == 0 || !word(s[i-1]) && s[i-1] != '.') && (end == len(s) || !word(s[end])) {
+			return true
+		}
+		at = i + 1
+	}
+}
+
+// nameParts splits a name at its case changes and underscores, lower
+// case: processItem and process_item give process, item.
+func nameParts(w string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(w)
+	for i, r := range rs {
+		switch {
+		case r == '_':
+			flush()
+			continue
+		case i > 0 && unicode.IsUpper(r) && !unicode.IsUpper(rs[i-1]):
+			flush()
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return out
 }
 
 // added is the region's new lines that stand for no file line between its

@@ -76,6 +76,11 @@ func TestIsMarker(t *testing.T) {
 		"<!-- ... existing code ... -->", "{/* ... existing code ... */}", "// ...", "// … existing code …",
 		"-- ... rest of the code ...", "// ... keep existing imports ...", "// ... (existing methods unchanged) ...",
 		"// ... rest of file unchanged", "  # ...", "; ... existing code ...",
+		"// ... rest of the code ...", "// ... (existing code) ...", "# ... rest unchanged ...", "// …",
+		"<!-- ... -->", "{/* ... existing code ... */}", "// ... (omitted for brevity) ...", "// ... snip ...",
+		"// ... no changes ...", "// ... existing code continues ...", "// ... existing JSX ...",
+		"// ... code below unchanged ...", "// ...existing code... //", "// ... existing code; unchanged ...",
+		"# ... everything else unchanged ...", "// ... existing struct fields ...",
 	} {
 		if !IsMarker(l) {
 			t.Errorf("%q is a marker", l)
@@ -84,6 +89,7 @@ func TestIsMarker(t *testing.T) {
 	for _, l := range []string{
 		"...", "    ...", "x = ...", "// TODO: handle errors ...", "// ... then we call the server ...",
 		"# existing code", "// existing code", "print('...')", "/* see below ... for details */",
+		"// rest of the code unchanged", "// ... for each entry, check it ...", "// ... no errors below ... //x",
 	} {
 		if IsMarker(l) {
 			t.Errorf("%q is not a marker", l)
