@@ -135,9 +135,18 @@ func TestJournalInEveryFormat(t *testing.T) {
 			}
 			fsck(t, dir)
 
+			tip := git(t, dir, "rev-parse", "refs/graft/main")
 			sq, err := s.Squash(ctx, "land it")
 			if err != nil {
 				t.Fatal(err)
+			}
+			// The landed journal's entries stay reachable through the
+			// journal ref's reflog, in every ref storage.
+			if got := git(t, dir, "reflog", "--format=%H", "refs/graft/main"); !strings.Contains(got, tip) || !strings.Contains(got, l1.Commit) {
+				t.Fatalf("reflog of refs/graft/main lacks the landed entries %s and %s:\n%s", tip, l1.Commit, got)
+			}
+			if got := git(t, dir, "fsck", "--unreachable", "--no-progress"); strings.Contains(got, "unreachable commit") {
+				t.Fatalf("journal entries unreachable after land:\n%s", got)
 			}
 			if got := git(t, dir, "rev-parse", "main"); got != sq.Commit {
 				t.Fatalf("main is %s, landed %s", got, sq.Commit)

@@ -201,7 +201,10 @@ func (r *gitRefs) read(name string) (oid, error) {
 }
 
 func (r *gitRefs) update(name string, old, nw oid, force bool, who signature, reflog string) error {
-	args := []string{"update-ref", "-m", strings.ReplaceAll(subject(reflog), "\t", " "), name, nw.String()}
+	// --create-reflog: git logs refs/heads by default but not graft's
+	// journal refs, whose reflog keeps a landed journal's old entries
+	// reachable (Squash); the files storage writes every ref's reflog too.
+	args := []string{"update-ref", "--create-reflog", "-m", strings.ReplaceAll(subject(reflog), "\t", " "), name, nw.String()}
 	if !force {
 		o := old.String()
 		if old.IsZero() {
