@@ -38,13 +38,18 @@ import (
 // 3 ms on average on 2 loaded cores). A long-running graft mcp would pay
 // them on every call, so an answer is kept, per worktree, with the key it
 // depends on (identKey): the environment variables git reads for it, the
-// worktree's HEAD (onbranch:), and the size, modification time and inode
-// of every config file that git read when it answered (listed once, by
-// `git config --list --show-origin --name-only`, so included files count)
-// and of the places a config file may appear (system, XDG, global, local,
-// worktree). A checkout, a config edit or a new include changes the key,
-// and the next call asks git again; checking the key costs a few stat
-// calls.
+// size, modification time and inode of every config file that git read
+// when it answered (listed once, by `git config --list --show-origin
+// --name-only`, so included files count) and of the places a config file
+// may appear (system, XDG, global, local, worktree), and, only when that
+// listing has an includeIf.onbranch: key, the branch the worktree's HEAD
+// names. A config edit, a new include or (with onbranch:) a checkout
+// changes the key, and the next call asks git again; checking the key
+// costs a few stat calls. The branch is read from the HEAD file with the
+// files ref storage; with reftable HEAD lives in the worktree's reftable
+// stack, which every ref move rewrites (graft's own journal moves
+// included), so the branch is asked of git (`git symbolic-ref`, one
+// process) and only when an onbranch: include exists.
 
 // gitIdent is a name and an email as git var printed them.
 type gitIdent struct {
@@ -68,7 +73,7 @@ func (s *Store) startIdentity() *identityJob {
 	dir := s.root
 	if c, ok := identCache.Load(dir); ok {
 		c := c.(*identCached)
-		if c.key == s.identKey(c.files) {
+		if c.key == s.identKey(c.files, c.onbranch) {
 			job.author, job.committer = c.author, c.committer
 			close(job.done)
 			if s.lockOwned {
@@ -80,13 +85,14 @@ func (s *Store) startIdentity() *identityJob {
 	go func() {
 		defer close(job.done)
 		other := make(chan gitIdent, 1)
-		files := make(chan []string, 1)
+		listed := make(chan configListing, 1)
 		go func() { other <- gitVar(dir, "GIT_COMMITTER_IDENT") }()
-		go func() { files <- configFiles(dir) }()
+		go func() { listed <- configFiles(dir) }()
 		job.author = gitVar(dir, "GIT_AUTHOR_IDENT")
 		job.committer = <-other
 		fs := s.configPlaces()
-		for _, f := range <-files {
+		l := <-listed
+		for _, f := range l.files {
 			if !slices.Contains(fs, f) {
 				fs = append(fs, f)
 			}
@@ -94,7 +100,8 @@ func (s *Store) startIdentity() *identityJob {
 		if job.author.ok && job.committer.ok {
 			// The key is taken after git answered: a change made while it
 			// ran is seen by the next call at worst.
-			identCache.Store(dir, &identCached{key: s.identKey(fs), files: fs, author: job.author, committer: job.committer})
+			identCache.Store(dir, &identCached{key: s.identKey(fs, l.onbranch), files: fs, onbranch: l.onbranch,
+				author: job.author, committer: job.committer})
 		} else {
 			identCache.Delete(dir)
 		}
@@ -110,8 +117,10 @@ func (s *Store) startIdentity() *identityJob {
 var identCache sync.Map // string -> *identCached
 
 type identCached struct {
-	key               string
-	files             []string
+	key   string
+	files []string
+	// onbranch: the answer may depend on HEAD's branch.
+	onbranch          bool
 	author, committer gitIdent
 }
 
@@ -135,37 +144,53 @@ func (s *Store) configPlaces() []string {
 	} else if home != "" {
 		fs = append(fs, filepath.Join(home, ".config", "git", "config"))
 	}
-	return append(fs, filepath.Join(s.commonDir, "config"), filepath.Join(s.gitDir, "config.worktree"),
-		filepath.Join(s.gitDir, "HEAD"), filepath.Join(s.commonDir, "reftable", "tables.list"))
+	return append(fs, filepath.Join(s.commonDir, "config"), filepath.Join(s.gitDir, "config.worktree"))
 }
 
-// configFiles lists the config files git reads in dir, includes
-// included; nil when git cannot say.
-func configFiles(dir string) []string {
+// configListing is what `git config --list --show-origin --name-only`
+// says about the config git reads in a worktree.
+type configListing struct {
+	// files are the config files read, includes included.
+	files []string
+	// onbranch: some config has an includeIf.onbranch: key, so the
+	// identity may change with HEAD's branch; true when git cannot say.
+	onbranch bool
+}
+
+// configFiles lists the config files git reads in dir.
+func configFiles(dir string) configListing {
 	cmd := exec.Command("git", "config", "--list", "--show-origin", "--name-only")
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {
-		return nil
+		return configListing{onbranch: true}
 	}
 	seen := map[string]bool{}
-	var fs []string
-	for _, l := range strings.Split(string(out), "\n") {
-		origin, _, ok := strings.Cut(l, "\t")
-		if f, isFile := strings.CutPrefix(origin, "file:"); ok && isFile && !seen[f] {
+	var l configListing
+	for _, line := range strings.Split(string(out), "\n") {
+		origin, key, ok := strings.Cut(line, "\t")
+		if !ok {
+			continue
+		}
+		// git prints the section lowercased; the condition is matched
+		// case-insensitively here, which at worst keys on HEAD for nothing.
+		if strings.HasPrefix(strings.ToLower(key), "includeif.onbranch:") {
+			l.onbranch = true
+		}
+		if f, isFile := strings.CutPrefix(origin, "file:"); isFile && !seen[f] {
 			seen[f] = true
 			if !filepath.IsAbs(f) {
 				f = filepath.Join(dir, f)
 			}
-			fs = append(fs, f)
+			l.files = append(l.files, f)
 		}
 	}
-	return fs
+	return l
 }
 
 // identKey is what the identity depends on: the environment variables git
-// reads for it, the worktree's HEAD and the stat of files.
-func (s *Store) identKey(files []string) string {
+// reads for it, the stat of files and, with onbranch, HEAD's branch.
+func (s *Store) identKey(files []string, onbranch bool) string {
 	var b strings.Builder
 	env := os.Environ()
 	slices.Sort(env)
@@ -175,8 +200,15 @@ func (s *Store) identKey(files []string) string {
 			b.WriteByte(0)
 		}
 	}
-	if head, err := os.ReadFile(filepath.Join(s.gitDir, "HEAD")); err == nil {
-		b.Write(head)
+	if onbranch {
+		if r, ok := s.refs.(*gitRefs); ok {
+			// A detached HEAD (or a failing git) reads as no branch.
+			branch, _ := r.gitOut(nil, "symbolic-ref", "-q", "HEAD")
+			b.WriteString("HEAD " + branch)
+		} else if head, err := os.ReadFile(filepath.Join(s.gitDir, "HEAD")); err == nil {
+			b.Write(head)
+		}
+		b.WriteByte(0)
 	}
 	for _, f := range files {
 		b.WriteString(f)

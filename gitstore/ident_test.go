@@ -241,21 +241,7 @@ func TestIdentityCache(t *testing.T) {
 	git(t, ".", "config", "-f", inc, "user.name", "Work Me")
 	git(t, ".", "config", "-f", inc, "user.email", "work@example.com")
 	git(t, ".", "config", "-f", g, "includeIf.gitdir:"+dir+"/.path", inc)
-	// A git that notes each `git var` it runs.
-	real, err := exec.LookPath("git")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "calls")
-	script := "#!/bin/sh\nif [ \"$1\" = var ]; then echo \"$2\" >> " + log + "; fi\nexec " + real + " \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	asked := func() int {
-		b, _ := os.ReadFile(log)
-		return strings.Count(string(b), "\n")
-	}
+	asked := countGitVar(t)
 	// checkIdentity asks git var twice itself, to compare.
 	s := open(t, dir)
 	checkIdentity(t, s, "Work Me <work@example.com>")
@@ -272,6 +258,75 @@ func TestIdentityCache(t *testing.T) {
 	checkIdentity(t, s, "Work Me <changed@example.com>")
 	if n := asked(); n != 6+2+2 {
 		t.Errorf("git var ran %d times after the included file changed, want 2", n-8)
+	}
+}
+
+// countGitVar puts first on PATH a git that notes each `git var` it runs;
+// the function returned counts them.
+func countGitVar(t *testing.T) func() int {
+	t.Helper()
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "calls")
+	script := "#!/bin/sh\nif [ \"$1\" = var ]; then echo \"$2\" >> " + log + "; fi\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return func() int {
+		b, _ := os.ReadFile(log)
+		return strings.Count(string(b), "\n")
+	}
+}
+
+// The identity cache in every repository format, reftable included (where
+// every ref move, graft's own journal moves too, rewrites the reftable
+// stack HEAD lives in): a call after a call asks git nothing, and with an
+// onbranch: include a checkout in a linked worktree, which moves only
+// that worktree's HEAD, is seen.
+func TestIdentityCacheEveryFormat(t *testing.T) {
+	for _, k := range repoKinds(t) {
+		t.Run(k.name, func(t *testing.T) {
+			dir := kindRepo(t, k, map[string]string{"a.txt": "a\n"})
+			home := os.Getenv("HOME")
+			asked := countGitVar(t)
+			// checkIdentity asks git var twice itself, to compare.
+			s := open(t, dir)
+			checkIdentity(t, s, "Test User <test@example.com>")
+			checkIdentity(t, s, "Test User <test@example.com>")
+			if n := asked(); n != 2+2+2 {
+				t.Fatalf("git var ran %d times for two calls with nothing changed, want 2", n-4)
+			}
+
+			// Who commits follows the branch of a linked worktree.
+			git(t, dir, "config", "--unset", "user.name")
+			git(t, dir, "config", "--unset", "user.email")
+			g := filepath.Join(home, ".gitconfig")
+			git(t, ".", "config", "-f", g, "user.name", "Main Me")
+			git(t, ".", "config", "-f", g, "user.email", "main@example.com")
+			inc := filepath.Join(home, "feature.inc")
+			git(t, ".", "config", "-f", inc, "user.name", "Feature Me")
+			git(t, ".", "config", "-f", inc, "user.email", "feature@example.com")
+			git(t, ".", "config", "-f", g, "includeIf.onbranch:feature/**.path", inc)
+			git(t, dir, "branch", "plain")
+			wt := filepath.Join(filepath.Dir(dir), "wt")
+			git(t, dir, "worktree", "add", "-q", "-b", "feature/x", wt)
+			ws := open(t, wt)
+			checkIdentity(t, ws, "Feature Me <feature@example.com>")
+			before := asked()
+			checkIdentity(t, ws, "Feature Me <feature@example.com>")
+			if asked() != before+2 {
+				t.Fatalf("git var ran %d times on the same branch, want 0", asked()-before-2)
+			}
+			git(t, wt, "checkout", "-q", "plain")
+			checkIdentity(t, ws, "Main Me <main@example.com>")
+			git(t, wt, "checkout", "-q", "--detach")
+			checkIdentity(t, ws, "Main Me <main@example.com>")
+			git(t, wt, "checkout", "-q", "feature/x")
+			checkIdentity(t, ws, "Feature Me <feature@example.com>")
+		})
 	}
 }
 
