@@ -31,6 +31,10 @@ func TestRepositoryFormats(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := gittest.RepoFormat(t, "sha1", map[string]string{"a.txt": "a\n"})
 			testEnv(t)
+			if v := strings.TrimSpace(git(t, dir, "config", "core.repositoryformatversion")); v != "0" && strings.HasPrefix(tc.name, "version 0") {
+				// git made a version 1 repository: GIT_DEFAULT_REF_FORMAT=reftable.
+				t.Skipf("git made a repository of format version %s", v)
+			}
 			for i := 0; i < len(tc.config); i += 2 {
 				git(t, dir, "config", tc.config[i], tc.config[i+1])
 			}

@@ -31,6 +31,12 @@ func Isolate(t testing.TB) {
 // ObjectFormatEnv names the hash algorithm of the repositories Repo makes
 // ("sha1", the default, or "sha256"), so that a package's tests can be run
 // again on SHA-256 repositories: GRAFT_TEST_OBJECT_FORMAT=sha256 go test.
+//
+// There is no such variable for the ref storage: with git 2.45 or later,
+// GIT_DEFAULT_REF_FORMAT=reftable makes every git init reftable. The
+// CLI's scripts do not pass the environment on, so the suites are run on
+// reftable with a git wrapper first on PATH that sets it
+// (`GIT_DEFAULT_REF_FORMAT=reftable exec /path/to/git "$@"`).
 const ObjectFormatEnv = "GRAFT_TEST_OBJECT_FORMAT"
 
 // Repo makes an isolated repository on branch main with a fixed identity.
