@@ -344,7 +344,6 @@ var (
 		}
 		return nil
 	}
-
 )
 
 // jsVariables lists each declarator of a lexical or variable declaration

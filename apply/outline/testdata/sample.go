@@ -9,7 +9,7 @@ func init() { fmt.Println() }
 
 const (
 	// A is a.
-	A = 1
+	A    = 1
 	B, C = 2, 3
 )
 
