@@ -1,0 +1,466 @@
+package apply
+
+import (
+	"bytes"
+	"container/list"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/graftdev/graft/apply/outline"
+	"github.com/graftdev/graft/apply/syntax"
+	"github.com/graftdev/graft/matcher"
+)
+
+// Edits by symbol name (file_outline, edit_symbol and multi_edit's symbol
+// edits): a declaration found by its name path in the file's outline
+// (package apply/outline) becomes a line range, and the action becomes
+// Hunks like every other operation.
+
+// outlineCacheSize bounds how many outlines an engine keeps.
+const outlineCacheSize = 64
+
+// outlineCache keeps the outlines of recently seen contents, by blob id
+// and language: an agent outlines a file, edits it, outlines it again.
+type outlineCache struct {
+	mu    sync.Mutex
+	order *list.List // of string keys, most recent first
+	byKey map[string]*cachedOutline
+}
+
+type cachedOutline struct {
+	o       *outline.Outline
+	version string
+	stored  atomic.Bool // the content is saved as a version (file_read's)
+	elem    *list.Element
+}
+
+func (c *outlineCache) get(key string) *cachedOutline {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byKey == nil {
+		return nil
+	}
+	co := c.byKey[key]
+	if co != nil {
+		c.order.MoveToFront(co.elem)
+	}
+	return co
+}
+
+func (c *outlineCache) put(key string, co *cachedOutline) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byKey == nil {
+		c.byKey, c.order = map[string]*cachedOutline{}, list.New()
+	}
+	if old := c.byKey[key]; old != nil {
+		c.order.Remove(old.elem)
+	}
+	co.elem = c.order.PushFront(key)
+	c.byKey[key] = co
+	for c.order.Len() > outlineCacheSize {
+		last := c.order.Back()
+		c.order.Remove(last)
+		delete(c.byKey, last.Value.(string))
+	}
+}
+
+// outlineOf returns the outline of content, the content of the file rel,
+// and its version (blob id), from the engine's cache when the same
+// content was outlined before. store says to save the content as a
+// version an edit may name later (as file_read does).
+func (e *Engine) outlineOf(rel string, content []byte, store bool, edit string) (*outline.Outline, string, error) {
+	lang := detectLanguage(rel, content)
+	if lang == "" {
+		return nil, "", invalidf(rel, edit, "graft has no outline for this file: its language is unknown (symbols are read in %s)", outlineLanguages)
+	}
+	id := e.store.BlobID(content)
+	key := id + "\x00" + lang
+	co := e.outlines.get(key)
+	if co == nil {
+		o, err := outline.ParseLanguage(lang, content)
+		if errors.Is(err, outline.ErrUnsupported) {
+			return nil, "", invalidf(rel, edit, "no symbol tools for %s files in this build: %v; use edit or edit_lines", lang, strings.TrimPrefix(err.Error(), outline.ErrUnsupported.Error()+": "))
+		}
+		if err != nil {
+			return nil, "", &Error{Code: CodeInternal, Path: rel, Edit: edit, Msg: "outline: " + err.Error(), Err: err}
+		}
+		co = &cachedOutline{o: o, version: id}
+		e.outlines.put(key, co)
+	}
+	if store && !co.stored.Load() {
+		// The version is stored, so that a later edit can diff against it.
+		if _, err := e.store.SaveBlob(content); err != nil {
+			e.log.Debug("version not stored", "path", rel, "err", err)
+		}
+		co.stored.Store(true)
+	}
+	return co.o, co.version, nil
+}
+
+const outlineLanguages = "Go, Python, JavaScript, TypeScript, Rust, Java, C, C++, Ruby, Bash, JSON, YAML and TOML"
+
+// symbolEdit is one edit by symbol: the declaration, what to do, and the
+// new text.
+type symbolEdit struct {
+	Symbol  string
+	Action  string
+	Content *string
+	Line    int
+}
+
+// symbolActions are the actions of edit_symbol, the first the default.
+var symbolActions = []string{"replace", "insert_before", "insert_after", "delete"}
+
+// resolveSymbol finds the one declaration named name (line picking among
+// several), or refuses: CodeAmbiguous listing the candidates, or
+// CodeTextNotFound listing near names.
+func resolveSymbol(o *outline.Outline, ix *lineIndex, name string, line int, edit string) (*outline.Symbol, error) {
+	if strings.TrimSpace(name) == "" {
+		return nil, invalidf("", edit, "symbol is required: a name path from file_outline, such as Type.Method or dependencies.react")
+	}
+	found, err := o.Find(name)
+	if err != nil {
+		return nil, invalidf("", edit, "symbol %q: %v", name, err)
+	}
+	if line > 0 && len(found) > 0 {
+		var at []*outline.Symbol
+		for _, s := range found {
+			if top := topLine(s); line >= top && line <= s.EndLine {
+				at = append(at, s)
+			}
+		}
+		if len(at) == 0 {
+			e := errorf(CodeTextNotFound, "", edit, "no symbol %q spans line %d; it is at %s", name, line, symbolLines(found))
+			e.Candidates = symbolCandidates(ix, found, 1)
+			return nil, e
+		}
+		found = at
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		near := o.Near(name, 5)
+		msg := fmt.Sprintf("symbol %q not found", name)
+		if len(near) > 0 {
+			var names []string
+			for _, s := range near {
+				names = append(names, s.Path())
+			}
+			msg += "; near names: " + strings.Join(names, ", ")
+		} else {
+			msg += " (file_outline lists the names)"
+		}
+		e := errorf(CodeTextNotFound, "", edit, "%s", msg)
+		e.Candidates = symbolCandidates(ix, near, 0.5)
+		return nil, e
+	}
+	e := errorf(CodeAmbiguous, "", edit, "symbol %q names %d declarations, at %s: pass line to pick one", name, len(found), symbolLines(found))
+	e.Count = len(found)
+	e.Candidates = symbolCandidates(ix, found, 1)
+	return nil, e
+}
+
+func topLine(s *outline.Symbol) int {
+	if s.CommentLine > 0 {
+		return s.CommentLine
+	}
+	return s.Line
+}
+
+func symbolLines(list []*outline.Symbol) string {
+	var parts []string
+	for _, s := range list {
+		parts = append(parts, fmt.Sprintf("%s %s lines %s", s.Kind, s.Path(), lineDesc(s.Line, s.EndLine)[len("line"):]))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// symbolCandidates lists symbols as a refusal's candidates: the text is
+// the symbol's first line.
+func symbolCandidates(ix *lineIndex, list []*outline.Symbol, sim float64) []matcher.Candidate {
+	var out []matcher.Candidate
+	for _, s := range list {
+		text := ""
+		if s.Line <= ix.count() {
+			text = strings.TrimSpace(string(ix.line(s.Line)))
+		}
+		out = append(out, matcher.Candidate{Line: s.Line, EndLine: s.EndLine, Similarity: sim, Text: text,
+			Reason: s.Kind + " " + s.Path()})
+	}
+	return out
+}
+
+// symbolHunks turns one edit of the declaration s of the content indexed
+// by ix into hunks.
+func symbolHunks(o *outline.Outline, ix *lineIndex, file string, s *outline.Symbol, ed symbolEdit, edit string) ([]Hunk, Located, error) {
+	loc := Located{Edit: edit, Line: s.Line, EndLine: s.EndLine, Method: "symbol", Similarity: 1}
+	action := ed.Action
+	if action == "" {
+		action = "replace"
+	}
+	content := ""
+	switch action {
+	case "replace", "insert_before", "insert_after":
+		if ed.Content == nil {
+			return nil, loc, invalidf("", edit, "content is required for %s", action)
+		}
+		content = *ed.Content
+		if action != "replace" && strings.TrimSpace(content) == "" {
+			return nil, loc, invalidf("", edit, "nothing to insert: content is empty")
+		}
+	case "delete":
+		if ed.Content != nil && strings.TrimSpace(*ed.Content) != "" {
+			return nil, loc, invalidf("", edit, "delete takes no content")
+		}
+	default:
+		return nil, loc, invalidf("", edit, "unknown action %q (%s)", action, strings.Join(symbolActions, ", "))
+	}
+	if o.Config {
+		return configHunks(o, ix, file, s, action, content, edit, loc)
+	}
+	if s.Shared {
+		return nil, loc, invalidf("", edit, "%s %s shares line %d with other code: edit it with edit or edit_lines", s.Kind, s.Path(), s.Line)
+	}
+	lines := trimBlankLines(splitText(content))
+	if action == "replace" && len(lines) == 0 {
+		return nil, loc, invalidf("", edit, "content is empty: use action delete to remove %s", s.Path())
+	}
+	line, block, blockEnd := outline.Comments(o.Language)
+	cs := commentStyle{line, block, blockEnd}
+	switch action {
+	case "replace":
+		first := s.Line
+		if s.CommentLine > 0 && cs.starts(lines) {
+			first = s.CommentLine
+		}
+		lines, loc.Reindented = reindentTo(lines, file, ix, first, s.EndLine)
+		loc.Line = first
+		return []Hunk{linesHunk(ix, first, s.EndLine, lines, edit)}, loc, nil
+	case "insert_before", "insert_after":
+		sep := separation(o, ix, s)
+		top := topLine(s)
+		lines, loc.Reindented = reindentTo(lines, file, ix, top, top-1)
+		blank := make([]string, sep)
+		if action == "insert_before" {
+			loc.Line, loc.EndLine = top, top
+			return []Hunk{insertHunk(ix, top-1, append(lines, blank...), edit)}, loc, nil
+		}
+		loc.Line, loc.EndLine = s.EndLine, s.EndLine
+		return []Hunk{insertHunk(ix, s.EndLine, append(blank, lines...), edit)}, loc, nil
+	}
+	first, last := deletedLines(o, ix, s)
+	loc.Line, loc.EndLine = first, last
+	return []Hunk{linesHunk(ix, first, last, nil, edit)}, loc, nil
+}
+
+// commentStyle is a language's comment markers.
+type commentStyle struct{ line, block, blockEnd string }
+
+// starts reports whether lines begin with a comment.
+func (c commentStyle) starts(lines []string) bool {
+	if len(lines) == 0 {
+		return false
+	}
+	t := strings.TrimSpace(lines[0])
+	return c.line != "" && strings.HasPrefix(t, c.line) || c.block != "" && strings.HasPrefix(t, c.block)
+}
+
+func trimBlankLines(lines []string) []string {
+	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// reindentTo moves lines to the indentation of line at (the symbol's
+// first line) when their first line is indented otherwise, keeping their
+// relative indentation: edit_lines' re-indentation with the level forced
+// to the symbol's. Lines whose first line already stands at the symbol's
+// indentation are left alone (a string literal inside may sit lower).
+// For an insertion, last is at-1.
+func reindentTo(lines []string, file string, ix *lineIndex, at, last int) ([]string, string) {
+	if len(lines) == 0 || at < 1 || at > ix.count() {
+		return lines, ""
+	}
+	want := leading(string(ix.line(at)))
+	st := fileIndentStyle(ix)
+	if leading(lines[0]) == want && (!anyIndented(lines) || blockUsesTabs(lines) == spanTabs(ix, at, last, st)) {
+		return lines, ""
+	}
+	level := st.columns(want)
+	tabs := strings.HasPrefix(want, "\t") || want == "" && st.tabs
+	if tabs {
+		level = strings.Count(want, "\t")
+	}
+	base := leading(lines[0])
+	plan := indentPlan{forced: &level}
+	out, note := plan.reindent(lines, file, ix, at, last)
+	note = strings.Replace(note, "(indent_level)", "(symbol)", 1)
+	if leading(out[0]) != want {
+		// The block's least indented line is not its first (a closing
+		// brace the model sent further left): move every line by the
+		// first line's offset instead.
+		out = shiftLines(lines, base, want)
+		note = fmt.Sprintf("re-indented (symbol): first line moved to %q", want)
+	}
+	return out, note
+}
+
+// spanTabs reports whether the lines first..last (or, for an insertion,
+// the file) indent with tabs.
+func spanTabs(ix *lineIndex, first, last int, st indentStyle) bool {
+	for n := first; n <= last; n++ {
+		if ind := leading(string(ix.line(n))); ind != "" && len(bytes.TrimSpace(ix.line(n))) > 0 {
+			return strings.HasPrefix(ind, "\t")
+		}
+	}
+	return st.tabs
+}
+
+// shiftLines replaces the prefix from of every line that has it with to,
+// and prefixes to to the lines that do not.
+func shiftLines(lines []string, from, to string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		switch {
+		case strings.TrimSpace(l) == "":
+			out[i] = ""
+		case strings.HasPrefix(l, from):
+			out[i] = to + l[len(from):]
+		default:
+			out[i] = to + strings.TrimLeft(l, " \t")
+		}
+	}
+	return out
+}
+
+// linesHunk replaces lines first..last with lines (none deletes them),
+// keeping the last replaced line's ending or its absence.
+func linesHunk(ix *lineIndex, first, last int, lines []string, edit string) Hunk {
+	eol := ix.eolNear(first)
+	terminated := ix.eol(last) != ""
+	start, end := ix.start(first), ix.end(last)
+	if len(lines) == 0 && !terminated && first > 1 {
+		// Deleting the last lines of a file without a final newline:
+		// the line before loses its line ending instead.
+		start -= len(ix.eol(first - 1))
+	}
+	return Hunk{Start: start, End: end, New: lineBlock(lines, eol, terminated), Edit: edit, Desc: lineDesc(first, last)}
+}
+
+// insertHunk inserts lines after line after (0: the top), as
+// insertLinesHunk does.
+func insertHunk(ix *lineIndex, after int, lines []string, edit string) Hunk {
+	eol := ix.eolNear(max(after, 1))
+	h := Hunk{Start: ix.end(after), End: ix.end(after), Edit: edit, Desc: fmt.Sprintf("insert after line %d", after)}
+	if after == 0 {
+		h.Start, h.End, h.Desc = 0, 0, "insert at the top"
+	}
+	if after > 0 && after == ix.count() && ix.eol(after) == "" {
+		h.New = eol + lineBlock(lines, eol, false)
+	} else {
+		h.New = lineBlock(lines, eol, true)
+	}
+	return h
+}
+
+// siblings returns the symbols beside s: its parent's children, or the
+// top-level symbols.
+func siblings(o *outline.Outline, s *outline.Symbol) []*outline.Symbol {
+	if s.Parent != nil {
+		return s.Parent.Children
+	}
+	return o.Symbols
+}
+
+func neighbours(o *outline.Outline, s *outline.Symbol) (prev, next *outline.Symbol) {
+	sib := siblings(o, s)
+	for i, x := range sib {
+		if x == s {
+			if i > 0 && sib[i-1].EndLine < topLine(s) {
+				prev = sib[i-1]
+			}
+			if i+1 < len(sib) && topLine(sib[i+1]) > s.EndLine {
+				next = sib[i+1]
+			}
+		}
+	}
+	return prev, next
+}
+
+// blankBetween is the number of lines between lines a and b (exclusive)
+// when all of them are blank, else -1.
+func blankBetween(ix *lineIndex, a, b int) int {
+	for n := a + 1; n < b; n++ {
+		if len(bytes.TrimSpace(ix.line(n))) != 0 {
+			return -1
+		}
+	}
+	return max(b-a-1, 0)
+}
+
+// separation is how many blank lines the file puts between s and its
+// neighbours: between s and the next declaration, else the previous one,
+// else the language's habit (two between Python's top-level definitions,
+// none between keys, one elsewhere).
+func separation(o *outline.Outline, ix *lineIndex, s *outline.Symbol) int {
+	prev, next := neighbours(o, s)
+	if next != nil {
+		if n := blankBetween(ix, s.EndLine, topLine(next)); n >= 0 {
+			return min(n, 2)
+		}
+	}
+	if prev != nil {
+		if n := blankBetween(ix, prev.EndLine, topLine(s)); n >= 0 {
+			return min(n, 2)
+		}
+	}
+	switch {
+	case o.Config:
+		return 0
+	case o.Language == "python" && s.Parent == nil:
+		return 2
+	}
+	return 1
+}
+
+// deletedLines is the range a delete removes: the comment block, the
+// span, and the blank lines that separated it from the next declaration
+// (or, for the last one, from the previous), so that the file keeps its
+// separation.
+func deletedLines(o *outline.Outline, ix *lineIndex, s *outline.Symbol) (int, int) {
+	first, last := topLine(s), s.EndLine
+	after := last
+	for after+1 <= ix.count() && len(bytes.TrimSpace(ix.line(after+1))) == 0 {
+		after++
+	}
+	_, next := neighbours(o, s)
+	if next != nil && topLine(next) == after+1 {
+		return first, after
+	}
+	before := first
+	for before-1 >= 1 && len(bytes.TrimSpace(ix.line(before-1))) == 0 {
+		before--
+	}
+	if before < first {
+		return before, last
+	}
+	if after == ix.count() {
+		return first, after
+	}
+	return first, last
+}
+
+// detectLanguage is the language of the file rel with content, as the
+// syntax check tells it.
+func detectLanguage(rel string, content []byte) string {
+	return syntax.Detect(rel, content[:min(len(content), 512)])
+}

@@ -1,0 +1,257 @@
+package apply_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graftdev/graft/apply"
+	"github.com/graftdev/graft/apply/outline"
+)
+
+const goSrc = `package x
+
+// A does a.
+func A() int {
+	return 1
+}
+
+func B() {}
+
+func init() {}
+
+func init() { println() }
+
+type T struct{}
+
+// M is T's.
+func (t *T) M() {
+	println("m")
+}
+`
+
+const pySrc = `import os
+
+
+# The helper.
+def helper():
+    return 1
+
+
+class C:
+    @property
+    def v(self):
+        return 1
+
+    @v.setter
+    def v(self, x):
+        pass
+
+    def last(self):
+        return 2
+
+
+def tail():
+    pass
+`
+
+const jsonSrc = `{
+  "name": "app",
+  "dependencies": {
+    "react": "^17.0.0",
+    "lodash.debounce": "^4.0.8"
+  },
+  "files": ["a", "b"]
+}
+`
+
+type symbolCase struct {
+	name, file, src string
+	args            map[string]any
+	want            string     // the file after the call
+	code            apply.Code // or the refusal
+	count           int        // CodeAmbiguous's count
+}
+
+var symbolCases = []symbolCase{
+	{name: "go replace", file: "x.go", src: goSrc,
+		args: map[string]any{"symbol": "B", "content": "func B() { println(2) }"},
+		want: strings.Replace(goSrc, "func B() {}", "func B() { println(2) }", 1)},
+	{name: "go replace lost tabs, no final newline", file: "x.go", src: goSrc,
+		args: map[string]any{"symbol": "A", "content": "func A() int {\n    return 2\n}"},
+		want: strings.Replace(goSrc, "\treturn 1", "\treturn 2", 1)},
+	{name: "go replace indented content", file: "x.go", src: goSrc,
+		args: map[string]any{"symbol": "(*T).M", "content": "    func (t *T) M() {\n        println(\"n\")\n    }\n"},
+		want: strings.Replace(goSrc, `println("m")`, `println("n")`, 1)},
+	{name: "go replace with comment replaces comment", file: "x.go", src: goSrc,
+		args: map[string]any{"symbol": "T.M", "content": "// M is new.\nfunc (t *T) M() {\n\tprintln(\"m\")\n}\n"},
+		want: strings.Replace(goSrc, "// M is T's.", "// M is new.", 1)},
+	{name: "go insert after", file: "x.go", src: goSrc,
+		args: map[string]any{"symbol": "A", "action": "insert_after", "content": "func A2() {}"},
+		want: strings.Replace(goSrc, "\treturn 1\n}\n", "\treturn 1\n}\n\nfunc A2() {}\n", 1)},
+	{name: "go insert before goes above the comment", file: "x.go", src: goSrc,
+		args: map[string]any{"symbol": "A", "action": "insert_before", "content": "func Z() {}\n"},
+		want: strings.Replace(goSrc, "// A does a.", "func Z() {}\n\n// A does a.", 1)},
+	{name: "go delete with comment", file: "x.go", src: goSrc,
+		args: map[string]any{"symbol": "A", "action": "delete"},
+		want: strings.Replace(goSrc, "// A does a.\nfunc A() int {\n\treturn 1\n}\n\n", "", 1)},
+	{name: "go delete last", file: "x.go", src: goSrc,
+		args: map[string]any{"symbol": "T.M", "action": "delete"},
+		want: strings.TrimSuffix(goSrc, "\n// M is T's.\nfunc (t *T) M() {\n\tprintln(\"m\")\n}\n")},
+	{name: "go ambiguous init", file: "x.go", src: goSrc,
+		args: map[string]any{"symbol": "init", "action": "delete"}, code: apply.CodeAmbiguous, count: 2},
+	{name: "go init picked by line", file: "x.go", src: goSrc,
+		args: map[string]any{"symbol": "init", "action": "delete", "line": 12},
+		want: strings.Replace(goSrc, "func init() {}\n\nfunc init() { println() }\n", "func init() {}\n", 1)},
+	{name: "go absent", file: "x.go", src: goSrc,
+		args: map[string]any{"symbol": "Nope", "content": "func Nope() {}"}, code: apply.CodeTextNotFound},
+	{name: "go bare method name is absent", file: "x.go", src: goSrc,
+		args: map[string]any{"symbol": "M", "content": "func M() {}"}, code: apply.CodeTextNotFound},
+	{name: "go unknown action", file: "x.go", src: goSrc,
+		args: map[string]any{"symbol": "A", "action": "rename"}, code: apply.CodeInvalid},
+
+	{name: "py replace method", file: "m.py", src: pySrc,
+		args: map[string]any{"symbol": "C.last", "content": "def last(self):\n    return 3\n"},
+		want: strings.Replace(pySrc, "return 2", "return 3", 1)},
+	{name: "py property and setter ambiguous", file: "m.py", src: pySrc,
+		args: map[string]any{"symbol": "C.v", "content": "x"}, code: apply.CodeAmbiguous, count: 2},
+	{name: "py setter by line", file: "m.py", src: pySrc,
+		args: map[string]any{"symbol": "C.v", "line": 16, "content": "@v.setter\ndef v(self, x):\n    self.x = x"},
+		want: strings.Replace(pySrc, "        pass\n\n    def last", "        self.x = x\n\n    def last", 1)},
+	{name: "py insert after top-level keeps two blank lines", file: "m.py", src: pySrc,
+		args: map[string]any{"symbol": "helper", "action": "insert_after", "content": "def helper2():\n    return 2\n"},
+		want: strings.Replace(pySrc, "    return 1\n\n\nclass", "    return 1\n\n\ndef helper2():\n    return 2\n\n\nclass", 1)},
+	{name: "py insert after method", file: "m.py", src: pySrc,
+		args: map[string]any{"symbol": "C.last", "action": "insert_after", "content": "def more(self):\n    pass"},
+		want: strings.Replace(pySrc, "        return 2\n", "        return 2\n\n    def more(self):\n        pass\n", 1)},
+	{name: "py delete last method", file: "m.py", src: pySrc,
+		args: map[string]any{"symbol": "C.last", "action": "delete"},
+		want: strings.Replace(pySrc, "\n    def last(self):\n        return 2\n", "", 1)},
+	{name: "py delete top-level with comment", file: "m.py", src: pySrc,
+		args: map[string]any{"symbol": "helper", "action": "delete"},
+		want: strings.Replace(pySrc, "# The helper.\ndef helper():\n    return 1\n\n\n", "", 1)},
+
+	{name: "json replace value", file: "p.json", src: jsonSrc,
+		args: map[string]any{"symbol": "dependencies.react", "content": `"^18.2.0"`},
+		want: strings.Replace(jsonSrc, "^17.0.0", "^18.2.0", 1)},
+	{name: "json replace whole pair", file: "p.json", src: jsonSrc,
+		args: map[string]any{"symbol": "dependencies.react", "content": `"react": "^18.2.0",`},
+		want: strings.Replace(jsonSrc, "^17.0.0", "^18.2.0", 1)},
+	{name: "json quoted key insert after last", file: "p.json", src: jsonSrc,
+		args: map[string]any{"symbol": `dependencies."lodash.debounce"`, "action": "insert_after", "content": `"zod": "^3.0.0"`},
+		want: strings.Replace(jsonSrc, `"^4.0.8"`, "\"^4.0.8\",\n    \"zod\": \"^3.0.0\"", 1)},
+	{name: "json delete last keeps commas valid", file: "p.json", src: jsonSrc,
+		args: map[string]any{"symbol": `dependencies."lodash.debounce"`, "action": "delete"},
+		want: strings.Replace(jsonSrc, "\"^17.0.0\",\n    \"lodash.debounce\": \"^4.0.8\"\n", "\"^17.0.0\"\n", 1)},
+	{name: "json delete inline item", file: "p.json", src: jsonSrc,
+		args: map[string]any{"symbol": "files[0]", "action": "delete"},
+		want: strings.Replace(jsonSrc, `["a", "b"]`, `["b"]`, 1)},
+	{name: "json insert inline item", file: "p.json", src: jsonSrc,
+		args: map[string]any{"symbol": "files[1]", "action": "insert_after", "content": `"c"`},
+		want: strings.Replace(jsonSrc, `["a", "b"]`, `["a", "b", "c"]`, 1)},
+	{name: "json absent key", file: "p.json", src: jsonSrc,
+		args: map[string]any{"symbol": "dependencies.vue", "content": `"1"`}, code: apply.CodeTextNotFound},
+}
+
+func TestEditSymbol(t *testing.T) {
+	for _, c := range symbolCases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := newRepo(t)
+			writeFile(t, filepath.Join(dir, c.file), []byte(c.src))
+			commitAll(t, dir)
+			args := map[string]any{"path": c.file}
+			for k, v := range c.args {
+				args[k] = v
+			}
+			_, err := call(t, dir, "edit_symbol", args)
+			got, _ := os.ReadFile(filepath.Join(dir, c.file))
+			if c.code != 0 {
+				if apply.CodeOf(err) != c.code {
+					t.Fatalf("error %v (code %d), want code %d", err, apply.CodeOf(err), c.code)
+				}
+				var e *apply.Error
+				if c.count > 0 && (!errors.As(err, &e) || e.Count != c.count || len(e.Candidates) != c.count) {
+					t.Errorf("refusal %+v, want count and candidates %d", e, c.count)
+				}
+				if string(got) != c.src {
+					t.Errorf("a refused call changed the file")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != c.want {
+				t.Errorf("file:\n%s\nwant:\n%s", got, c.want)
+			}
+		})
+	}
+}
+
+// TestEditSymbolFinalNewline: content with or without a final line
+// break, or with blank lines around it, gives the same file.
+func TestEditSymbolFinalNewline(t *testing.T) {
+	var results []string
+	for _, content := range []string{"func B() { println(3) }", "func B() { println(3) }\n", "\nfunc B() { println(3) }\n\n"} {
+		dir := newRepo(t)
+		writeFile(t, filepath.Join(dir, "x.go"), []byte(goSrc))
+		commitAll(t, dir)
+		if _, err := call(t, dir, "edit_symbol", map[string]any{"path": "x.go", "symbol": "B", "content": content}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, "x.go"))
+		results = append(results, string(b))
+	}
+	for _, r := range results[1:] {
+		if r != results[0] {
+			t.Errorf("results differ:\n%s\n---\n%s", results[0], r)
+		}
+	}
+}
+
+func TestFileOutlineCached(t *testing.T) {
+	dir := newRepo(t)
+	writeFile(t, filepath.Join(dir, "x.go"), []byte(goSrc))
+	commitAll(t, dir)
+	e, err := apply.Open(apply.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := e.Outline("x.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := e.Outline("x.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first != again {
+		t.Error("the second outline of unchanged content was parsed again")
+	}
+	writeFile(t, filepath.Join(dir, "x.go"), []byte(goSrc+"\nfunc New() {}\n"))
+	changed, err := e.Outline("x.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed == first || len(changed.All()) != len(first.All())+1 {
+		t.Errorf("changed content served from the cache")
+	}
+	var _ *outline.Outline = changed
+}
+
+func TestEditSymbolUndo(t *testing.T) {
+	dir := newRepo(t)
+	writeFile(t, filepath.Join(dir, "x.go"), []byte(goSrc))
+	commitAll(t, dir)
+	if _, err := call(t, dir, "edit_symbol", map[string]any{"path": "x.go", "symbol": "A", "action": "delete"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := call(t, dir, "undo", map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "x.go")); string(b) != goSrc {
+		t.Errorf("undo left:\n%s", b)
+	}
+}
