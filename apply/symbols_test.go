@@ -255,3 +255,38 @@ func TestEditSymbolUndo(t *testing.T) {
 		t.Errorf("undo left:\n%s", b)
 	}
 }
+
+func TestMultiEditSymbols(t *testing.T) {
+	dir := newRepo(t)
+	writeFile(t, filepath.Join(dir, "x.go"), []byte(goSrc))
+	writeFile(t, filepath.Join(dir, "p.json"), []byte(jsonSrc))
+	commitAll(t, dir)
+	_, err := call(t, dir, "multi_edit", map[string]any{"description": "symbols", "edits": []map[string]any{
+		{"file_path": "x.go", "symbol": "A", "action": "delete"},
+		{"file_path": "x.go", "symbol": "B", "content": "func B() { A2() }"},
+		{"file_path": "x.go", "old_string": "type T struct{}", "new_string": "type T struct{ n int }"},
+		{"file_path": "p.json", "symbol": "name", "content": `"app2"`},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "x.go"))
+	want := strings.NewReplacer("// A does a.\nfunc A() int {\n\treturn 1\n}\n\n", "", "func B() {}", "func B() { A2() }",
+		"type T struct{}", "type T struct{ n int }").Replace(goSrc)
+	if string(b) != want {
+		t.Errorf("x.go:\n%s\nwant:\n%s", b, want)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "p.json")); !strings.Contains(string(b), `"app2"`) {
+		t.Errorf("p.json:\n%s", b)
+	}
+	for _, bad := range []map[string]any{
+		{"file_path": "x.go", "symbol": "A", "old_string": "x", "new_string": "y"},
+		{"file_path": "x.go", "old_string": "x"},
+		{"file_path": "x.go", "old_string": "B", "new_string": "C", "action": "delete"},
+	} {
+		_, err := call(t, dir, "multi_edit", map[string]any{"description": "bad", "edits": []map[string]any{bad}})
+		if apply.CodeOf(err) != apply.CodeInvalid {
+			t.Errorf("%v: %v, want an invalid request", bad, err)
+		}
+	}
+}

@@ -17,13 +17,12 @@ func init() {
 }
 
 const fileOutlineDescription = `List a file's declarations, one a line: "FIRST-LAST KIND NAME", nested ones indented under their
-scope. Names join into the paths edit_symbol takes (Type.Method, Class.method; config keys
-a.b[2]). Config files are listed to depth (default 2).`
+scope; names join with dots into edit_symbol's paths (Class.method, a.b[2]).`
 
 // FileOutlineRequest is the input of file_outline.
 type FileOutlineRequest struct {
 	Path  string `json:"path" jsonschema:"the file to outline"`
-	Depth int    `json:"depth,omitempty" jsonschema:"levels to list (0: all; config files default 2)"`
+	Depth int    `json:"depth,omitempty" jsonschema:"levels to list (default all; config 2)"`
 }
 
 // FileOutlineResult is the output of file_outline.
@@ -72,19 +71,18 @@ func (e *Engine) Outline(path string) (*outline.Outline, error) {
 	return o, err
 }
 
-const editSymbolDescription = `Edit a declaration by its name path from file_outline. replace (default) puts content in the symbol's
-lines (decorators included; content starting with a comment replaces its comment too; config
-keys: the value); insert_before/insert_after add content beside it; delete removes it and its
-comment. Indentation is fixed to the symbol's. Several or no matches are refused with candidates:
-line picks one.`
+const editSymbolDescription = `Edit a declaration by its file_outline name path. replace (default): content becomes its lines
+(decorators included; config keys: the value). insert_before/insert_after: content beside it.
+delete: removes it and its comment. Re-indented to fit. Several or no matches are refused with
+candidates; line picks one.`
 
 // EditSymbolRequest is the input of edit_symbol.
 type EditSymbolRequest struct {
 	Path    string  `json:"path" jsonschema:"the file to edit"`
-	Symbol  string  `json:"symbol" jsonschema:"name path: Func, Type.Method, Class.method, a.b[2]"`
-	Action  string  `json:"action,omitempty" jsonschema:"replace (default), insert_before, insert_after or delete"`
-	Content *string `json:"content,omitempty" jsonschema:"the new declaration (config: the new value)"`
-	Line    int     `json:"line,omitempty" jsonschema:"a line of the symbol, to pick among several of one name"`
+	Symbol  string  `json:"symbol" jsonschema:"name path: Type.Method, a.b[2]"`
+	Action  string  `json:"action,omitempty"`
+	Content *string `json:"content,omitempty" jsonschema:"the new text"`
+	Line    int     `json:"line,omitempty" jsonschema:"a line of it, to pick one of several"`
 	Common
 }
 
