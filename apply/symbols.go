@@ -75,18 +75,16 @@ func (c *outlineCache) put(key string, co *cachedOutline) {
 func (e *Engine) outlineOf(rel string, content []byte, store bool, edit string) (*outline.Outline, string, error) {
 	lang := detectLanguage(rel, content)
 	if lang == "" {
-		return nil, "", invalidf(rel, edit, "graft has no outline for this file: its language is unknown (symbols are read in %s)", outlineLanguages)
+		_, err := parseOutline(rel, lang, content, edit)
+		return nil, "", err
 	}
 	id := e.store.BlobID(content)
 	key := id + "\x00" + lang
 	co := e.outlines.get(key)
 	if co == nil {
-		o, err := outline.ParseLanguage(lang, content)
-		if errors.Is(err, outline.ErrUnsupported) {
-			return nil, "", invalidf(rel, edit, "no symbol tools for %s files in this build: %v; use edit or edit_lines", lang, strings.TrimPrefix(err.Error(), outline.ErrUnsupported.Error()+": "))
-		}
+		o, err := parseOutline(rel, lang, content, edit)
 		if err != nil {
-			return nil, "", &Error{Code: CodeInternal, Path: rel, Edit: edit, Msg: "outline: " + err.Error(), Err: err}
+			return nil, "", err
 		}
 		co = &cachedOutline{o: o, version: id}
 		e.outlines.put(key, co)
@@ -99,6 +97,43 @@ func (e *Engine) outlineOf(rel string, content []byte, store bool, edit string) 
 		co.stored.Store(true)
 	}
 	return co.o, co.version, nil
+}
+
+// parseOutline parses content of language lang (the file rel) into an
+// outline, or says why it cannot.
+func parseOutline(rel, lang string, content []byte, edit string) (*outline.Outline, error) {
+	if lang == "" {
+		return nil, invalidf(rel, edit, "graft has no outline for this file: its language is unknown (symbols are read in %s)", outlineLanguages)
+	}
+	o, err := outline.ParseLanguage(lang, content)
+	if errors.Is(err, outline.ErrUnsupported) {
+		return nil, invalidf(rel, edit, "no symbol tools for %s files in this build: %v; use edit or edit_lines", lang, strings.TrimPrefix(err.Error(), outline.ErrUnsupported.Error()+": "))
+	}
+	if err != nil {
+		return nil, &Error{Code: CodeInternal, Path: rel, Edit: edit, Msg: "outline: " + err.Error(), Err: err}
+	}
+	return o, nil
+}
+
+// EditSymbolText makes one edit by symbol in content, the content of the
+// file named path, as edit_symbol does but with no repository, syntax
+// check or journal: for corpora and tests. It returns the new content,
+// or the refusal (an *Error: CodeAmbiguous, CodeTextNotFound, ...).
+func EditSymbolText(path string, content []byte, symbol, action string, text *string, line int) ([]byte, error) {
+	o, err := parseOutline(path, detectLanguage(path, content), content, "")
+	if err != nil {
+		return nil, err
+	}
+	ix := newLineIndex(content)
+	s, err := resolveSymbol(o, ix, symbol, line, "")
+	if err != nil {
+		return nil, withPath(err, path)
+	}
+	hunks, _, err := symbolHunks(o, ix, path, s, symbolEdit{Symbol: symbol, Action: action, Content: text, Line: line}, "")
+	if err != nil {
+		return nil, withPath(err, path)
+	}
+	return Apply(content, hunks)
 }
 
 const outlineLanguages = "Go, Python, JavaScript, TypeScript, Rust, Java, C, C++, Ruby, Bash, JSON, YAML and TOML"
@@ -238,13 +273,13 @@ func symbolHunks(o *outline.Outline, ix *lineIndex, file string, s *outline.Symb
 		if s.CommentLine > 0 && cs.starts(lines) {
 			first = s.CommentLine
 		}
-		lines, loc.Reindented = reindentTo(lines, file, ix, first, s.EndLine)
+		lines, loc.Reindented = reindentTo(lines, file, ix, first, s.EndLine, s)
 		loc.Line = first
 		return []Hunk{linesHunk(ix, first, s.EndLine, lines, edit)}, loc, nil
 	case "insert_before", "insert_after":
 		sep := separation(o, ix, s)
 		top := topLine(s)
-		lines, loc.Reindented = reindentTo(lines, file, ix, top, top-1)
+		lines, loc.Reindented = reindentTo(lines, file, ix, top, top-1, s)
 		blank := make([]string, sep)
 		if action == "insert_before" {
 			loc.Line, loc.EndLine = top, top
@@ -283,43 +318,68 @@ func trimBlankLines(lines []string) []string {
 // reindentTo moves lines to the indentation of line at (the symbol's
 // first line) when their first line is indented otherwise, keeping their
 // relative indentation: edit_lines' re-indentation with the level forced
-// to the symbol's. Lines whose first line already stands at the symbol's
+// to the symbol's, and the style (tabs or spaces) to that of the symbol's
+// own lines. Lines whose first line already stands at the symbol's
 // indentation are left alone (a string literal inside may sit lower).
 // For an insertion, last is at-1.
-func reindentTo(lines []string, file string, ix *lineIndex, at, last int) ([]string, string) {
+func reindentTo(lines []string, file string, ix *lineIndex, at, last int, s *outline.Symbol) ([]string, string) {
 	if len(lines) == 0 || at < 1 || at > ix.count() {
 		return lines, ""
 	}
 	want := leading(string(ix.line(at)))
 	st := fileIndentStyle(ix)
-	if leading(lines[0]) == want && (!anyIndented(lines) || blockUsesTabs(lines) == spanTabs(ix, at, last, st)) {
+	tabs := spanTabs(ix, topLine(s), s.EndLine, st)
+	if want != "" {
+		tabs = strings.HasPrefix(want, "\t")
+	}
+	if leading(lines[0]) == want && (!anyIndented(lines) || blockUsesTabs(lines) == tabs) {
 		return lines, ""
 	}
 	level := st.columns(want)
-	tabs := strings.HasPrefix(want, "\t") || want == "" && st.tabs
 	if tabs {
 		level = strings.Count(want, "\t")
 	}
-	base := leading(lines[0])
-	plan := indentPlan{forced: &level}
+	plan := indentPlan{forced: &level, tabs: &tabs, keepUnit: true}
 	out, note := plan.reindent(lines, file, ix, at, last)
 	note = strings.Replace(note, "(indent_level)", "(symbol)", 1)
 	if leading(out[0]) != want {
 		// The block's least indented line is not its first (a closing
-		// brace the model sent further left): move every line by the
-		// first line's offset instead.
-		out = shiftLines(lines, base, want)
-		note = fmt.Sprintf("re-indented (symbol): first line moved to %q", want)
+		// line the model sent further left, a string literal): the
+		// lines indented at least as the first are re-indented, the
+		// others kept as they are.
+		from := leading(lines[0])
+		var idx []int
+		var sub []string
+		for i, l := range lines {
+			if strings.HasPrefix(l, from) {
+				idx = append(idx, i)
+				sub = append(sub, l)
+			}
+		}
+		moved, _ := plan.reindent(sub, file, ix, at, last)
+		out = append([]string(nil), lines...)
+		for k, i := range idx {
+			out[i] = moved[k]
+		}
+		if leading(out[0]) != want {
+			out = shiftLines(lines, from, want)
+		}
 	}
 	return out, note
 }
 
 // spanTabs reports whether the lines first..last (or, for an insertion,
-// the file) indent with tabs.
+// the file) indent with tabs. A one-space lead (" * " in a doc comment)
+// says nothing.
 func spanTabs(ix *lineIndex, first, last int, st indentStyle) bool {
 	for n := first; n <= last; n++ {
-		if ind := leading(string(ix.line(n))); ind != "" && len(bytes.TrimSpace(ix.line(n))) > 0 {
-			return strings.HasPrefix(ind, "\t")
+		ind := leading(string(ix.line(n)))
+		switch {
+		case len(bytes.TrimSpace(ix.line(n))) == 0:
+		case strings.Contains(ind, "\t"):
+			return true
+		case len(ind) >= 2:
+			return false
 		}
 	}
 	return st.tabs
@@ -381,16 +441,20 @@ func siblings(o *outline.Outline, s *outline.Symbol) []*outline.Symbol {
 	return o.Symbols
 }
 
-func neighbours(o *outline.Outline, s *outline.Symbol) (prev, next *outline.Symbol) {
-	sib := siblings(o, s)
-	for i, x := range sib {
-		if x == s {
-			if i > 0 && sib[i-1].EndLine < topLine(s) {
-				prev = sib[i-1]
-			}
-			if i+1 < len(sib) && topLine(sib[i+1]) > s.EndLine {
-				next = sib[i+1]
-			}
+// neighbours returns the declarations just before and after s in its
+// scope, at its indentation (a definition in another branch of an if is
+// not its neighbour).
+func neighbours(o *outline.Outline, ix *lineIndex, s *outline.Symbol) (prev, next *outline.Symbol) {
+	ind := leading(string(ix.line(s.Line)))
+	for _, x := range siblings(o, s) {
+		if x == s || leading(string(ix.line(x.Line))) != ind {
+			continue
+		}
+		if x.EndLine < topLine(s) {
+			prev = x
+		}
+		if topLine(x) > s.EndLine && next == nil {
+			next = x
 		}
 	}
 	return prev, next
@@ -412,7 +476,7 @@ func blankBetween(ix *lineIndex, a, b int) int {
 // else the language's habit (two between Python's top-level definitions,
 // none between keys, one elsewhere).
 func separation(o *outline.Outline, ix *lineIndex, s *outline.Symbol) int {
-	prev, next := neighbours(o, s)
+	prev, next := neighbours(o, ix, s)
 	if next != nil {
 		if n := blankBetween(ix, s.EndLine, topLine(next)); n >= 0 {
 			return min(n, 2)
@@ -442,7 +506,7 @@ func deletedLines(o *outline.Outline, ix *lineIndex, s *outline.Symbol) (int, in
 	for after+1 <= ix.count() && len(bytes.TrimSpace(ix.line(after+1))) == 0 {
 		after++
 	}
-	_, next := neighbours(o, s)
+	_, next := neighbours(o, ix, s)
 	if next != nil && topLine(next) == after+1 {
 		return first, after
 	}

@@ -191,7 +191,7 @@ func yamlValueStart(src []byte, start int) int {
 
 func configDelete(o *outline.Outline, ix *lineIndex, s *outline.Symbol, edit string, loc Located) ([]Hunk, Located, error) {
 	src := ix.content
-	prev, _ := neighbours(o, s)
+	prev, _ := neighbours(o, ix, s)
 	if prev == nil {
 		// neighbours skips a sibling on the same line; a bytewise delete
 		// needs it.
@@ -257,7 +257,7 @@ func configInsert(o *outline.Outline, ix *lineIndex, file string, s *outline.Sym
 	sep := separation(o, ix, s)
 	blank := make([]string, sep)
 	top := topLine(s)
-	lines, loc.Reindented = reindentTo(lines, file, ix, s.Line, s.Line-1)
+	lines, loc.Reindented = reindentTo(lines, file, ix, s.Line, s.Line-1, s)
 	if action == "insert_before" {
 		if comma {
 			lines[len(lines)-1] += ","

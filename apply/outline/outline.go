@@ -235,9 +235,42 @@ func (o *Outline) ParseName(name string) ([]string, error) {
 }
 
 func normaliseSource(name string) string {
+	// Quoted segments (a computed name, "[Symbol.iterator]") are kept
+	// as written.
+	var b strings.Builder
+	for len(name) > 0 {
+		q := strings.IndexByte(name, '"')
+		if q < 0 {
+			b.WriteString(normaliseBare(name))
+			break
+		}
+		b.WriteString(normaliseBare(name[:q]))
+		end := q + 1
+		for end < len(name) && name[end] != '"' {
+			if name[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		end = min(end+1, len(name))
+		b.WriteString(name[q:end])
+		name = name[end:]
+	}
+	return b.String()
+}
+
+func normaliseBare(name string) string {
 	name = strings.ReplaceAll(name, "::", ".")
-	name = strings.ReplaceAll(name, "#", ".")
-	name = strings.TrimSuffix(name, "()")
+	// Ruby's A#m; a JavaScript private name (#field) keeps its #.
+	var b0 strings.Builder
+	for i := 0; i < len(name); i++ {
+		if name[i] == '#' && i > 0 && name[i-1] != '.' {
+			b0.WriteByte('.')
+			continue
+		}
+		b0.WriteByte(name[i])
+	}
+	name = strings.TrimSuffix(b0.String(), "()")
 	// Go receivers: (*T).M, (T).M, *T.M, T[K].M
 	name = strings.NewReplacer("(*", "", "(", "", ")", "", "*", "").Replace(name)
 	var b strings.Builder
@@ -529,7 +562,8 @@ func (l *lines) commentAbove(n int, c commentStyle) int {
 				}
 				j--
 			}
-			if j < 1 || l.indent(j) != ind {
+			if j <= 1 || l.indent(j) != ind {
+				// j == 1: a comment opening the file is its header.
 				break
 			}
 			top, k = j, j
@@ -538,8 +572,13 @@ func (l *lines) commentAbove(n int, c commentStyle) int {
 		if c.line == "" || !bytes.HasPrefix(trim, []byte(c.line)) || l.indent(k) != ind {
 			break
 		}
-		if k == 1 && bytes.HasPrefix(t, []byte("#!")) {
-			break
+		if k == 1 {
+			// A run of comments from the file's first line is its
+			// header; a #! line is not a comment.
+			if bytes.HasPrefix(t, []byte("#!")) {
+				break
+			}
+			return 0
 		}
 		top = k
 	}
