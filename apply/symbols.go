@@ -332,7 +332,7 @@ func reindentTo(lines []string, file string, ix *lineIndex, at, last int, s *out
 	if want != "" {
 		tabs = strings.HasPrefix(want, "\t")
 	}
-	if leading(lines[0]) == want && (!anyIndented(lines) || blockUsesTabs(lines) == tabs) {
+	if ct, known := linesStyle(lines); leading(lines[0]) == want && (!known || ct == tabs) {
 		return lines, ""
 	}
 	level := st.columns(want)
@@ -368,21 +368,34 @@ func reindentTo(lines []string, file string, ix *lineIndex, at, last int, s *out
 	return out, note
 }
 
-// spanTabs reports whether the lines first..last (or, for an insertion,
-// the file) indent with tabs. A one-space lead (" * " in a doc comment)
-// says nothing.
+// spanTabs reports whether the lines first..last (or, when they do not
+// tell, the file) indent with tabs.
 func spanTabs(ix *lineIndex, first, last int, st indentStyle) bool {
+	lines := make([]string, 0, max(last-first+1, 0))
 	for n := first; n <= last; n++ {
-		ind := leading(string(ix.line(n)))
-		switch {
-		case len(bytes.TrimSpace(ix.line(n))) == 0:
-		case strings.Contains(ind, "\t"):
-			return true
-		case len(ind) >= 2:
-			return false
-		}
+		lines = append(lines, string(ix.line(n)))
+	}
+	if tabs, known := linesStyle(lines); known {
+		return tabs
 	}
 	return st.tabs
+}
+
+// linesStyle tells whether lines indent with tabs or spaces, from the
+// first that says: a tab in the indentation, or two spaces or more. A
+// one-space lead (" * " in a doc comment) says nothing.
+func linesStyle(lines []string) (tabs, known bool) {
+	for _, l := range lines {
+		ind := leading(l)
+		switch {
+		case strings.TrimSpace(l) == "":
+		case strings.Contains(ind, "\t"):
+			return true, true
+		case len(ind) >= 2:
+			return false, true
+		}
+	}
+	return false, false
 }
 
 // shiftLines replaces the prefix from of every line that has it with to,

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/graftdev/graft/apply/outline"
@@ -61,11 +62,18 @@ func configReplace(o *outline.Outline, ix *lineIndex, file string, s *outline.Sy
 	line, block, blockEnd := outline.Comments(o.Language)
 	cs := commentStyle{line, block, blockEnd}
 	var hunks []Hunk
-	// A leading comment block replaces the key's own (or is added above it).
+	// A leading comment block replaces the key's own (or is added above
+	// it) — except in a YAML block value, whose first key may have its own
+	// comment, unless the content repeats the key after the comment.
+	blockValue := o.Language == "yaml" && s.ValueStart != 0 && ix.lineAt(s.ValueStart) > s.Line
 	var comment []string
-	for len(lines) > 0 && cs.starts(lines) {
-		comment = append(comment, lines[0])
-		lines = lines[1:]
+	n := 0
+	for n < len(lines) && cs.starts(lines[n:]) {
+		n++
+	}
+	if n > 0 && (!blockValue || n < len(lines) && s.ValueStart > s.Start &&
+		strings.HasPrefix(strings.TrimSpace(lines[n]), strings.TrimSpace(string(src[s.Start:s.ValueStart])))) {
+		comment, lines = lines[:n], lines[n:]
 	}
 	lines = trimBlankLines(lines)
 	if len(comment) > 0 {
@@ -133,18 +141,28 @@ func configReplace(o *outline.Outline, ix *lineIndex, file string, s *outline.Sy
 	}
 	first := strings.TrimSpace(lines[0])
 	var value string
+	// A YAML value on the lines below its key: those lines are replaced.
+	below := o.Language == "yaml" && s.ValueStart != 0 && ix.lineAt(s.ValueStart) > s.Line &&
+		len(bytes.TrimSpace(src[ix.start(ix.lineAt(s.ValueStart)):s.ValueStart])) == 0
 	switch {
+	case below && !strings.HasPrefix(first, "|") && !strings.HasPrefix(first, ">"):
+		ind := leading(string(ix.line(ix.lineAt(s.ValueStart))))
+		base := leading(lines[0])
+		if len(lines) > 1 {
+			base, _ = baseIndent(lines)
+		}
+		start = ix.start(ix.lineAt(s.ValueStart))
+		value = strings.Join(shiftLines(lines, base, ind), eol)
+	case len(lines) > 1 && compactYAML(o, src, s):
+		// A YAML collection starting on its key's (or dash's) line: the
+		// first line stays there, the others keep their offset from it.
+		value = strings.Join(compactLines(ix, s, lines), eol)
 	case len(lines) == 1:
 		value = first
-		if o.Language == "yaml" && start > 0 && ix.lineAt(start) > s.Line && s.ValueStart != 0 {
-			// A block value on the lines below becomes a value on the key's line.
-			start = yamlValueStart(src, start)
-			value = " " + value
-		}
-	case o.Language == "yaml" && !strings.HasPrefix(first, "{") && !strings.HasPrefix(first, "[") &&
-		!strings.HasPrefix(first, "\"") && !strings.HasPrefix(first, "'"):
-		// A YAML block value: its lines under the key, indented one level
-		// deeper (or as the old block value was).
+	case o.Language == "yaml" && !strings.ContainsRune("{[\"'", rune(first[0])) &&
+		(yamlCollectionLine(first) || strings.HasPrefix(first, "|") || strings.HasPrefix(first, ">")):
+		// A YAML block value where a value stood on the key's line (or a
+		// block scalar): its lines go under the key, one level deeper.
 		ind := keyIndent + "  "
 		if s.ValueStart != 0 && ix.lineAt(s.ValueStart) > s.Line {
 			ind = leading(string(ix.line(ix.lineAt(s.ValueStart))))
@@ -158,17 +176,28 @@ func configReplace(o *outline.Outline, ix *lineIndex, file string, s *outline.Sy
 			base, _ := baseIndent(body)
 			body = shiftLines(body, base, ind)
 		}
-		start = yamlValueStart(src, start)
+		at, ok := yamlValueStart(src, start)
+		if !ok {
+			return nil, loc, invalidf("", edit, "cannot place a block value after %s: something stands between the key and its value", s.Path())
+		}
+		start = at
 		value = head + eol + strings.Join(body, eol)
 	default:
 		// A collection over several lines: its continuation lines are
 		// moved so that the least indented (the closing bracket) stands
-		// at the key's indentation. Other values (multi-line strings)
-		// go in as written.
+		// where the old value's did. Other values (multi-line strings) go
+		// in as written.
+		first = strings.TrimLeft(lines[0], " \t")
 		out := append([]string{first}, lines[1:]...)
 		if strings.HasPrefix(first, "{") || strings.HasPrefix(first, "[") {
+			// Where the old value's continuation lines stood, else at
+			// the key's indentation.
+			target := keyIndent
+			if old := splitText(string(src[s.ValueStart:s.ValueEnd])); len(old) > 1 {
+				target, _ = baseIndent(old[1:])
+			}
 			base, _ := baseIndent(lines[1:])
-			rest := shiftLines(lines[1:], base, keyIndent)
+			rest := shiftLines(lines[1:], base, target)
 			out = append([]string{first}, rest...)
 		}
 		value = strings.Join(out, eol)
@@ -176,17 +205,63 @@ func configReplace(o *outline.Outline, ix *lineIndex, file string, s *outline.Sy
 	return append(hunks, Hunk{Start: start, End: end, New: value, Edit: edit, Desc: "value of " + s.Path()}), loc, nil
 }
 
-// yamlValueStart moves the start of a YAML value back to just after its
-// key's colon (or its item's dash) when only white space stands between.
-func yamlValueStart(src []byte, start int) int {
+// compactYAML reports whether s is a YAML block collection that starts on
+// its key's or its dash's line ("- run: x" then "  env: y").
+func compactYAML(o *outline.Outline, src []byte, s *outline.Symbol) bool {
+	if o.Language != "yaml" || s.ValueEnd <= s.ValueStart {
+		return false
+	}
+	return len(s.Children) > 0 && !strings.ContainsRune("{[|>\"'", rune(src[s.ValueStart]))
+}
+
+// yamlCollectionLine reports whether a line starts a YAML block mapping
+// or sequence ("key: value", "key:", "- item").
+func yamlCollectionLine(line string) bool {
+	return strings.HasPrefix(line, "- ") || line == "-" || strings.Contains(line, ": ") || strings.HasSuffix(line, ":")
+}
+
+// compactLines places the lines of a compact YAML value: the first one
+// (its dash dropped when the symbol is a list item, the file has one) at
+// the value's place, the others at the value's column plus their offset
+// from the first — or, for lines sent as the file has them (at or right
+// of the value's column, the first line cut at the value), where they are.
+func compactLines(ix *lineIndex, s *outline.Symbol, lines []string) []string {
+	col := s.ValueStart - ix.start(ix.lineAt(s.ValueStart))
+	first := lines[0]
+	c0 := len(leading(first))
+	first = strings.TrimLeft(first, " \t")
+	if strings.HasPrefix(first, "- ") && strings.HasPrefix(s.Name, "[") {
+		first = strings.TrimSpace(first[2:])
+		c0 += 2
+	}
+	rest := lines[1:]
+	base, _ := baseIndent(rest)
+	if c0 == 0 && len(base) >= col {
+		c0 = col
+	}
+	out := []string{first}
+	for _, l := range rest {
+		if strings.TrimSpace(l) == "" {
+			out = append(out, "")
+			continue
+		}
+		n := col + len(leading(l)) - c0
+		out = append(out, strings.Repeat(" ", max(n, col))+strings.TrimLeft(l, " \t"))
+	}
+	return out
+}
+
+// yamlValueStart is the offset just after a YAML key's colon (or an
+// item's dash) when only white space stands between it and start.
+func yamlValueStart(src []byte, start int) (int, bool) {
 	i := start
 	for i > 0 && isBlankByte(src[i-1]) {
 		i--
 	}
 	if i > 0 && (src[i-1] == ':' || src[i-1] == '-') {
-		return i
+		return i, true
 	}
-	return start
+	return start, false
 }
 
 func configDelete(o *outline.Outline, ix *lineIndex, s *outline.Symbol, edit string, loc Located) ([]Hunk, Located, error) {

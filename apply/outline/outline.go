@@ -205,6 +205,17 @@ func ancestors(s *Symbol) []*Symbol {
 // "#" join scopes like ".", a Go receiver may be written "(*T).M" or
 // "*T.M", and a trailing "()" is ignored.
 func (o *Outline) Find(name string) ([]*Symbol, error) {
+	// A path as the outline writes it is taken as it is (an operator
+	// method "A.*", C++'s "operator()").
+	var exact []*Symbol
+	for _, s := range o.all {
+		if s.Path() == name {
+			exact = append(exact, s)
+		}
+	}
+	if len(exact) > 0 {
+		return exact, nil
+	}
 	segs, err := o.ParseName(name)
 	if err != nil {
 		return nil, err
@@ -372,7 +383,7 @@ func JoinPath(segs []string) string {
 		if i > 0 {
 			b.WriteByte('.')
 		}
-		if s == "" || strings.ContainsAny(s, ".[]\"\\ \t") {
+		if s == "" || strings.ContainsAny(s, ".[]\"\\") || strings.IndexFunc(s, func(r rune) bool { return r <= ' ' }) >= 0 {
 			b.WriteByte('"')
 			b.WriteString(strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s))
 			b.WriteByte('"')
