@@ -50,6 +50,13 @@ func (c *outlineCache) get(key string) *cachedOutline {
 	return co
 }
 
+// reset empties the cache.
+func (c *outlineCache) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.byKey, c.order = nil, nil
+}
+
 func (c *outlineCache) put(key string, co *cachedOutline) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

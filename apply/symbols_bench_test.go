@@ -1,0 +1,55 @@
+package apply
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/graftdev/graft/gitstore/gittest"
+)
+
+// BenchmarkFileOutline runs file_outline through the engine on a real
+// 128 KB Go file (net/http/server.go of the toolchain) and Python file
+// (CPython 3.11.7's typing.py): parsed each time (cold), and repeated on
+// the unchanged file, served from the engine's cache by blob id (cached).
+func BenchmarkFileOutline(b *testing.B) {
+	for _, src := range []string{
+		filepath.Join(runtime.GOROOT(), "src", "net", "http", "server.go"),
+		"/root/.pyenv/versions/3.11.7/lib/python3.11/typing.py",
+	} {
+		content, err := os.ReadFile(src)
+		if err != nil {
+			b.Logf("skipped: %v", err)
+			continue
+		}
+		name := filepath.Base(src)
+		dir := gittest.Repo(b, map[string]string{name: string(content)})
+		e, err := Open(Options{Dir: dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		args, _ := json.Marshal(map[string]any{"path": name})
+		run := func(b *testing.B) {
+			if _, err := e.Call(context.Background(), "file_outline", args); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run(name+"/cold", func(b *testing.B) {
+			b.SetBytes(int64(len(content)))
+			for b.Loop() {
+				e.outlines.reset()
+				run(b)
+			}
+		})
+		b.Run(name+"/cached", func(b *testing.B) {
+			b.SetBytes(int64(len(content)))
+			run(b)
+			for b.Loop() {
+				run(b)
+			}
+		})
+	}
+}
