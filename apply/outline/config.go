@@ -76,10 +76,6 @@ func trimEnd(src []byte, start, end int) int {
 	return end
 }
 
-func with(segs []string, seg string) []string {
-	return append(append(make([]string, 0, len(segs)+1), segs...), seg)
-}
-
 func valueKind(n *ts.Node) string {
 	switch n.Kind() {
 	case "object", "block_mapping", "flow_mapping", "inline_table":

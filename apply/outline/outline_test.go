@@ -139,3 +139,38 @@ func TestUnknownLanguage(t *testing.T) {
 		t.Fatal("outline of a text file")
 	}
 }
+
+// TestPureJSON: the scanner that builds without cgo use outlines JSON as
+// tree-sitter does.
+func TestPureJSON(t *testing.T) {
+	for _, src := range []string{
+		"", "{}", "[]", "{\"a\": 1}\n",
+		"{\n  // a comment\n  \"name\": \"x\",\n  \"deps\": {\"a.b\": \"1\", \"c\": [1, {\"d\": null}]},\n  \"list\": [\n    true,\n    false\n  ]\n}\n",
+	} {
+		o, err := parseJSONPure([]byte(src))
+		if err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		o.Language = "json"
+		o.finish()
+		if !Supported("yaml") {
+			continue // no tree-sitter to compare with
+		}
+		ts, err := ParseLanguage("json", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := golden(o), golden(ts); got != want {
+			t.Errorf("%q:\npure:\n%s\ntree-sitter:\n%s", src, got, want)
+		}
+	}
+	if o, err := parseJSONPure([]byte("{\"a\": [1, 2,],}")); err != nil || len(o.Symbols) != 1 || len(o.Symbols[0].Children) != 2 {
+		t.Errorf("trailing commas: %v", err)
+	}
+	for _, bad := range []string{"{", "{\"a\" 1}", "[1 2]", "{\"a\": tru}", "\"x\n\""} {
+		if _, err := parseJSONPure([]byte(bad)); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
