@@ -4,8 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/graftdev/graft/gitstore/gittest"
@@ -17,7 +18,7 @@ import (
 // the unchanged file, served from the engine's cache by blob id (cached).
 func BenchmarkFileOutline(b *testing.B) {
 	for _, src := range []string{
-		filepath.Join(runtime.GOROOT(), "src", "net", "http", "server.go"),
+		filepath.Join(goroot(), "src", "net", "http", "server.go"),
 		"/root/.pyenv/versions/3.11.7/lib/python3.11/typing.py",
 	} {
 		content, err := os.ReadFile(src)
@@ -52,4 +53,13 @@ func BenchmarkFileOutline(b *testing.B) {
 			}
 		})
 	}
+}
+
+// goroot is the GOROOT of the go command on the PATH.
+func goroot() string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

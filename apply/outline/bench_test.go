@@ -3,8 +3,8 @@ package outline
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -18,7 +18,7 @@ func realSource(tb testing.TB, lang string, size int) []byte {
 	var dir, ext string
 	switch lang {
 	case "go":
-		dir, ext = filepath.Join(runtime.GOROOT(), "src", "net", "http"), ".go"
+		dir, ext = filepath.Join(goroot(), "src", "net", "http"), ".go"
 	case "python":
 		dir, ext = "/root/.pyenv/versions/3.11.7/lib/python3.11", ".py"
 	case "typescript":
@@ -97,4 +97,13 @@ func BenchmarkOutline(b *testing.B) {
 			})
 		}
 	}
+}
+
+// goroot is the GOROOT of the go command on the PATH.
+func goroot() string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
