@@ -277,7 +277,12 @@ func symbolHunks(o *outline.Outline, ix *lineIndex, file string, s *outline.Symb
 	switch action {
 	case "replace":
 		first := s.Line
-		if s.CommentLine > 0 && cs.starts(lines) {
+		switch {
+		case s.DeclLine > s.Line && !startsDecorated(lines, cs):
+			// Content without the decorators (attributes, annotations)
+			// the symbol has replaces the declaration under them.
+			first = s.DeclLine
+		case s.CommentLine > 0 && cs.starts(lines):
 			first = s.CommentLine
 		}
 		lines, loc.Reindented = reindentTo(lines, file, ix, first, s.EndLine, s)
@@ -310,6 +315,19 @@ func (c commentStyle) starts(lines []string) bool {
 	}
 	t := strings.TrimSpace(lines[0])
 	return c.line != "" && strings.HasPrefix(t, c.line) || c.block != "" && strings.HasPrefix(t, c.block)
+}
+
+// startsDecorated reports whether lines, past a leading comment, start
+// with a decorator, attribute or annotation ("@", "#[").
+func startsDecorated(lines []string, cs commentStyle) bool {
+	for i, l := range lines {
+		if cs.starts(lines[i:]) {
+			continue
+		}
+		t := strings.TrimSpace(l)
+		return strings.HasPrefix(t, "@") || strings.HasPrefix(t, "#[")
+	}
+	return false
 }
 
 func trimBlankLines(lines []string) []string {

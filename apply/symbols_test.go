@@ -297,3 +297,26 @@ func TestMultiEditSymbols(t *testing.T) {
 		}
 	}
 }
+
+func TestEditSymbolKeepsDecorators(t *testing.T) {
+	src := "class C:\n    @property\n    @cached(\n        1,\n    )\n    def v(self):\n        return 1\n"
+	for _, c := range []struct{ content, want string }{
+		{"def v(self):\n    return 2", "class C:\n    @property\n    @cached(\n        1,\n    )\n    def v(self):\n        return 2\n"},
+		{"@property\ndef v(self):\n    return 2", "class C:\n    @property\n    def v(self):\n        return 2\n"},
+	} {
+		out, err := apply.EditSymbolText("m.py", []byte(src), "C.v", "replace", &c.content, 0)
+		if !outline.Supported("python") {
+			return
+		}
+		if err != nil || string(out) != c.want {
+			t.Errorf("content %q:\n%s\nwant:\n%s (%v)", c.content, out, c.want, err)
+		}
+	}
+	// C's return type on its own line is no decorator.
+	csrc := "static int\nadd(int a)\n{\n\treturn a;\n}\n"
+	content := "static int\nadd(int a)\n{\n\treturn a + 1;\n}\n"
+	out, err := apply.EditSymbolText("a.c", []byte(csrc), "add", "replace", &content, 0)
+	if outline.Supported("c") && (err != nil || string(out) != content) {
+		t.Errorf("C:\n%s (%v)", out, err)
+	}
+}

@@ -37,6 +37,9 @@ type Symbol struct {
 	// inclusive, decorators and attributes included, the comment block
 	// above excluded.
 	Line, EndLine int
+	// DeclLine is the line where the declaration proper starts, after
+	// its decorators, attributes or annotations (Line when it has none).
+	DeclLine int
 	// CommentLine is the first line of the comment block directly above
 	// the span (no blank line between), or 0.
 	CommentLine int
@@ -550,6 +553,42 @@ func (l *lines) span(s *Symbol, start, end int, comments commentStyle) {
 		}
 	}
 	s.CommentLine = l.commentAbove(s.Line, comments)
+	s.DeclLine = s.Line
+}
+
+// pastDecorators returns the first line from first (up to last) that is
+// not a decorator, attribute or annotation line ("@name(...)", "#[...]"),
+// following a decorator's brackets onto the lines they span and passing
+// comments between decorators.
+func (l *lines) pastDecorators(first, last int, c commentStyle) int {
+	n := first
+	for n < last {
+		t := bytes.TrimSpace(l.text(n))
+		if n > first && c.isComment(t) && !bytes.HasPrefix(t, []byte("#[")) {
+			n++ // a comment between decorators
+			continue
+		}
+		if !bytes.HasPrefix(t, []byte("@")) && !bytes.HasPrefix(t, []byte("#[")) {
+			return n
+		}
+		depth := 0
+		for {
+			for _, c := range l.text(n) {
+				switch c {
+				case '(', '[', '{':
+					depth++
+				case ')', ']', '}':
+					depth--
+				}
+			}
+			if depth <= 0 || n >= last {
+				break
+			}
+			n++
+		}
+		n++
+	}
+	return min(n, last)
 }
 
 // commentAbove returns the first line of the comment block ending on the

@@ -171,6 +171,12 @@ func (w *walker) declare(c *ts.Node, d decl, prev []ts.Node, scope []string, par
 			w.attrsAbove(s, c, prev)
 		}
 		w.l.span(s, s.Start, s.End, w.comments)
+		// The declaration proper starts where its name does, past
+		// decorators, attributes and annotations.
+		s.DeclLine = w.l.pastDecorators(s.Line, s.EndLine, w.comments)
+		if nn := c.ChildByFieldName("name"); nn != nil {
+			s.DeclLine = min(s.DeclLine, max(s.Line, w.l.at(int(nn.StartByte()))))
+		}
 		out = append(out, s)
 	}
 	if d.body != "" && len(out) > 0 {
