@@ -320,3 +320,63 @@ func TestEditSymbolKeepsDecorators(t *testing.T) {
 		t.Errorf("C:\n%s (%v)", out, err)
 	}
 }
+
+// TestEditSymbolLanguages covers the grammars beyond Go, Python and JSON
+// through EditSymbolText (no repository).
+func TestEditSymbolLanguages(t *testing.T) {
+	type tc struct {
+		file, src, symbol, action, content string
+		line                               int
+		want                               string
+		code                               apply.Code
+	}
+	rs := "struct P;\n\nimpl P {\n    fn new() -> Self { P }\n}\n\nimpl P {\n    fn new() -> Self { P }\n}\n"
+	java := "class A {\n    void f() {}\n\n    void f(int x) {}\n}\n"
+	yaml := "name: ci\njobs:\n  test:\n    steps:\n      - run: a\n      - run: b\n"
+	toml := "[package]\nname = \"x\"\n\n[deps]\na = \"1\"\n"
+	for _, c := range []tc{
+		{file: "p.rs", src: rs, symbol: "P.new", content: "fn new() -> Self { P }", code: apply.CodeAmbiguous},
+		{file: "p.rs", src: rs, symbol: "P.new", action: "delete", line: 8, want: "struct P;\n\nimpl P {\n    fn new() -> Self { P }\n}\n\nimpl P {\n}\n"},
+		{file: "A.java", src: java, symbol: "A.f", content: "void f() {}", code: apply.CodeAmbiguous},
+		{file: "A.java", src: java, symbol: "A.f", line: 4, content: "void f(int x) { g(); }",
+			want: "class A {\n    void f() {}\n\n    void f(int x) { g(); }\n}\n"},
+		{file: "A.java", src: java, symbol: "A.f", line: 2, action: "insert_after", content: "void h() {}",
+			want: "class A {\n    void f() {}\n\n    void h() {}\n\n    void f(int x) {}\n}\n"},
+		{file: "a.rb", src: "class A\n  def m\n    1\n  end\nend\n", symbol: "A#m", content: "def m\n  2\nend",
+			want: "class A\n  def m\n    2\n  end\nend\n"},
+		{file: "a.sh", src: "f() {\n  echo a\n}\n\ng() {\n  echo b\n}\n", symbol: "f", action: "delete", want: "g() {\n  echo b\n}\n"},
+		{file: "a.c", src: "int f(void)\n{\n\treturn 1;\n}\n", symbol: "f", action: "insert_before", content: "static int g(void);",
+			want: "static int g(void);\n\nint f(void)\n{\n\treturn 1;\n}\n"},
+		{file: "ci.yaml", src: yaml, symbol: "jobs.test.steps[1]", action: "insert_after", content: "- run: c",
+			want: "name: ci\njobs:\n  test:\n    steps:\n      - run: a\n      - run: b\n      - run: c\n"},
+		{file: "ci.yaml", src: yaml, symbol: "jobs.test.steps[0]", action: "delete",
+			want: "name: ci\njobs:\n  test:\n    steps:\n      - run: b\n"},
+		{file: "ci.yaml", src: yaml, symbol: "name", content: "build", want: strings.Replace(yaml, "name: ci", "name: build", 1)},
+		{file: "ci.yaml", src: yaml, symbol: "jobs.test.steps", content: "- run: x\n- run: y",
+			want: "name: ci\njobs:\n  test:\n    steps:\n      - run: x\n      - run: y\n"},
+		{file: "ci.yaml", src: yaml, symbol: "jobs.test.steps[0].run", action: "delete", code: apply.CodeInvalid},
+		{file: "c.toml", src: toml, symbol: "deps", content: "a = \"2\"\nb = \"3\"",
+			want: "[package]\nname = \"x\"\n\n[deps]\na = \"2\"\nb = \"3\"\n"},
+		{file: "c.toml", src: toml, symbol: "package.name", content: "\"y\"", want: strings.Replace(toml, "\"x\"", "\"y\"", 1)},
+		{file: "c.toml", src: toml, symbol: "package", action: "delete", want: "[deps]\na = \"1\"\n"},
+		{file: "c.toml", src: toml, symbol: "deps.b", content: "1", code: apply.CodeTextNotFound},
+	} {
+		lang := syntax.Detect(c.file, nil)
+		if !outline.Supported(lang) {
+			continue
+		}
+		var content *string
+		if c.action != "delete" {
+			content = &c.content
+		}
+		out, err := apply.EditSymbolText(c.file, []byte(c.src), c.symbol, c.action, content, c.line)
+		switch {
+		case c.code != 0 && apply.CodeOf(err) != c.code:
+			t.Errorf("%s %s %s: %v (code %d), want code %d", c.file, c.action, c.symbol, err, apply.CodeOf(err), c.code)
+		case c.code == 0 && err != nil:
+			t.Errorf("%s %s %s: %v", c.file, c.action, c.symbol, err)
+		case c.code == 0 && string(out) != c.want:
+			t.Errorf("%s %s %s:\n%s\nwant:\n%s", c.file, c.action, c.symbol, out, c.want)
+		}
+	}
+}
