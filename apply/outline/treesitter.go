@@ -413,7 +413,8 @@ func jsRules(typed bool) grammarRules {
 	if typed {
 		for k, d := range map[string]decl{
 			"abstract_class_declaration":     {kind: "class", body: "body"},
-			"interface_declaration":          {kind: "interface"},
+			"interface_declaration":          {kind: "interface", body: "body"},
+			"property_signature":             {kind: "field"},
 			"type_alias_declaration":         {kind: "type"},
 			"enum_declaration":               {kind: "enum"},
 			"internal_module":                {kind: "namespace", body: "body"},
