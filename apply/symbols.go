@@ -285,13 +285,13 @@ func symbolHunks(o *outline.Outline, ix *lineIndex, file string, s *outline.Symb
 		case s.CommentLine > 0 && cs.starts(lines):
 			first = s.CommentLine
 		}
-		lines, loc.Reindented = reindentTo(lines, file, ix, first, s.EndLine, s)
+		lines, loc.Reindented = reindentTo(lines, file, o.Language, ix, first, s.EndLine, s)
 		loc.Line = first
 		return []Hunk{linesHunk(ix, first, s.EndLine, lines, edit)}, loc, nil
 	case "insert_before", "insert_after":
 		sep := separation(o, ix, s)
 		top := topLine(s)
-		lines, loc.Reindented = reindentTo(lines, file, ix, top, top-1, s)
+		lines, loc.Reindented = reindentTo(lines, file, o.Language, ix, top, top-1, s)
 		blank := make([]string, sep)
 		if action == "insert_before" {
 			loc.Line, loc.EndLine = top, top
@@ -347,60 +347,129 @@ func trimBlankLines(lines []string) []string {
 // own lines. Lines whose first line already stands at the symbol's
 // indentation are left alone (a string literal inside may sit lower).
 // For an insertion, last is at-1.
-func reindentTo(lines []string, file string, ix *lineIndex, at, last int, s *outline.Symbol) ([]string, string) {
+func reindentTo(lines []string, file, lang string, ix *lineIndex, at, last int, s *outline.Symbol) ([]string, string) {
 	if len(lines) == 0 || at < 1 || at > ix.count() {
 		return lines, ""
 	}
 	want := leading(string(ix.line(at)))
 	st := fileIndentStyle(ix)
-	tabs := spanTabs(ix, topLine(s), s.EndLine, st)
+	tabs := spanTabs(ix, topLine(s), s.EndLine, st, lang)
 	if want != "" {
 		tabs = strings.HasPrefix(want, "\t")
 	}
-	if ct, known := linesStyle(lines); leading(lines[0]) == want && (!known || ct == tabs) {
+	// Lines inside a multi-line string (a Go raw string, a template
+	// literal, a Python docstring) are text: they move with the block but
+	// keep their tabs or spaces, and they do not tell the block's style.
+	inString := stringLines(lines, lang)
+	ct, known := linesStyle(unstrung(lines, inString))
+	convert := known && ct != tabs
+	if leading(lines[0]) == want && !convert {
 		return lines, ""
 	}
 	level := st.columns(want)
 	if tabs {
 		level = strings.Count(want, "\t")
 	}
+	from := leading(lines[0])
 	plan := indentPlan{forced: &level, tabs: &tabs, keepUnit: true}
-	out, note := plan.reindent(lines, file, ix, at, last)
+	// The lines that move with the first: those indented at least as it
+	// is (a line further left, a closing line the model outdented or a
+	// string literal's, stays as it is), and when the style changes only
+	// code lines; string lines then just move with the first line.
+	var idx []int
+	var code []string
+	for i, l := range lines {
+		if strings.HasPrefix(l, from) && !(convert && inString[i]) {
+			idx = append(idx, i)
+			code = append(code, l)
+		}
+	}
+	moved, note := plan.reindent(code, file, ix, at, last)
 	note = strings.Replace(note, "(indent_level)", "(symbol)", 1)
-	if leading(out[0]) != want {
-		// The block's least indented line is not its first (a closing
-		// line the model sent further left, a string literal): the
-		// lines indented at least as the first are re-indented, the
-		// others kept as they are.
-		from := leading(lines[0])
-		var idx []int
-		var sub []string
+	out := append([]string(nil), lines...)
+	for k, i := range idx {
+		out[i] = moved[k]
+	}
+	if convert {
 		for i, l := range lines {
-			if strings.HasPrefix(l, from) {
-				idx = append(idx, i)
-				sub = append(sub, l)
+			if inString[i] && strings.HasPrefix(l, from) {
+				out[i] = want + l[len(from):]
 			}
 		}
-		moved, _ := plan.reindent(sub, file, ix, at, last)
-		out = append([]string(nil), lines...)
-		for k, i := range idx {
-			out[i] = moved[k]
-		}
-		if leading(out[0]) != want {
-			out = shiftLines(lines, from, want)
-		}
+	}
+	if leading(out[0]) != want {
+		out = shiftLines(lines, from, want)
+		note = fmt.Sprintf("re-indented (symbol): first line moved to %q", want)
 	}
 	return out, note
 }
 
+// unstrung is lines without those inside a multi-line string.
+func unstrung(lines []string, inString []bool) []string {
+	var out []string
+	for i, l := range lines {
+		if !inString[i] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// stringLines marks the lines that start inside a multi-line string
+// literal: a raw string in Go, a template literal in JavaScript and
+// TypeScript, a triple-quoted string in Python. It reads quotes, escapes
+// and line comments, no more.
+func stringLines(lines []string, lang string) []bool {
+	out := make([]bool, len(lines))
+	var raw, triple string // the open multi-line literal's delimiter
+	lineComment := "//"
+	if lang == "python" {
+		lineComment = "#"
+	}
+	for i, l := range lines {
+		out[i] = raw != "" || triple != ""
+		for j := 0; j < len(l); j++ {
+			switch {
+			case raw != "":
+				if l[j] == '\\' && lang != "go" {
+					j++
+				} else if strings.HasPrefix(l[j:], raw) {
+					raw = ""
+				}
+			case triple != "":
+				if l[j] == '\\' {
+					j++
+				} else if strings.HasPrefix(l[j:], triple) {
+					triple, j = "", j+2
+				}
+			case strings.HasPrefix(l[j:], lineComment):
+				j = len(l)
+			case l[j] == '`' && lang != "python":
+				raw = "`"
+			case lang == "python" && (strings.HasPrefix(l[j:], `"""`) || strings.HasPrefix(l[j:], "'''")):
+				triple, j = l[j:j+3], j+2
+			case l[j] == '"' || l[j] == '\'':
+				q := l[j]
+				for j++; j < len(l) && l[j] != q; j++ {
+					if l[j] == '\\' {
+						j++
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
 // spanTabs reports whether the lines first..last (or, when they do not
-// tell, the file) indent with tabs.
-func spanTabs(ix *lineIndex, first, last int, st indentStyle) bool {
+// tell, the file) indent with tabs; lines inside multi-line strings do
+// not count.
+func spanTabs(ix *lineIndex, first, last int, st indentStyle, lang string) bool {
 	lines := make([]string, 0, max(last-first+1, 0))
 	for n := first; n <= last; n++ {
 		lines = append(lines, string(ix.line(n)))
 	}
-	if tabs, known := linesStyle(lines); known {
+	if tabs, known := linesStyle(unstrung(lines, stringLines(lines, lang))); known {
 		return tabs
 	}
 	return st.tabs

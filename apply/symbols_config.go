@@ -332,7 +332,7 @@ func configInsert(o *outline.Outline, ix *lineIndex, file string, s *outline.Sym
 	sep := separation(o, ix, s)
 	blank := make([]string, sep)
 	top := topLine(s)
-	lines, loc.Reindented = reindentTo(lines, file, ix, s.Line, s.Line-1, s)
+	lines, loc.Reindented = reindentTo(lines, file, o.Language, ix, s.Line, s.Line-1, s)
 	if action == "insert_before" {
 		if comma {
 			lines[len(lines)-1] += ","
