@@ -285,6 +285,7 @@ func symbolHunks(o *outline.Outline, ix *lineIndex, file string, s *outline.Symb
 		case s.CommentLine > 0 && cs.starts(lines):
 			first = s.CommentLine
 		}
+		lines = keepExport(o.Language, string(ix.line(s.DeclLine)), lines)
 		lines, loc.Reindented = reindentTo(lines, file, o.Language, ix, first, s.EndLine, s)
 		loc.Line = first
 		return []Hunk{linesHunk(ix, first, s.EndLine, lines, edit)}, loc, nil
@@ -315,6 +316,60 @@ func (c commentStyle) starts(lines []string) bool {
 	}
 	t := strings.TrimSpace(lines[0])
 	return c.line != "" && strings.HasPrefix(t, c.line) || c.block != "" && strings.HasPrefix(t, c.block)
+}
+
+// keepExport gives content sent without the "export" (or "export
+// default", "export declare") that the symbol's declaration line starts
+// with in JavaScript and TypeScript that prefix back, when the content's
+// declaration starts with the same word the declaration does after it.
+func keepExport(lang, declLine string, lines []string) []string {
+	if lang != "javascript" && lang != "typescript" && lang != "tsx" {
+		return lines
+	}
+	decl := strings.TrimSpace(declLine)
+	prefix := ""
+	for _, w := range []string{"export ", "default ", "declare "} {
+		if strings.HasPrefix(decl[len(prefix):], w) {
+			prefix += w
+		}
+	}
+	if prefix == "" {
+		return lines
+	}
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if commentOnly(t) || strings.HasPrefix(t, "@") {
+			continue
+		}
+		if strings.HasPrefix(t, "export ") || firstWord(t) != firstWord(decl[len(prefix):]) {
+			return lines
+		}
+		out := append([]string(nil), lines...)
+		ind := leading(l)
+		out[i] = ind + prefix + l[len(ind):]
+		return out
+	}
+	return lines
+}
+
+// commentOnly reports whether a trimmed JavaScript line holds a comment
+// and no code ("/*x*/ function f" holds code).
+func commentOnly(t string) bool {
+	switch {
+	case strings.HasPrefix(t, "//"), strings.HasPrefix(t, "*"):
+		return true
+	case strings.HasPrefix(t, "/*"):
+		end := strings.Index(t, "*/")
+		return end < 0 || strings.TrimSpace(t[end+2:]) == ""
+	}
+	return false
+}
+
+func firstWord(s string) string {
+	if i := strings.IndexAny(s, " \t(<{=:"); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // startsDecorated reports whether lines, past a leading comment, start

@@ -380,3 +380,21 @@ func TestEditSymbolLanguages(t *testing.T) {
 		}
 	}
 }
+
+func TestEditSymbolKeepsExport(t *testing.T) {
+	if !outline.Supported("typescript") {
+		t.Skip("no tree-sitter")
+	}
+	src := "export default function f(a: number) {\n  return a;\n}\n\nexport const g = () => 1;\n"
+	for _, c := range []struct{ symbol, content, want string }{
+		{"f", "function f(a: number) {\n  return a + 1;\n}", "export default function f(a: number) {\n  return a + 1;\n}\n\nexport const g = () => 1;\n"},
+		{"f", "export function f() {}", "export function f() {}\n\nexport const g = () => 1;\n"},
+		{"g", "const g = () => 2;", "export default function f(a: number) {\n  return a;\n}\n\nexport const g = () => 2;\n"},
+		{"g", "let g = () => 2;", "export default function f(a: number) {\n  return a;\n}\n\nlet g = () => 2;\n"},
+	} {
+		out, err := apply.EditSymbolText("m.ts", []byte(src), c.symbol, "replace", &c.content, 0)
+		if err != nil || string(out) != c.want {
+			t.Errorf("%s %q:\n%s\nwant:\n%s (%v)", c.symbol, c.content, out, c.want, err)
+		}
+	}
+}
