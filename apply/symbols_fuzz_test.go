@@ -72,3 +72,44 @@ func FuzzSymbolRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSymbolActions runs every action on every symbol of any content
+// (broken files too): a result or a refusal, never a panic, and a refusal
+// is an *Error with a code.
+func FuzzSymbolActions(f *testing.F) {
+	exts := []string{".go", ".py", ".js", ".ts", ".rs", ".java", ".c", ".cpp", ".rb", ".sh", ".json", ".yaml", ".toml"}
+	samples, _ := filepath.Glob("outline/testdata/sample.*")
+	for _, s := range samples {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for i, e := range exts {
+			if e == filepath.Ext(s) {
+				f.Add(b, uint8(i), "x = 1\n  y")
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte, lang uint8, content string) {
+		name := "f" + exts[int(lang)%len(exts)]
+		o, err := outline.Parse(name, src)
+		if err != nil {
+			return
+		}
+		for i, s := range o.All() {
+			if i > 20 {
+				break
+			}
+			for _, action := range symbolActions {
+				text := &content
+				if action == "delete" {
+					text = nil
+				}
+				_, err := EditSymbolText(name, src, s.Path(), action, text, s.Line)
+				if err != nil && CodeOf(err) == CodeInternal {
+					t.Fatalf("%s %s: internal error %v", action, s.Path(), err)
+				}
+			}
+		}
+	})
+}
