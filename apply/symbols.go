@@ -114,7 +114,7 @@ func parseOutline(rel, lang string, content []byte, edit string) (*outline.Outli
 	}
 	o, err := outline.ParseLanguage(lang, content)
 	if errors.Is(err, outline.ErrUnsupported) {
-		return nil, invalidf(rel, edit, "no symbol tools for %s files in this build: %v; use edit or edit_lines", lang, strings.TrimPrefix(err.Error(), outline.ErrUnsupported.Error()+": "))
+		return nil, invalidf(rel, edit, "no symbol tools for this file: %s; use edit or edit_lines", strings.TrimPrefix(err.Error(), outline.ErrUnsupported.Error()+": "))
 	}
 	if err != nil {
 		return nil, &Error{Code: CodeInternal, Path: rel, Edit: edit, Msg: "outline: " + err.Error(), Err: err}

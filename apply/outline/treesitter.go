@@ -52,7 +52,7 @@ func treeSitterLangs(lang string) bool {
 func parseTreeSitter(lang string, src []byte) (*Outline, error) {
 	r, ok := rules[lang]
 	if !ok {
-		return nil, fmt.Errorf("%w: %s", ErrUnsupported, lang)
+		return nil, fmt.Errorf("%w: graft reads no declarations in %s files", ErrUnsupported, lang)
 	}
 	t, err := parseTree(lang, src)
 	if err != nil {
@@ -125,7 +125,7 @@ func (w *walker) node(c *ts.Node, prev []ts.Node, scope []string, parent *Symbol
 		if outer == c {
 			// The wrapper's attributes are above it, not above what it wraps.
 			for _, s := range out {
-				w.attrsAbove(s, c, prev)
+				w.attrsAbove(s, prev)
 			}
 		}
 		return out
@@ -168,7 +168,7 @@ func (w *walker) declare(c *ts.Node, d decl, prev []ts.Node, scope []string, par
 		segs := append(append([]string(nil), scope...), nm...)
 		s := &Symbol{Segs: segs, Kind: k, Start: int(span.StartByte()), End: int(span.EndByte())}
 		if outer == nil {
-			w.attrsAbove(s, c, prev)
+			w.attrsAbove(s, prev)
 		}
 		w.l.span(s, s.Start, s.End, w.comments)
 		// The declaration proper starts where its name does, past
@@ -188,8 +188,9 @@ func (w *walker) declare(c *ts.Node, d decl, prev []ts.Node, scope []string, par
 }
 
 // attrsAbove moves s's start up over the attribute siblings just above
-// node n (and the comments among them).
-func (w *walker) attrsAbove(s *Symbol, n *ts.Node, prev []ts.Node) {
+// its node, prev being the node's earlier siblings (and over the comments
+// among the attributes).
+func (w *walker) attrsAbove(s *Symbol, prev []ts.Node) {
 	if len(w.r.attrs) == 0 {
 		return
 	}
@@ -215,7 +216,6 @@ func (w *walker) attrsAbove(s *Symbol, n *ts.Node, prev []ts.Node) {
 		}
 		break
 	}
-	_ = n
 }
 
 // namespaceKinds are the scopes whose functions are not methods.
