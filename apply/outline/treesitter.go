@@ -369,6 +369,57 @@ func jsVariables(n *ts.Node, src []byte) [][]string {
 	return out
 }
 
+// jsAssigned names an assignment of a function or class to a dotted
+// name ("module.exports.f", "Foo.prototype.bar"); other assignments
+// declare nothing.
+func jsAssigned(n *ts.Node, src []byte) [][]string {
+	var names [][]string
+	// A chain ("res.set = res.header = function") names each.
+	for n != nil && n.Kind() == "assignment_expression" {
+		left := n.ChildByFieldName("left")
+		if left == nil || left.Kind() != "member_expression" && left.Kind() != "identifier" || !dotted(left.Utf8Text(src)) {
+			return nil
+		}
+		names = append(names, strings.Split(left.Utf8Text(src), "."))
+		n = n.ChildByFieldName("right")
+	}
+	if n == nil || jsFunctionKind(n.Kind()) == "" {
+		return nil
+	}
+	return names
+}
+
+// dotted reports whether name is identifiers joined by dots.
+func dotted(name string) bool {
+	for _, r := range name {
+		if !(r == '.' || r == '_' || r == '$' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127) {
+			return false
+		}
+	}
+	return name != ""
+}
+
+func jsAssignedKind(n *ts.Node, _ []byte) string {
+	for n != nil && n.Kind() == "assignment_expression" {
+		n = n.ChildByFieldName("right")
+	}
+	if n != nil && jsFunctionKind(n.Kind()) != "" {
+		return jsFunctionKind(n.Kind())
+	}
+	return "func"
+}
+
+// jsFunctionKind is "func" or "class" for a value that defines one, else "".
+func jsFunctionKind(kind string) string {
+	switch kind {
+	case "arrow_function", "function_expression", "function", "generator_function":
+		return "func"
+	case "class":
+		return "class"
+	}
+	return ""
+}
+
 // jsVariableKind is "func" for "const f = () => ...", "class" for
 // "const C = class ...", else the declaration's keyword.
 func jsVariableKind(n *ts.Node, src []byte) string {
@@ -408,8 +459,11 @@ func jsRules(typed bool) grammarRules {
 			"variable_declaration":           {kind: "var", names: jsVariables, kindOf: jsVariableKind},
 		},
 		through: set("program", "class_body", "statement_block"),
-		wrap:    set("export_statement"),
+		wrap:    set("export_statement", "expression_statement"),
 	}
+	// CommonJS and prototype definitions at the top: "exports.f =
+	// function", "Foo.prototype.bar = (…) =>".
+	r.decls["assignment_expression"] = decl{kind: "func", names: jsAssigned, kindOf: jsAssignedKind}
 	if typed {
 		for k, d := range map[string]decl{
 			"abstract_class_declaration":     {kind: "class", body: "body"},
@@ -428,7 +482,6 @@ func jsRules(typed bool) grammarRules {
 		} {
 			r.decls[k] = d
 		}
-		r.wrap["expression_statement"] = true
 		r.wrap["ambient_declaration"] = true
 		delete(r.decls, "ambient_declaration")
 	}
