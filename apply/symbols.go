@@ -19,8 +19,13 @@ import (
 // (package apply/outline) becomes a line range, and the action becomes
 // Hunks like every other operation.
 
-// outlineCacheSize bounds how many outlines an engine keeps.
-const outlineCacheSize = 64
+// outlineCacheSize and outlineCacheBytes bound the outlines an engine
+// keeps: how many, and the size of the contents they outline (an
+// outline's size follows its file's).
+const (
+	outlineCacheSize  = 64
+	outlineCacheBytes = 32 << 20
+)
 
 // outlineCache keeps the outlines of recently seen contents, by blob id
 // and language: an agent outlines a file, edits it, outlines it again.
@@ -28,10 +33,12 @@ type outlineCache struct {
 	mu    sync.Mutex
 	order *list.List // of string keys, most recent first
 	byKey map[string]*cachedOutline
+	bytes int // the sizes of the outlined contents
 }
 
 type cachedOutline struct {
 	o       *outline.Outline
+	size    int // the outlined content's
 	version string
 	stored  atomic.Bool // the content is saved as a version (file_read's)
 	elem    *list.Element
@@ -54,7 +61,7 @@ func (c *outlineCache) get(key string) *cachedOutline {
 func (c *outlineCache) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.byKey, c.order = nil, nil
+	c.byKey, c.order, c.bytes = nil, nil, 0
 }
 
 func (c *outlineCache) put(key string, co *cachedOutline) {
@@ -65,13 +72,17 @@ func (c *outlineCache) put(key string, co *cachedOutline) {
 	}
 	if old := c.byKey[key]; old != nil {
 		c.order.Remove(old.elem)
+		c.bytes -= old.size
 	}
 	co.elem = c.order.PushFront(key)
 	c.byKey[key] = co
-	for c.order.Len() > outlineCacheSize {
+	c.bytes += co.size
+	for c.order.Len() > 1 && (c.order.Len() > outlineCacheSize || c.bytes > outlineCacheBytes) {
 		last := c.order.Back()
 		c.order.Remove(last)
-		delete(c.byKey, last.Value.(string))
+		key := last.Value.(string)
+		c.bytes -= c.byKey[key].size
+		delete(c.byKey, key)
 	}
 }
 
@@ -93,7 +104,7 @@ func (e *Engine) outlineOf(rel string, content []byte, store bool, edit string) 
 		if err != nil {
 			return nil, "", err
 		}
-		co = &cachedOutline{o: o, version: id}
+		co = &cachedOutline{o: o, version: id, size: len(content)}
 		e.outlines.put(key, co)
 	}
 	if store && !co.stored.Load() {

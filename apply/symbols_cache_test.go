@@ -63,3 +63,21 @@ func goroot() string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+func TestOutlineCacheBounded(t *testing.T) {
+	var c outlineCache
+	for i := range outlineCacheSize + 10 {
+		c.put(string(rune('a'+i)), &cachedOutline{size: 1})
+	}
+	if len(c.byKey) != outlineCacheSize || c.bytes != outlineCacheSize {
+		t.Errorf("%d entries, %d bytes; want %d", len(c.byKey), c.bytes, outlineCacheSize)
+	}
+	if c.get("a") != nil || c.get(string(rune('a'+outlineCacheSize+9))) == nil {
+		t.Error("not the oldest evicted")
+	}
+	c.put("big", &cachedOutline{size: outlineCacheBytes - 10})
+	c.put("big2", &cachedOutline{size: 20})
+	if c.get("big") != nil || c.get("big2") == nil || c.bytes > outlineCacheBytes {
+		t.Errorf("byte bound not kept: %d bytes", c.bytes)
+	}
+}
