@@ -35,8 +35,31 @@ func nextNonSpace(src []byte, off int) int {
 func isBlankByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // commaAfter is the offset of the comma following a value at end, or -1.
+// Comments between them (# in TOML and YAML, // and /* */ in JSON) are
+// passed over.
 func commaAfter(src []byte, end int) int {
-	if i := nextNonSpace(src, end); i < len(src) && src[i] == ',' {
+	i := nextNonSpace(src, end)
+	for i < len(src) {
+		switch {
+		case src[i] == '#' || src[i] == '/' && i+1 < len(src) && src[i+1] == '/':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case src[i] == '/' && i+1 < len(src) && src[i+1] == '*':
+			j := bytes.Index(src[i+2:], []byte("*/"))
+			if j < 0 {
+				return -1
+			}
+			i += 2 + j + 2
+		default:
+			if src[i] == ',' {
+				return i
+			}
+			return -1
+		}
+		i = nextNonSpace(src, i)
+	}
+	if i < len(src) && src[i] == ',' {
 		return i
 	}
 	return -1
@@ -147,6 +170,11 @@ func configReplace(o *outline.Outline, ix *lineIndex, file string, s *outline.Sy
 	switch {
 	case below && !strings.HasPrefix(first, "|") && !strings.HasPrefix(first, ">"):
 		ind := leading(string(ix.line(ix.lineAt(s.ValueStart))))
+		if rest, _ := baseIndent(lines[1:]); len(lines) > 1 && leading(lines[0]) == "" && len(rest) > len(ind) {
+			// The value as the file has it, cut at its first byte: the
+			// first line stood at the value's indentation.
+			lines = append([]string{ind + lines[0]}, lines[1:]...)
+		}
 		base := leading(lines[0])
 		if len(lines) > 1 {
 			base, _ = baseIndent(lines)
@@ -295,6 +323,10 @@ func configDelete(o *outline.Outline, ix *lineIndex, s *outline.Symbol, edit str
 	first, last := deletedLines(o, ix, s)
 	loc.Line, loc.EndLine = first, last
 	hunks := []Hunk{linesHunk(ix, first, last, nil, edit)}
+	if c := commaAfter(src, s.End); comma && c >= ix.end(last) {
+		// The member's comma stands on a later line (leading commas).
+		hunks = append(hunks, Hunk{Start: c, End: c + 1, Edit: edit, Desc: "comma after " + s.Path()})
+	}
 	if comma && commaAfter(src, s.End) < 0 && prev != nil {
 		// The last member goes: the one before it loses its comma.
 		if c := commaAfter(src, prev.End); c >= 0 && c < ix.start(first) {

@@ -3,6 +3,7 @@
 package outline
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -60,20 +61,27 @@ func (c *configWalker) named(n *ts.Node) []ts.Node {
 func (c *configWalker) symbol(segs []string, kind string, n, value *ts.Node) *Symbol {
 	s := &Symbol{Segs: segs, Kind: kind, Start: int(n.StartByte()), End: int(n.EndByte())}
 	if value != nil {
-		s.ValueStart, s.ValueEnd = int(value.StartByte()), trimEnd(c.src, int(value.StartByte()), int(value.EndByte()))
+		s.ValueStart, s.ValueEnd = int(value.StartByte()), c.trimEnd(int(value.StartByte()), int(value.EndByte()))
 	}
-	s.End = trimEnd(c.src, s.Start, s.End)
+	s.End = c.trimEnd(s.Start, s.End)
 	c.l.span(s, s.Start, s.End, c.comments)
 	return s
 }
 
 // trimEnd moves end back over trailing white space (YAML and TOML nodes
-// end after their line break).
-func trimEnd(src []byte, start, end int) int {
-	for end > start && isSpace(src[end-1]) {
-		end--
+// end after their line break) and over whole comment lines at the end (a
+// YAML node holds the comments that follow it, down to the next key).
+func (c *configWalker) trimEnd(start, end int) int {
+	for {
+		for end > start && isSpace(c.src[end-1]) {
+			end--
+		}
+		ls := max(start, bytes.LastIndexByte(c.src[:end], '\n')+1)
+		if ls == start || c.comments.line == "" || !bytes.HasPrefix(bytes.TrimSpace(c.src[ls:end]), []byte(c.comments.line)) {
+			return end
+		}
+		end = ls
 	}
-	return end
 }
 
 func valueKind(n *ts.Node) string {
@@ -203,6 +211,10 @@ func (c *configWalker) tomlKey(n *ts.Node) []string {
 func (c *configWalker) toml(root *ts.Node) []*Symbol {
 	var out []*Symbol
 	arrays := map[string]int{}
+	// elem is the last [[array]] element: the tables under its key that
+	// follow ([array.sub]) belong to it.
+	var elem *Symbol
+	var elemKey []string
 	for _, n := range c.named(root) {
 		switch n.Kind() {
 		case "pair":
@@ -214,14 +226,28 @@ func (c *configWalker) toml(root *ts.Node) []*Symbol {
 			}
 			segs := c.tomlKey(&kids[0])
 			kind := "table"
+			var under *Symbol
 			if n.Kind() == "table_array_element" {
 				p := JoinPath(segs)
+				elem, elemKey = nil, nil
+				if base, ok := c.arrayBase(out, segs); ok {
+					// [[a.b]] under an element of [[a]]: its own index.
+					p = JoinPath(base.Segs) + "." + JoinPath(segs[len(elemKeyOf(base)):])
+					segs = append(append([]string(nil), base.Segs...), segs[len(elemKeyOf(base)):]...)
+					under = base
+				}
 				segs = with(segs, "["+strconv.Itoa(arrays[p])+"]")
 				arrays[p]++
 				kind = "item"
+			} else if elem != nil && hasPrefix(segs, elemKey) && len(segs) > len(elemKey) {
+				segs = append(append([]string(nil), elem.Segs...), segs[len(elemKey):]...)
+				under = elem
+			} else {
+				elem, elemKey = nil, nil
 			}
 			s := c.symbol(segs, kind, &n, nil)
 			s.Body = true
+			s.arrayKey = c.tomlKey(&kids[0])
 			if len(kids) > 1 {
 				s.ValueStart = int(kids[1].StartByte())
 				s.ValueEnd = s.End
@@ -231,10 +257,56 @@ func (c *configWalker) toml(root *ts.Node) []*Symbol {
 					s.Children = append(s.Children, c.tomlPair(&kids[i], segs)...)
 				}
 			}
-			out = append(out, s)
+			if under != nil {
+				// A sub-table of an array element: a child of the element,
+				// whose span (and its parents') now reaches its end.
+				under.Children = append(under.Children, s)
+				for p := under; p != nil; p = p.tomlParent {
+					p.End, p.EndLine = max(p.End, s.End), max(p.EndLine, s.EndLine)
+				}
+				s.tomlParent = under
+			} else {
+				out = append(out, s)
+			}
+			if n.Kind() == "table_array_element" {
+				elem, elemKey = s, c.tomlKey(&kids[0])
+			}
 		}
 	}
 	return out
+}
+
+// arrayBase returns the array element (or sub-table of one) that a
+// [[key]] header nests under: the latest element whose array key is a
+// proper prefix of key.
+func (c *configWalker) arrayBase(top []*Symbol, key []string) (*Symbol, bool) {
+	var best *Symbol
+	var walk func(list []*Symbol)
+	walk = func(list []*Symbol) {
+		for _, s := range list {
+			if s.Kind == "item" && s.Body && len(s.arrayKey) < len(key) && hasPrefix(key, s.arrayKey) {
+				best = s
+			}
+			walk(s.Children)
+		}
+	}
+	walk(top)
+	return best, best != nil
+}
+
+// elemKeyOf is the header key of a TOML array element.
+func elemKeyOf(s *Symbol) []string { return s.arrayKey }
+
+func hasPrefix(segs, prefix []string) bool {
+	if len(prefix) > len(segs) {
+		return false
+	}
+	for i := range prefix {
+		if segs[i] != prefix[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *configWalker) tomlPair(p *ts.Node, segs []string) []*Symbol {

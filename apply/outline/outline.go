@@ -57,6 +57,11 @@ type Symbol struct {
 	// Parent is the enclosing symbol, nil at the top.
 	Parent   *Symbol
 	Children []*Symbol
+
+	// arrayKey is a TOML table's header key, tomlParent the array element
+	// a sub-table belongs to (while the outline is built).
+	arrayKey   []string
+	tomlParent *Symbol
 }
 
 // Path is the symbol's name path as edit_symbol takes it.
