@@ -5,6 +5,7 @@ import (
 	"container/list"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -202,7 +203,9 @@ func resolveSymbol(o *outline.Outline, ix *lineIndex, name string, line int, edi
 		if len(near) > 0 {
 			var names []string
 			for _, s := range near {
-				names = append(names, s.Path())
+				if !slices.Contains(names, s.Path()) {
+					names = append(names, s.Path())
+				}
 			}
 			msg += "; near names: " + strings.Join(names, ", ")
 		} else {
@@ -228,19 +231,19 @@ func topLine(s *outline.Symbol) int {
 func symbolLines(list []*outline.Symbol) string {
 	var parts []string
 	for _, s := range list {
-		parts = append(parts, fmt.Sprintf("%s %s lines %s", s.Kind, s.Path(), lineDesc(s.Line, s.EndLine)[len("line"):]))
+		parts = append(parts, fmt.Sprintf("%s %s (%s)", s.Kind, s.Path(), lineDesc(s.Line, s.EndLine)))
 	}
 	return strings.Join(parts, "; ")
 }
 
 // symbolCandidates lists symbols as a refusal's candidates: the text is
-// the symbol's first line.
+// the declaration's line (past its decorators).
 func symbolCandidates(ix *lineIndex, list []*outline.Symbol, sim float64) []matcher.Candidate {
 	var out []matcher.Candidate
 	for _, s := range list {
 		text := ""
-		if s.Line <= ix.count() {
-			text = strings.TrimSpace(string(ix.line(s.Line)))
+		if s.DeclLine >= 1 && s.DeclLine <= ix.count() {
+			text = strings.TrimSpace(string(ix.line(s.DeclLine)))
 		}
 		out = append(out, matcher.Candidate{Line: s.Line, EndLine: s.EndLine, Similarity: sim, Text: text,
 			Reason: s.Kind + " " + s.Path()})

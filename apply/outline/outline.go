@@ -434,7 +434,7 @@ func (o *Outline) Near(name string, limit int) []*Symbol {
 		default:
 			if d := distance(p, want); d <= max(1, len(want)/3) {
 				score = 2 + d
-			} else if d := distance(sl, last); d <= max(1, len(last)/3) {
+			} else if d := distance(sl, last); d <= len(last)/3 {
 				score = 3 + d
 			}
 		}
