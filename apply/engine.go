@@ -81,6 +81,8 @@ type Engine struct {
 	// reread is set while a call is recomputed because files changed
 	// between its read and its write: what it read of each (see locked).
 	reread map[string][]byte
+	// outlines caches the outlines of recent contents (symbols.go).
+	outlines outlineCache
 	// rules are the worktree file system's naming rules (case folding).
 	rules fspath.Rules
 	// beforeLand, if set, runs just before a call's changes go to the

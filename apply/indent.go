@@ -56,6 +56,13 @@ var indentLangs = map[string]indentLang{
 // indentPlan decides the indentation of new lines at one place.
 type indentPlan struct {
 	forced *int // indent_level
+	// tabs, when set, is the place's indentation style, known to the
+	// caller (a symbol edit reads it from the symbol's own lines).
+	tabs *bool
+	// keepUnit keeps a space-indented block's own step between levels
+	// instead of the file's (content copied from the file has the file's
+	// step already, whatever the file's most common step is).
+	keepUnit bool
 }
 
 // reindent returns lines re-indented for a line edit replacing lines
@@ -84,6 +91,9 @@ func (p indentPlan) reindent(lines []string, file string, ix *lineIndex, first, 
 				break
 			}
 		}
+	}
+	if p.tabs != nil {
+		useTabs = *p.tabs
 	}
 	unit := st.unit
 	if useTabs {
@@ -158,7 +168,11 @@ func (p indentPlan) reindent(lines []string, file string, ix *lineIndex, first, 
 		// Relative indentation is kept in levels of the block's own unit,
 		// re-expressed in the context's unit.
 		levels, rest := rel/cu.width, rel%cu.width
-		out[i] = indentString(target, useTabs, unit) + indentString(levels*unit, useTabs, unit) + strings.Repeat(" ", rest) + l[len(ind):]
+		step := unit
+		if p.keepUnit && !useTabs {
+			step = cu.width
+		}
+		out[i] = indentString(target, useTabs, unit) + indentString(levels*step, useTabs, unit) + strings.Repeat(" ", rest) + l[len(ind):]
 	}
 	style := "spaces"
 	if useTabs {

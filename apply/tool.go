@@ -121,8 +121,8 @@ func Register(t *Tool) {
 }
 
 // Tools returns every registered tool: reading, string, line, batch,
-// snippet and patch edits, then the journal (toolOrder), and the rest by
-// name.
+// symbol, snippet and patch edits, then the journal (toolOrder), and the
+// rest by name.
 func Tools() []*Tool {
 	registry.Lock()
 	defer registry.Unlock()
@@ -146,8 +146,8 @@ func Tools() []*Tool {
 	return out
 }
 
-var toolOrder = []string{"file_read", "edit", "edit_text_file", "replace_in_file", "edit_lines",
-	"multi_edit", "edit_file", "apply_patch", "undo", "redo", "history", "diff"}
+var toolOrder = []string{"file_read", "file_outline", "edit", "edit_text_file", "replace_in_file", "edit_lines",
+	"multi_edit", "edit_symbol", "edit_file", "apply_patch", "undo", "redo", "history", "diff"}
 
 // Lookup returns the tool called name, or nil.
 func Lookup(name string) *Tool {

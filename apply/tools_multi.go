@@ -12,8 +12,9 @@ func init() {
 }
 
 const multiEditDescription = `String edits across several files in one call; each old_string must stand in one place, matched as
-edit does. Edits to one file apply in order. atomic (default true) lands all or none; false lands
-the edits that succeed and lists the failures. An empty old_string creates the file.`
+edit does; or symbol edits (symbol, action, content as edit_symbol). Edits to one file apply in
+order. atomic (default true) lands all or none; false lands the edits that succeed and lists the
+failures. An empty old_string creates the file.`
 
 // MultiEditRequest is the input of multi_edit.
 type MultiEditRequest struct {
@@ -25,10 +26,38 @@ type MultiEditRequest struct {
 
 // FileEdit is one multi_edit edit.
 type FileEdit struct {
-	FilePath   string `json:"file_path" jsonschema:"the file to edit"`
-	OldString  string `json:"old_string" jsonschema:"the text to replace; empty creates the file"`
-	NewString  string `json:"new_string" jsonschema:"the replacement text"`
-	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence"`
+	FilePath   string  `json:"file_path" jsonschema:"the file to edit"`
+	OldString  *string `json:"old_string,omitempty" jsonschema:"the text to replace; empty creates the file"`
+	NewString  *string `json:"new_string,omitempty" jsonschema:"the replacement text"`
+	ReplaceAll bool    `json:"replace_all,omitempty" jsonschema:"replace every occurrence"`
+	// Symbol, Action, Content and Line make an edit by symbol, as
+	// edit_symbol does, instead of old_string and new_string.
+	Symbol  string  `json:"symbol,omitempty" jsonschema:"instead of old/new: as edit_symbol"`
+	Action  string  `json:"action,omitempty" jsonschema:"with symbol"`
+	Content *string `json:"content,omitempty" jsonschema:"with symbol"`
+	Line    int     `json:"line,omitempty" jsonschema:"with symbol"`
+}
+
+// run makes the edit inside tx.
+// run applies one edit in tx; noop reports a string edit whose old and
+// new text are the same (its old text found, nothing changed).
+func (ed *FileEdit) run(tx *Tx, edit string) (noop bool, err error) {
+	if ed.Symbol != "" {
+		if ed.OldString != nil || ed.NewString != nil || ed.ReplaceAll {
+			return false, invalidf(ed.FilePath, edit, "give symbol (with action and content) or old_string and new_string, not both")
+		}
+		return false, tx.editSymbol(ed.FilePath, edit, symbolEdit{Symbol: ed.Symbol, Action: ed.Action, Content: ed.Content, Line: ed.Line}, "", true)
+	}
+	if ed.OldString == nil || ed.NewString == nil {
+		return false, invalidf(ed.FilePath, edit, "old_string and new_string are required (or symbol, action and content)")
+	}
+	if ed.Action != "" || ed.Content != nil || ed.Line != 0 {
+		return false, invalidf(ed.FilePath, edit, "action, content and line go with symbol")
+	}
+	if *ed.OldString == *ed.NewString && *ed.OldString != "" {
+		return true, tx.unchangedString(ed.FilePath, edit, *ed.OldString, ed.ReplaceAll, true)
+	}
+	return false, tx.editString(ed.FilePath, edit, *ed.OldString, *ed.NewString, ed.ReplaceAll, "", true)
 }
 
 // EditResult is the outcome of one multi_edit edit.
@@ -84,13 +113,7 @@ func runMultiEdit(ctx context.Context, e *Engine, req *MultiEditRequest) (*Multi
 		r := EditResult{FilePath: ed.FilePath}
 		key := tx.fileKey(ed.FilePath)
 		before := tx.replacementsOf(key)
-		var err error
-		noop := ed.OldString == ed.NewString && ed.OldString != ""
-		if noop {
-			err = tx.unchangedString(ed.FilePath, edit, ed.OldString, ed.ReplaceAll, true)
-		} else {
-			err = tx.editString(ed.FilePath, edit, ed.OldString, ed.NewString, ed.ReplaceAll, "", true)
-		}
+		noop, err := ed.run(tx, edit)
 		if err != nil {
 			if atomic {
 				return nil, err

@@ -224,7 +224,7 @@ func printLanding(c *Context, l *apply.Landing) {
 	for _, f := range l.Files {
 		how := ""
 		for _, h := range f.Hunks {
-			if h.Method != "exact" && h.Method != "lines" {
+			if h.Method != "exact" && h.Method != "lines" && h.Method != "symbol" {
 				how = fmt.Sprintf(" [located: %s, similarity %.2f]", h.Method, h.Similarity)
 			}
 		}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
+	"github.com/graftdev/graft/apply/outline"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -27,6 +29,13 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GIT_COMMITTER_NAME", "Test")
 			env.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
 			return nil
+		},
+		// [treesitter]: this build parses with tree-sitter (cgo).
+		Condition: func(cond string) (bool, error) {
+			if cond == "treesitter" {
+				return outline.Supported("python"), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		RequireExplicitExec: false,
 	})

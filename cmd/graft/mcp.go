@@ -83,10 +83,11 @@ var profiles = []struct {
 }{
 	{"default", []string{"file_read", "edit", "edit_lines", "multi_edit", "apply_patch", "undo"}, "read, string edit, line edits, batches, patches, undo"},
 	{"all", nil, "every tool"},
-	{"readonly", []string{"file_read", "history", "diff"}, "the tools that change nothing"},
+	{"readonly", []string{"file_read", "file_outline", "history", "diff"}, "the tools that change nothing"},
 	{"journal", []string{"undo", "redo", "history", "diff"}, "the journal: undo, redo, history, diff"},
 	{"lines", []string{"file_read", "edit_lines", "replace_in_file"}, "edits by line number"},
 	{"snippets", []string{"file_read", "edit_file"}, "snippets with existing-code markers"},
+	{"symbols", []string{"file_read", "file_outline", "edit_symbol"}, "edits by symbol name"},
 	{"seeds", []string{"file_read", "edit", "edit_text_file", "replace_in_file", "edit_lines", "multi_edit", "edit_file"}, "every string and line tool as its seed defines it"},
 }
 

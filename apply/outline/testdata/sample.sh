@@ -1,0 +1,9 @@
+#!/bin/bash
+# Greets.
+greet() {
+  echo hi
+}
+
+function bye {
+  echo bye
+}
