@@ -22,8 +22,9 @@ import (
 //     and go-git compares and sets the value (CheckAndSetReference);
 //   - reftable (extensions.refStorage = reftable, git 2.45 and later, the
 //     announced default of git 3.0): a binary format graft does not write
-//     itself. Refs are read with `git symbolic-ref` and `git show-ref` and
-//     moved with `git update-ref NEW OLD`, git's compare-and-swap. When the
+//     itself. Refs are read with `git symbolic-ref` and `git for-each-ref`
+//     and moved with `git update-ref --create-reflog NEW OLD`, git's
+//     compare-and-swap, each ref's reflog written as with files. When the
 //     installed git is older than 2.45 the repository is refused.
 //
 // Everything else graft does in such a repository (objects, the worktree,
