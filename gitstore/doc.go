@@ -40,8 +40,9 @@
 // not installed, graft reads the environment and the repository's config
 // itself and fills what is missing with DefaultName and DefaultEmail.
 // The answer is kept per worktree with what it depends on (the GIT_*
-// environment, HEAD, and the stat of every config file git read and of
-// every place one may appear; see ident.go), so a long-running graft mcp
+// environment, the stat of every config file git read and of every place
+// one may appear, and HEAD's branch when an includeIf onbranch: exists;
+// see ident.go), so a long-running graft mcp
 // asks again only after a checkout (includeIf onbranch:), a config edit or
 // a new include, and otherwise pays a few stat calls (BenchmarkIdentity:
 // 2.7 ms asking git, BenchmarkIdentityCached: 0.01 ms). Cost: the two
@@ -105,7 +106,8 @@
 //
 //   - reftable ref storage (extensions.refStorage = reftable): go-git v6
 //     refuses the extension, so such refs are read with git symbolic-ref,
-//     for-each-ref and moved with git update-ref NEW OLD (refs.go);
+//     for-each-ref and moved with git update-ref --create-reflog NEW OLD
+//     (refs.go);
 //   - git's lock-file protocol around a ref move: go-git rewrites a ref file
 //     in place under an flock that git does not take, so graft holds
 //     REF.lock (created exclusively, as git does) while go-git compares and
