@@ -76,7 +76,11 @@
 // most two removed lines may match nothing, per gap and per region; and
 // when the new lines match the removed lines at one end of a gap, no more
 // than two may stand unmatched at its other end (what a forgotten marker
-// leaves).
+// leaves). A gap that puts more new lines in place of fewer removed
+// ones, where no removed line shares a name with a new line of the
+// snippet (one of two characters or more, or half of its names), is new
+// code inserted after the line before it with a marker forgotten for the
+// lines after, and is refused even when no more than two lines vanish.
 //
 // A region this line-for-line reading refuses is read once more as
 // blocks rewritten, for code replaced by a call (of a helper, for a
@@ -736,6 +740,13 @@ func checkDeletions(fl *lines, from, to int, newLines []string, pool []string) s
 		if why == "" && strict == "" && len(total) > maxUnlikeRegion {
 			why, lines = fmt.Sprintf("and %d of them (in all) are like none of the snippet's new lines", len(total)), listLines(total)
 		}
+		if why == "" && len(unlike) > 0 && len(added) > len(deleted) && !sharesAny(deleted, pool) {
+			// More new lines than removed ones, and not a name in
+			// common: new code inserted after the line before the gap,
+			// and the file's lines after it dropped by a forgotten
+			// marker (a rewrite keeps some of what it rewrites).
+			why, lines = "and more new lines stand in their place, none of which shares a name with them (new code inserted and a marker forgotten)", listLines(unlike)
+		}
 		if why != "" {
 			msg := fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), %s: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
 				len(deleted), from+first+1, clip(old[first]), why+lines)
@@ -1213,6 +1224,20 @@ func replaces(deleted, added, pool []string) (why, lines string, unlike []string
 		return "and the new lines stand for only part of them", listLines(deleted[lo:hi]), unlike
 	}
 	return "", "", unlike
+}
+
+// sharesAny reports whether a line of deleted has a name in common with
+// a line of pool: one of two characters or more, or at least half of its
+// names.
+func sharesAny(deleted, pool []string) bool {
+	for _, d := range deleted {
+		for _, l := range pool {
+			if sharesLongName(d, l) || nameOverlap(d, l) >= 0.5 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // listLines lists lines for a refusal, one a line, at most six.
