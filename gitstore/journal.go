@@ -444,7 +444,12 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	}
 	landed.Commit = h.String()
 	in.NewTip = h.String()
-	in.Reflog = tool + ": " + subj
+	// The reflog line names the tool once: a generated subject already
+	// starts with it ("edit: a.txt (+1 -1)").
+	in.Reflog = subj
+	if !strings.HasPrefix(subj, tool+":") {
+		in.Reflog = tool + ": " + subj
+	}
 
 	if err := s.commitIntent(ctx, in, temps, changes, perms); err != nil {
 		return Landed{}, err
