@@ -84,6 +84,9 @@ func (r *Repo) Write(typ string, parts [][]byte, h ID) error {
 	for _, p := range parts {
 		n += len(p)
 	}
+	fan := string(h)[:2]
+	r.objDir.Store(&fan) // its temporary file goes where it will stay (plainFS.TempFile)
+	defer r.objDir.Store(nil)
 	w, err := r.st.RawObjectWriter(t, int64(n))
 	if err != nil {
 		return fmt.Errorf("object %s: %w", h, err)

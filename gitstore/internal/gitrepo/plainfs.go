@@ -26,12 +26,20 @@ import (
 // untrusted input; go-git only names paths inside the git directory that
 // it builds itself, and graft checks the paths it is given before they
 // reach the store.
-type plainFS struct{ base string }
+type plainFS struct {
+	base string
+	// objDir, when set, is the fan-out directory ("ab") of the object
+	// being written (Repo.Write knows its id before go-git does).
+	objDir *atomic.Pointer[string]
+}
 
-// tempTurn picks the fan-out directory of the next temporary object.
+// tempTurn picks the fan-out directory of a temporary object whose id is
+// not known.
 var tempTurn atomic.Uint32
 
-func newPlainFS(base string) *plainFS { return &plainFS{base: filepath.Clean(base)} }
+func newPlainFS(base string, objDir *atomic.Pointer[string]) *plainFS {
+	return &plainFS{base: filepath.Clean(base), objDir: objDir}
+}
 
 func (p *plainFS) abs(name string) string {
 	if filepath.IsAbs(name) && strings.HasPrefix(filepath.Clean(name), p.base) {
@@ -94,13 +102,20 @@ func (p *plainFS) Join(elem ...string) string { return filepath.Join(elem...) }
 // TempFile implements billy.TempFile. go-git writes every loose object
 // through a temporary file in objects/pack ("tmp_obj_") and renames it to
 // its fan-out directory once the id is known; here that file is made in
-// one of the fan-out directories instead, in turn, as git makes its own
-// temporary objects. Every call creating and renaming away four files in
-// the one directory made each create slow on a busy file system (strace
-// -T: 0.2 to 0.6 ms an openat).
+// the object's own fan-out directory when Repo.Write told it (as git
+// makes its temporary objects, so that the rename stays in one
+// directory), else in the fan-out directories in turn. Every call
+// creating and renaming away four files in the one directory made each
+// create slow on a busy file system (strace -T: 0.2 to 0.6 ms an openat).
 func (p *plainFS) TempFile(dir, prefix string) (billy.File, error) {
 	if prefix == "tmp_obj_" && filepath.Base(dir) == "pack" && filepath.Base(filepath.Dir(dir)) == "objects" {
-		dir = filepath.Join(filepath.Dir(dir), fmt.Sprintf("%02x", tempTurn.Add(1)%256))
+		fan := fmt.Sprintf("%02x", tempTurn.Add(1)%256)
+		if p.objDir != nil {
+			if d := p.objDir.Load(); d != nil && *d != "" {
+				fan = *d
+			}
+		}
+		dir = filepath.Join(filepath.Dir(dir), fan)
 	}
 	d := p.abs(dir)
 	f, err := os.CreateTemp(d, prefix)
@@ -136,7 +151,7 @@ func (p *plainFS) Readlink(link string) (string, error) { return os.Readlink(p.a
 
 // Chroot implements billy.Chroot.
 func (p *plainFS) Chroot(path string) (billy.Filesystem, error) {
-	return newPlainFS(p.abs(path)), nil
+	return newPlainFS(p.abs(path), p.objDir), nil
 }
 
 // Root implements billy.Chroot.
