@@ -98,9 +98,11 @@
 // and later). Without one go-git rebuilds it in every process (about 76 ms
 // at 100,000 files), and the edit takes 96.6 ms against git's 448.5 ms
 // (0.215; the hand-written code, which read no reverse index: 10.7 ms). A
-// long-lived process (graft mcp) builds it once: its median edit at
-// 100,000 files was 3.45 ms (first call 54 ms), the hand-written code's
-// 3.51 ms on the same machine under the same load.
+// long-lived process (graft mcp) builds it once. Its median edit at
+// 100,000 files, alternating with the hand-written code in one run on a
+// quiet machine: 2.27 ms against 1.73 ms without a reverse index, 3.00 ms
+// against 2.42 ms with one (fixtures/bench/mcp -compare; docs/BENCHMARKS.md
+// says what the remaining 1.2 to 1.3 times is made of).
 //
 // What go-git does not do stays as thin code of ours:
 //
