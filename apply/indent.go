@@ -3,6 +3,7 @@ package apply
 import (
 	"bytes"
 	"fmt"
+	"github.com/graftdev/graft/internal/indent"
 	"path"
 	"strings"
 )
@@ -339,32 +340,20 @@ func fileIndentStyle(ix *lineIndex) indentStyle {
 
 func scanIndentStyle(ix *lineIndex) indentStyle {
 	tabs, spaces := 0, 0
-	steps := map[int]int{}
-	prev := -1
-	for n := 1; n <= ix.count() && n <= 5000; n++ {
-		l := ix.line(n)
-		if len(bytes.TrimSpace(l)) == 0 {
-			continue
-		}
-		switch l[0] {
-		case '\t':
+	for n := 1; n <= ix.count() && n <= indent.MaxLines; n++ {
+		switch l := ix.line(n); {
+		case len(bytes.TrimSpace(l)) == 0:
+		case l[0] == '\t':
 			tabs++
-		case ' ':
+		case l[0] == ' ':
 			spaces++
 		}
-		w := len(l) - len(bytes.TrimLeft(l, " "))
-		if l[0] == ' ' && prev >= 0 && w > prev && w-prev <= 8 {
-			steps[w-prev]++
-		}
-		if l[0] != '\t' {
-			prev = w
-		}
 	}
-	unit, best := 4, 0
-	for s, c := range steps {
-		if c > best || c == best && s < unit {
-			unit, best = s, c
-		}
+	// The unit is read as the matcher reads it (internal/indent); a file
+	// that shows none is taken as four spaces a level.
+	unit := indent.Unit(ix.count(), func(i int) []byte { return bytes.TrimRight(ix.line(i+1), "\r\n") })
+	if unit == 0 {
+		unit = 4
 	}
 	return indentStyle{tabs: tabs > spaces, unit: unit}
 }

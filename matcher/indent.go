@@ -1,6 +1,10 @@
 package matcher
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/graftdev/graft/internal/indent"
+)
 
 // indentMap is how the indentation of the caller's old text maps onto the
 // file's: the same transformation is then applied to the new text.
@@ -331,36 +335,13 @@ func (m indentMap) apply(ind string) string {
 	return ind
 }
 
-// fileIndentUnit guesses the unit of the file's space indentation from its
-// first lines (bounded work): the most common step from one indented line
-// to the next (2 to 8 spaces; block comment continuations and alignment by
-// one space are left out), or 0 if it shows none.
+// fileIndentUnit is the unit of the file's space indentation, as
+// internal/indent reads it for every part of graft (bounded work), or 0
+// if its first lines show none.
 func fileIndentUnit(fl *fileLines, w *work) int {
-	n := min(fl.count(), 2000)
+	n := min(fl.count(), indent.MaxLines)
 	if !w.spend(n) {
 		return 0
 	}
-	var count [9]int
-	prev := -1
-	for i := 0; i < n; i++ {
-		t := fl.text(i)
-		if isBlank(t) {
-			continue
-		}
-		ind := indentOf(t)
-		if len(ind) > 0 && ind[0] == '\t' || t[len(ind)] == '*' {
-			continue // tabs, or a block comment's continuation
-		}
-		if d := len(ind) - prev; prev >= 0 && d >= 2 && d < len(count) {
-			count[d]++
-		}
-		prev = len(ind)
-	}
-	best := 0
-	for d := 2; d < len(count); d++ {
-		if count[d] > count[best] {
-			best = d
-		}
-	}
-	return best
+	return indent.Unit(n, fl.text)
 }
