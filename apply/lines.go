@@ -45,17 +45,7 @@ func insertLinesHunk(ix *lineIndex, file string, after int, text string, edit st
 	if len(lines) == 0 {
 		return Hunk{}, "", invalidf("", edit, "nothing to insert")
 	}
-	eol := ix.eolNear(max(after, 1))
-	h := Hunk{Start: ix.end(after), End: ix.end(after), Edit: edit, Desc: fmt.Sprintf("insert after line %d", after)}
-	if after == 0 {
-		h.Start, h.End, h.Desc = 0, 0, "insert at the top"
-	}
-	if after > 0 && after == ix.count() && ix.eol(after) == "" {
-		h.New = eol + lineBlock(lines, eol, false)
-	} else {
-		h.New = lineBlock(lines, eol, true)
-	}
-	return h, note, nil
+	return insertHunk(ix, after, lines, edit), note, nil
 }
 
 func checkRange(ix *lineIndex, first, last int, edit string) error {

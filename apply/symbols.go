@@ -592,8 +592,11 @@ func linesHunk(ix *lineIndex, first, last int, lines []string, edit string) Hunk
 	return Hunk{Start: start, End: end, New: lineBlock(lines, eol, terminated), Edit: edit, Desc: lineDesc(first, last)}
 }
 
-// insertHunk inserts lines after line after (0: the top), as
-// insertLinesHunk does.
+// insertHunk inserts lines after line after (0: the top). Inserted lines
+// take the line ending of their neighbourhood; after a last line without
+// one, one is added to it and the block becomes the unterminated last
+// line, so the file still has no final newline. edit_lines' inserts
+// (insertLinesHunk) and symbol inserts both go through it.
 func insertHunk(ix *lineIndex, after int, lines []string, edit string) Hunk {
 	eol := ix.eolNear(max(after, 1))
 	h := Hunk{Start: ix.end(after), End: ix.end(after), Edit: edit, Desc: fmt.Sprintf("insert after line %d", after)}
