@@ -177,14 +177,7 @@ func alike(a, b string) bool {
 	if n == 0 {
 		return false
 	}
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	q := 0
-	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
-		q++
-	}
+	p, q := commonEnds([]byte(a), []byte(b))
 	return 10*(p+q) >= 6*n
 }
 
