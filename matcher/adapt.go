@@ -114,6 +114,12 @@ func (a *lineAdapter) adaptLines(newText string, align bool) (string, string) {
 			// The caller's trailing white space, as on every matched line.
 			line = strings.TrimSuffix(line, a.trail)
 		}
+		if isBlank(line) && line != "" && a.reindent {
+			// A line of white space only is all indentation: the caller
+			// wrote it shifted as the rest, and it is shifted back with
+			// them (16 spaces sent for the file's 12 stay 12).
+			line = a.indent.apply(line)
+		}
 		if !isBlank(line) {
 			if a.reindent && !(a.partial && j == 0) {
 				ind := indentOf(line)

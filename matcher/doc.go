@@ -96,7 +96,8 @@
 // text whose file line differs (the new text keeps one of two "}" lines):
 // then which one was kept is open, and the line is written as a changed
 // line is. Other new lines get the block's transformation: the same
-// indentation mapping in the file's style (tabs stay tabs), and typography
+// indentation mapping in the file's style (tabs stay tabs; a line of white
+// space only is all indentation and is mapped too), and typography
 // occurrence by occurrence: a quote, dash or space takes the file's form
 // where it is aligned, character by character, with an occurrence in the
 // old line it was made from and so is a neighbour of it, or where every occurrence of the same typed
