@@ -155,16 +155,10 @@ func (p *jsonScanner) object(segs []string) ([]*Symbol, error) {
 		if p.i < len(p.src) {
 			s.Kind = jsonKind(p.src[p.i])
 		}
-		kids, err := p.value(s.Segs)
-		if err != nil {
+		if err := p.member(s, '}'); err != nil {
 			return nil, err
 		}
-		s.End, s.ValueEnd, s.Children = p.i, p.i, kids
-		p.l.span(s, s.Start, s.End, slashComments)
 		out = append(out, s)
-		if err := p.separator('}'); err != nil {
-			return nil, err
-		}
 	}
 }
 
@@ -179,17 +173,23 @@ func (p *jsonScanner) array(segs []string) ([]*Symbol, error) {
 		}
 		start := p.i
 		s := &Symbol{Segs: with(segs, "["+strconv.Itoa(n)+"]"), Kind: "item", Start: start, ValueStart: start}
-		kids, err := p.value(s.Segs)
-		if err != nil {
+		if err := p.member(s, ']'); err != nil {
 			return nil, err
 		}
-		s.End, s.ValueEnd, s.Children = p.i, p.i, kids
-		p.l.span(s, s.Start, s.End, slashComments)
 		out = append(out, s)
-		if err := p.separator(']'); err != nil {
-			return nil, err
-		}
 	}
+}
+
+// member reads the value of s (a key's or an item's), ends its span, and
+// reads the separator after it, up to the close bracket of its container.
+func (p *jsonScanner) member(s *Symbol, close byte) error {
+	kids, err := p.value(s.Segs)
+	if err != nil {
+		return err
+	}
+	s.End, s.ValueEnd, s.Children = p.i, p.i, kids
+	p.l.span(s, s.Start, s.End, slashComments)
+	return p.separator(close)
 }
 
 // separator reads the comma after a member, or sees the closing bracket.
