@@ -39,12 +39,14 @@ func runEditFile(ctx context.Context, e *Engine, req *EditFileRequest) (*Landing
 
 // editSnippet merges a snippet into path (snippet package doc).
 func (tx *Tx) editSnippet(path, code string, overwrite bool, version string) error {
-	s := snippet.Parse(code)
-	if s.Markers == 0 {
-		f, err := tx.Open(path, "", true)
-		if err != nil {
-			return err
-		}
+	f, err := tx.Open(path, "", true)
+	if err != nil {
+		return err
+	}
+	s := snippet.ParseIn(code, f.Old)
+	if s.Markers == 0 || !f.Exists && s.Markers == s.Phrases {
+		// No marker, or (for a new file) only comments that would be
+		// markers in an existing one: the snippet is the whole file.
 		if f.Exists && !overwrite {
 			return invalidf(f.Rel, "", "the snippet has no \"// ... existing code ...\" marker, so it would replace the whole file: add markers where the file's lines stay, or pass overwrite: true to replace it")
 		}
@@ -59,10 +61,10 @@ func (tx *Tx) editSnippet(path, code string, overwrite bool, version string) err
 		f.Replace([]byte(code), []Located{{Line: 1, EndLine: max(1, n), Method: "create", Similarity: 1}}, 1)
 		return nil
 	}
-	f, err := tx.Open(path, "", false)
-	if err != nil {
-		return err
+	if !f.Exists {
+		return &Error{Code: CodeFileNotFound, Path: f.Rel, Msg: "file not found"}
 	}
+	s.Prose = snippet.IsProse(f.Rel)
 	sv, err := tx.since(f, version, "")
 	if err != nil {
 		return err
@@ -99,10 +101,12 @@ func snippetHunks(content []byte, s snippet.Snippet, opt matcher.Options) ([]Hun
 }
 
 // MergeSnippet merges an edit_file snippet with markers into an existing
-// file's content, as edit_file does, without the disk or git (the snippet
-// accuracy corpus runs it). A refused snippet returns the refusal.
-func MergeSnippet(content []byte, code string, opt matcher.Options) ([]byte, error) {
-	s := snippet.Parse(code)
+// file's content (named name: its extension tells prose from code), as
+// edit_file does, without the disk or git (the snippet accuracy corpus
+// runs it). A refused snippet returns the refusal.
+func MergeSnippet(name string, content []byte, code string, opt matcher.Options) ([]byte, error) {
+	s := snippet.ParseIn(code, content)
+	s.Prose = snippet.IsProse(name)
 	if s.Markers == 0 {
 		return nil, invalidf("", "", "the snippet has no marker")
 	}

@@ -9,10 +9,14 @@
 // A marker is a line holding only a comment (//, #, --, ;, %, /* */, {/* */},
 // <!-- -->) whose text is an ellipsis ("..." or "…"), alone or with words
 // that say "existing code": "... existing code ...", "... rest of the code
-// ...", "... keep existing imports ...", "(existing methods unchanged)...".
-// A bare "..." without a comment is not a marker (it is code in Python and
-// TypeScript). Markers keep the file's lines between the regions they
-// separate, unchanged.
+// ...", "... keep existing imports ...", "(existing methods unchanged)...",
+// "... rest of parseArgs ...". Without an ellipsis, a comment is a marker
+// when all its words are such words and they say the code stays ("//
+// rest of the code unchanged", "# existing code", "// the rest remains
+// the same"), unless the file holds that very comment as a line: there it
+// is code. A bare "..." without a comment is not a marker (it is code in
+// Python and TypeScript). Markers keep the file's lines between the
+// regions they separate, unchanged.
 //
 // # Regions
 //
@@ -108,6 +112,7 @@
 package snippet
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
@@ -134,8 +139,28 @@ type Snippet struct {
 	Regions []Region
 	// Lead and Trail say whether a marker opens and closes the snippet.
 	Lead, Trail bool
-	// Markers counts the marker lines.
-	Markers int
+	// Markers counts the marker lines; Phrases those of them without an
+	// ellipsis ("// rest of the code unchanged").
+	Markers, Phrases int
+	// Prose says the file is prose (Markdown, plain text), where
+	// brackets need not pair up; the caller sets it (IsProse).
+	Prose bool
+}
+
+// IsProse reports whether a file of this name is prose, by its extension:
+// Markdown, reStructuredText, AsciiDoc, Org, plain text, or none at all
+// (README, LICENSE).
+func IsProse(name string) bool {
+	base := name[strings.LastIndexAny(name, "/\\")+1:]
+	dot := strings.LastIndexByte(base, '.')
+	if dot <= 0 {
+		return true
+	}
+	switch strings.ToLower(base[dot+1:]) {
+	case "md", "markdown", "mdx", "txt", "text", "rst", "adoc", "asciidoc", "org":
+		return true
+	}
+	return false
 }
 
 // commentRE takes one comment apart: its opening, text and closing.
@@ -153,23 +178,99 @@ var stringsRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|`[^`]*`")
 })
 
-// IsMarker reports whether a snippet line is a marker.
-func IsMarker(line string) bool {
+// keepRE is what a marker without an ellipsis must say: that the code
+// it stands for stays as it is.
+var keepRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:existing|unchanged|untouched|unmodified|intact|omitted|elided|snipped|rest of|(?:remains?|stays?|is|are) the same|same as before|as before|no changes?)\b`)
+})
+
+// restRE is a marker that names what it keeps ("rest of parseArgs
+// unchanged", "existing handleRequest code"): a name or two besides the
+// marker words.
+var restRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:rest of|existing)\b`)
+})
+
+// IsMarker reports whether a snippet line is a marker: a comment holding
+// an ellipsis with words that say "existing code", or those words alone
+// when they say the code stays ("// rest of the code unchanged", "#
+// existing code"). ParseIn reads the second kind as code where the file
+// holds that very comment line.
+func IsMarker(line string) bool { return markerKind(line) != noMarker }
+
+// Kinds of marker line.
+const (
+	noMarker = iota
+	ellipsisMarker
+	phraseMarker // words that say the code stays, without an ellipsis
+)
+
+func markerKind(line string) int {
 	t := strings.TrimSpace(strings.TrimSuffix(line, "\r"))
 	m := commentRE().FindStringSubmatch(t)
 	if m == nil {
-		return false
+		return noMarker
 	}
 	text := strings.TrimSpace(m[1])
-	if !strings.Contains(text, "...") && !strings.Contains(text, "…") {
+	ellipsis := strings.Contains(text, "...") || strings.Contains(text, "…")
+	words := strings.NewReplacer("...", " ", "…", " ", "(", " ", ")", " ", "[", " ", "]", " ", ",", " ", ".", " ", ":", " ", "-", " ", ";", " ").Replace(text)
+	said := strings.ToLower(strings.Join(strings.Fields(words), " "))
+	if said == "" && !ellipsis {
+		return noMarker
+	}
+	if !ellipsis && !keepRE().MatchString(said) {
+		return noMarker
+	}
+	if !markerWordsRE().MatchString(said) && !(ellipsis && namesWhatItKeeps(said)) {
+		return noMarker
+	}
+	if ellipsis {
+		return ellipsisMarker
+	}
+	return phraseMarker
+}
+
+// namesWhatItKeeps reports whether a marker's words are marker words but
+// for one or two names of the code kept ("... rest of parseArgs ...",
+// "... existing __init__ body ..."), with "rest of" or "existing" saying
+// it is kept. Only a marker with an ellipsis may name things: "//
+// existing users" is a comment.
+func namesWhatItKeeps(said string) bool {
+	if !restRE().MatchString(said) {
 		return false
 	}
-	words := strings.NewReplacer("...", " ", "…", " ", "(", " ", ")", " ", "[", " ", "]", " ", ",", " ", ".", " ", ":", " ", "-", " ", ";", " ").Replace(text)
-	return markerWordsRE().MatchString(strings.ToLower(strings.Join(strings.Fields(words), " ")))
+	other := 0
+	for _, w := range strings.Fields(said) {
+		if markerWordsRE().MatchString(w) {
+			continue
+		}
+		if other++; other > 2 || !isName(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// isName reports whether w reads as an identifier (letters, digits, _
+// and $, not starting with a digit).
+func isName(w string) bool {
+	for i, r := range w {
+		if !(r == '_' || r == '$' || unicode.IsLetter(r) || i > 0 && unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // Parse splits a code_edit into its regions.
-func Parse(code string) Snippet {
+func Parse(code string) Snippet { return ParseIn(code, nil) }
+
+// ParseIn splits a code_edit into its regions for the file content it
+// merges into: a marker without an ellipsis ("// rest of the code
+// unchanged") is read as code where content holds that comment as a line
+// of its own (it may then anchor a region). Parse reads every such line
+// as a marker.
+func ParseIn(code string, content []byte) Snippet {
 	var s Snippet
 	lines := splitKeep(code)
 	var cur *Region
@@ -195,9 +296,12 @@ func Parse(code string) Snippet {
 	}
 	seenCode := false
 	for i, l := range lines {
-		if IsMarker(l) {
+		if k := markerKind(l); k == ellipsisMarker || k == phraseMarker && !standsAsLine(content, l) {
 			flush()
 			s.Markers++
+			if k == phraseMarker {
+				s.Phrases++
+			}
 			if !seenCode {
 				s.Lead = true
 			}
@@ -215,6 +319,31 @@ func Parse(code string) Snippet {
 	}
 	flush()
 	return s
+}
+
+// standsAsLine reports whether content has a line that is l, white space
+// at its ends aside.
+func standsAsLine(content []byte, l string) bool {
+	t := strings.TrimSpace(l)
+	for off := 0; off < len(content); {
+		i := bytes.Index(content[off:], []byte(t))
+		if i < 0 {
+			return false
+		}
+		at := off + i
+		s, e := at, at+len(t)
+		for s > 0 && (content[s-1] == ' ' || content[s-1] == '\t') {
+			s--
+		}
+		for e < len(content) && (content[e] == ' ' || content[e] == '\t' || content[e] == '\r') {
+			e++
+		}
+		if (s == 0 || content[s-1] == '\n') && (e == len(content) || content[e] == '\n') {
+			return true
+		}
+		off = at + 1
+	}
+	return false
 }
 
 // Replacement is one region's change: file bytes [Start, End) become New
@@ -293,7 +422,7 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]Replacement, error)
 		pool = append(pool, added(fl, r.from, r.to, r.newLines)...)
 	}
 	for _, r := range out {
-		if why := checkDeletions(fl, r.from, r.to, r.newLines, pool); why != "" {
+		if why := checkDeletions(fl, r.from, r.to, r.newLines, pool, s.Prose); why != "" {
 			return nil, &Error{Kind: ErrDeletes, Region: r.Region, Line: r.snippetLine, Reason: why,
 				Candidates: []matcher.Candidate{{Line: r.from + 1, EndLine: r.to, Similarity: 1, Text: string(content[fl.start(r.from):fl.start(min(r.to, fl.count()))]),
 					Reason: "the file's lines between the region's anchors"}}}
@@ -380,6 +509,17 @@ func grow(content []byte, fl *lines, block func(n int) string, limit, from int, 
 					// region was sent without its common indentation.
 					best = a
 					continue
+				}
+				if shift && best.n == 1 && best.m.Tier == matcher.Exact && m.Tier == matcher.Indentation && nonBlankLines(text) >= 2 {
+					// One line that stands once exactly, and a longer
+					// block that stands once elsewhere with its
+					// indentation shifted: the region, sent without its
+					// common indentation, reads both ways.
+					return anchor{ambiguous: &matcher.Refusal{Kind: matcher.ErrAmbiguous, Count: 2, Tier: matcher.Indentation,
+						Reason: "its first line stands once as sent, and its first lines stand once elsewhere with their indentation shifted",
+						Candidates: []matcher.Candidate{
+							fileText(content, fl, best.line, best.line+best.n, "the line as sent"),
+							fileText(content, fl, line, line+len(splitKeep(text)), "the lines with their indentation shifted")}}}
 				}
 				return best
 			}
@@ -680,7 +820,7 @@ func shift(cs []matcher.Candidate, lines int) []matcher.Candidate {
 // [from, to) replaced by newLines; pool is every line of the snippet that
 // does not stand in the file (its new code, wherever it is). It returns
 // why the region is refused, or "".
-func checkDeletions(fl *lines, from, to int, newLines []string, pool []string) string {
+func checkDeletions(fl *lines, from, to int, newLines []string, pool []string, prose bool) string {
 	var old []string
 	for i := from; i < to && i < fl.count(); i++ {
 		old = append(old, string(fl.text(i)))
@@ -700,12 +840,16 @@ func checkDeletions(fl *lines, from, to int, newLines []string, pool []string) s
 	strict := ""       // why the line-for-line reading refuses
 	var removed []int  // the removed lines that are not blank, in all gaps
 	var regionAdded []string
+	blankMsg := ""    // why dropping blank lines among removed code refuses, unless it is a block rewrite
+	var dropped []int // those blank lines
 	for _, p := range pairs {
 		var deleted, added []string
 		first, blanks, addedBlanks := -1, 0, 0
+		var gapBlanks []int
 		for i := pi; i < p[0]; i++ {
 			if strings.TrimSpace(ok[i]) == "" {
 				blanks++
+				gapBlanks = append(gapBlanks, i)
 				continue
 			}
 			if first < 0 {
@@ -731,9 +875,17 @@ func checkDeletions(fl *lines, from, to int, newLines []string, pool []string) s
 		}
 		if blanks > 0 && len(deleted)+blanks > len(added)+addedBlanks {
 			// Blank lines are lines too: dropping them unseen changes the
-			// file as much as any other line.
-			return fmt.Sprintf("it would delete %d blank line(s) of the file it does not show (from line %d) with nothing in their place: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
+			// file as much as any other line; but blank lines among code
+			// the gap rewrites go with it, when the rewrite reads as one.
+			msg := fmt.Sprintf("it would delete %d blank line(s) of the file it does not show (from line %d) with nothing in their place: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
 				blanks, from+pi+1)
+			if len(deleted) == 0 || len(added) == 0 {
+				return msg
+			}
+			if blankMsg == "" {
+				blankMsg = msg
+			}
+			dropped = append(dropped, gapBlanks...)
 		}
 		why, lines, unlike := replaces(deleted, added, pool)
 		total = append(total, unlike...)
@@ -761,14 +913,23 @@ func checkDeletions(fl *lines, from, to int, newLines []string, pool []string) s
 		}
 		pi, pj = p[0]+1, p[1]+1
 	}
+	if len(removed) > 0 && !prose && brackets(ok) != brackets(nk) {
+		// An edit of code that parses opens as many brackets as it
+		// closes: lines that leave some open (or close more) were cut
+		// off by a forgotten marker, not rewritten.
+		i := removed[0]
+		return fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), and they open %d more bracket(s) than the lines in their place: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
+			len(removed), from+i+1, clip(old[i]), brackets(ok)-brackets(nk))
+	}
 	if strict == "" {
-		return ""
+		// The code reads line for line: blank lines may not shrink.
+		return blankMsg
 	}
 	next := ""
 	if to < fl.count() {
 		next = string(fl.text(to))
 	}
-	if rewritesBlocks(ok, removed, regionAdded, pool, next) {
+	if rewritesBlocks(ok, removed, dropped, regionAdded, pool, next) {
 		return ""
 	}
 	return strict
@@ -807,8 +968,9 @@ const maxVanished = 3
 // what it opens), and at most maxVanished removed lines vanish: those
 // outside the run from the first accounted line to the last (a
 // forgotten marker leaves its lines at one end), and those inside it
-// with a name that are not accounted for.
-func rewritesBlocks(ok []string, removed []int, added, pool []string, next string) bool {
+// with a name that are not accounted for. Blank lines the region drops
+// (blanks, indexes into ok) must stand inside a block accounted for whole.
+func rewritesBlocks(ok []string, removed, blanks []int, added, pool []string, next string) bool {
 	if len(removed) == 0 {
 		return true
 	}
@@ -816,32 +978,47 @@ func rewritesBlocks(ok []string, removed []int, added, pool []string, next strin
 	for k, i := range removed {
 		del[k] = ok[i]
 	}
-	acc := oneForOne(del, pool)
-	for k, d := range del {
-		if definitionRE().MatchString(d) {
-			// A definition is accounted for only by a new line that
-			// reads like it: a call naming its parameters is no
-			// rewrite of it.
-			continue
-		}
-		for _, l := range pool {
-			if acc[k] || callNames(d, l) {
-				acc[k] = true
-				break
-			}
-		}
+	like := oneForOne(del, pool)
+	acc := make([]bool, len(del))
+	for k, j := range like {
+		acc[k] = j >= 0
 	}
 	at := map[int]int{}
 	for k, i := range removed {
 		at[i] = k
 	}
+	// In file order: a block opening line that no new line reads like
+	// may be stood for by a call, one call for one block (a definition's
+	// line never: a call naming its parameters is no rewrite of it; a
+	// statement never: it merely names the call's argument); an opening
+	// line accounted for takes its block with it.
+	used := make([]bool, len(pool))
+	inBlock := map[int]bool{} // lines inside a block accounted for whole
 	for k, i := range removed {
-		if !acc[k] || !opens(ok[i]) {
+		d := del[k]
+		if !opens(d) {
 			continue
 		}
-		for _, j := range blockOf(ok, i, next) {
+		if !acc[k] && !definitionRE().MatchString(d) {
+			for j, l := range pool {
+				if !used[j] && callNames(d, l) {
+					used[j], acc[k] = true, true
+					break
+				}
+			}
+		}
+		if !acc[k] {
+			continue
+		}
+		block := blockOf(ok, i, next)
+		for _, j := range block {
 			if kk, isRemoved := at[j]; isRemoved {
 				acc[kk] = true
+			}
+		}
+		if len(block) > 0 {
+			for j := i + 1; j < block[len(block)-1]; j++ {
+				inBlock[j] = true
 			}
 		}
 	}
@@ -860,10 +1037,21 @@ func rewritesBlocks(ok []string, removed []int, added, pool []string, next strin
 	if brackets(del) != brackets(added) {
 		return false
 	}
+	if usesVanishedName(del, pool) {
+		return false
+	}
 	if first < 0 {
 		// Nothing of the snippet reads like the removed lines: the
 		// line-for-line reading has judged them already.
 		return false
+	}
+	for _, b := range blanks {
+		if !inBlock[b] {
+			// A blank line the region drops goes with the rewrite only
+			// inside a block it rewrites whole: elsewhere it separates
+			// the rewrite from what a forgotten marker left out.
+			return false
+		}
 	}
 	vanished := first + len(del) - 1 - last
 	for k := first; k <= last; k++ {
@@ -874,14 +1062,67 @@ func rewritesBlocks(ok []string, removed []int, added, pool []string, next strin
 	return vanished <= maxVanished
 }
 
-// oneForOne marks the removed lines that a line of pool reads like (at
-// least half of its names, one of two characters or more), one pool line
-// for one removed line, as replaces matches them; but only a comment
-// stands for a comment, and only a definition for a definition.
-func oneForOne(del, pool []string) []bool {
+// declRE matches a line that declares names: Go's "a, b :=", "var a",
+// "const a", JavaScript's "let a", "const a", "var a" (an assignment may
+// change a value declared elsewhere; a loop's variables are its own).
+var declRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:(?:var|let|const)\s+([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*(?:\s*,\s*[A-Za-z_$][\w$]*)*)\s*:=)`)
+})
+
+// declared is the names line l declares.
+func declared(l string) []string {
+	m := declRE().FindStringSubmatch(l)
+	if m == nil {
+		return nil
+	}
+	if m[1] != "" {
+		return []string{m[1]}
+	}
+	var out []string
+	for _, n := range strings.Split(m[2], ",") {
+		if n = strings.TrimSpace(n); n != "_" && !keywords()[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// usesVanishedName reports whether a removed line declares a name that
+// new code of the snippet uses and no new line declares: code that still
+// needs the value is no rewrite of the lines that made it (a forgotten
+// marker dropped them).
+func usesVanishedName(del, pool []string) bool {
+	decl := map[string]bool{}
+	for _, l := range pool {
+		for _, n := range declared(l) {
+			decl[n] = true
+		}
+	}
+	for _, d := range del {
+		for _, n := range declared(d) {
+			if decl[n] || len(n) < 2 {
+				continue
+			}
+			for _, l := range pool {
+				if slices.Contains(words(stringsRE().ReplaceAllString(l, `""`)), n) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// oneForOne pairs the removed lines with the lines of pool that read
+// like them (at least half of its names, one of two characters or more),
+// one pool line for one removed line, as replaces matches them; but only
+// a comment stands for a comment, and only a definition for a
+// definition. It returns, per removed line, its pool line or -1.
+func oneForOne(del, pool []string) []int {
 	used := make([]bool, len(pool))
-	out := make([]bool, len(del))
+	out := make([]int, len(del))
 	for k, d := range del {
+		out[k] = -1
 		if !named(d) {
 			continue
 		}
@@ -895,7 +1136,7 @@ func oneForOne(del, pool []string) []bool {
 			}
 		}
 		if best >= 0 {
-			used[best], out[k] = true, true
+			used[best], out[k] = true, best
 		}
 	}
 	return out
@@ -997,9 +1238,11 @@ var exprRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$`)
 })
 
-// callNames reports whether the removed line d (code, not a comment)
-// names the whole of an argument of a call in the new line l, or has a
-// name that is a part of a called name of several parts.
+// callNames reports whether the removed line d (code, not a comment, a
+// line that opens a block) is stood for by a call in the new line l: the
+// call's arguments name at least half of the values d works on (its
+// subjects), or a name of d is a part of the called name of several
+// parts (processItem, for item).
 func callNames(d, l string) bool {
 	if isComment(d) || isComment(l) {
 		return false
@@ -1007,6 +1250,8 @@ func callNames(d, l string) bool {
 	d = stringsRE().ReplaceAllString(d, `""`)
 	l = stringsRE().ReplaceAllString(l, `""`)
 	nd := names(d)
+	subj := subjects(d)
+	named := map[string]bool{}
 	for _, m := range callRE().FindAllStringSubmatchIndex(l, -1) {
 		if parts := nameParts(l[m[2]:m[3]]); len(parts) > 1 {
 			for _, p := range parts {
@@ -1017,12 +1262,45 @@ func callNames(d, l string) bool {
 		}
 		for _, arg := range callArgs(l[m[1]:]) {
 			arg = strings.TrimLeft(arg, "&*")
-			if len(arg) >= 2 && !keywords()[arg] && exprRE().MatchString(arg) && containsExpr(d, arg) {
-				return true
+			if slices.Contains(subj, arg) {
+				named[arg] = true
 			}
 		}
 	}
-	return false
+	return len(named) > 0 && 2*len(named) >= len(subj)
+}
+
+// subjectRE matches a name or a selector, and whether a call follows.
+var subjectRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*(\s*\()?`)
+})
+
+// subjects are the values line d works on: its names and selectors (a,
+// a.b; a method's receiver, not the method) of two characters or more
+// that are not keywords, each once. A selector is one value: a call
+// naming fd stands for no line that works on fd.net alone.
+func subjects(d string) []string {
+	var out []string
+	for _, m := range subjectRE().FindAllStringSubmatchIndex(d, -1) {
+		if m[0] > 0 && (d[m[0]-1] == '.' || d[m[0]-1] >= '0' && d[m[0]-1] <= '9') {
+			continue
+		}
+		e := d[m[0]:m[1]]
+		if m[2] >= 0 {
+			// A call: its receiver is the value, if it has one.
+			e = strings.TrimRight(d[m[0]:m[2]], " \t")
+			i := strings.LastIndexByte(e, '.')
+			if i < 0 {
+				continue
+			}
+			e = e[:i]
+		}
+		if len(e) < 2 || keywords()[e] || slices.Contains(out, e) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // callArgs splits the text after a call's "(" into its arguments, up to

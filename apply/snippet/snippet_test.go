@@ -81,6 +81,9 @@ func TestIsMarker(t *testing.T) {
 		"// ... no changes ...", "// ... existing code continues ...", "// ... existing JSX ...",
 		"// ... code below unchanged ...", "// ...existing code... //", "// ... existing code; unchanged ...",
 		"# ... everything else unchanged ...", "// ... existing struct fields ...",
+		"# existing code", "// existing code", "// rest of the code unchanged", "# Rest of the code remains the same",
+		"// (rest of file unchanged)", "// Existing methods remain unchanged", "// ... rest of parseArgs ...",
+		"# ... existing __init__ body ...", "/* rest of the function stays the same */",
 	} {
 		if !IsMarker(l) {
 			t.Errorf("%q is a marker", l)
@@ -88,12 +91,32 @@ func TestIsMarker(t *testing.T) {
 	}
 	for _, l := range []string{
 		"...", "    ...", "x = ...", "// TODO: handle errors ...", "// ... then we call the server ...",
-		"# existing code", "// existing code", "print('...')", "/* see below ... for details */",
-		"// rest of the code unchanged", "// ... for each entry, check it ...", "// ... no errors below ... //x",
+		"print('...')", "/* see below ... for details */", "// existing users", "// same as above",
+		"// Other settings", "// unchanged users keep their role", "// rest of parseArgs", "// keep",
+		"// ... for each entry, check it ...", "// ... no errors below ... //x", "// ... rest of the a b c ...",
 	} {
 		if IsMarker(l) {
 			t.Errorf("%q is not a marker", l)
 		}
+	}
+}
+
+// TestPhraseMarkerInFile: a marker without an ellipsis is code where the
+// file holds that very comment line (it then anchors), and a marker
+// elsewhere.
+func TestPhraseMarkerInFile(t *testing.T) {
+	content := "func a() {\n\t// rest of the code unchanged\n\tx()\n}\n\nfunc b() {\n\ty()\n\tz()\n}\n"
+	code := "func a() {\n\t// rest of the code unchanged\n\tx(1)\n}\n\nfunc b() {\n// rest of the file unchanged\n"
+	s := ParseIn(code, []byte(content))
+	if s.Markers != 1 || len(s.Regions) != 1 || len(s.Regions[0].Lines) != 6 {
+		t.Fatalf("ParseIn: %d markers, regions %+v", s.Markers, s.Regions)
+	}
+	reps, err := Plan([]byte(content), s, matcher.Options{})
+	if err != nil || len(reps) != 1 || !strings.Contains(reps[0].New, "x(1)") {
+		t.Fatalf("Plan: %v %+v", err, reps)
+	}
+	if s := Parse(code); s.Markers != 2 || s.Phrases != 2 {
+		t.Fatalf("Parse: %d markers (%d phrases), want 2 (2)", s.Markers, s.Phrases)
 	}
 }
 
