@@ -73,15 +73,23 @@ func Eager(content []byte) *Index {
 func Window(content []byte, off, before int) *Index {
 	at := 0
 	if off > 0 && off <= len(content) {
-		at = bytes.LastIndexByte(content[:off], '\n') + 1
-		for i := 0; i < before && at > 0; i++ {
-			at = bytes.LastIndexByte(content[:at-1], '\n') + 1
-		}
+		at = StartBefore(content, off, before)
 	}
 	if at == 0 {
 		return New(content)
 	}
 	return &Index{content: content, first: bytes.Count(content[:at], []byte("\n")) + 1, next: at, n: -1}
+}
+
+// StartBefore is the offset where the line holding offset off (0 to
+// len(content)) starts, backed up by `before` lines (to 0 at most),
+// without an index: the one place such a line is looked for backwards.
+func StartBefore(content []byte, off, before int) int {
+	at := bytes.LastIndexByte(content[:off], '\n') + 1
+	for i := 0; i < before && at > 0; i++ {
+		at = bytes.LastIndexByte(content[:at-1], '\n') + 1
+	}
+	return at
 }
 
 // Content is the content the index maps.
@@ -133,7 +141,12 @@ func (x *Index) End(n int) int { return x.Start(n + 1) }
 // Text is line n without its line ending ("\r\n" or "\n"); empty for a
 // line past the last.
 func (x *Index) Text(n int) []byte {
-	s, e := x.Start(n), x.Start(n+1)
+	var s, e int
+	if l := x.lines; uint(n)+1 < uint(len(l)) {
+		s, e = l[n], l[n+1]
+	} else {
+		s, e = x.Start(n), x.Start(n+1)
+	}
 	if e > s && x.content[e-1] == '\n' {
 		e--
 		if e > s && x.content[e-1] == '\r' {
@@ -203,25 +216,28 @@ func (x *Index) grow(line, off int) {
 	if x.done {
 		return
 	}
-	if x.starts == nil {
-		x.starts = make([]int, 1, x.Count()-x.first+3)
+	starts, next, content := x.starts, x.next, x.content
+	if starts == nil {
+		starts = make([]int, 1, x.Count()-x.first+3)
 	}
-	for x.first-2+len(x.starts) < line || x.next <= off {
-		if x.next == len(x.content) {
+	upto := line - x.first + 2 // len(starts) once line is in it
+	for len(starts) < upto || next <= off {
+		if next == len(content) {
 			// No line starts at the end: it closes the last line.
-			x.starts = append(x.starts, x.next)
+			starts = append(starts, next)
 			x.done = true
-			x.n = x.first - 3 + len(x.starts)
+			x.n = x.first - 3 + len(starts)
 			break
 		}
-		x.starts = append(x.starts, x.next)
-		if i := bytes.IndexByte(x.content[x.next:], '\n'); i >= 0 {
-			x.next += i + 1
+		starts = append(starts, next)
+		if i := bytes.IndexByte(content[next:], '\n'); i >= 0 {
+			next += i + 1
 		} else {
-			x.next = len(x.content)
+			next = len(content)
 		}
 	}
+	x.starts, x.next = starts, next
 	if x.first == 1 {
-		x.lines = x.starts
+		x.lines = starts
 	}
 }
