@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graftdev/graft/internal/lineindex"
 	"github.com/graftdev/graft/matcher"
 )
 
@@ -77,7 +78,7 @@ func TestDiffRoundTrip(t *testing.T) {
 
 func TestUnifiedNoNewline(t *testing.T) {
 	a, b := []byte("x\ny"), []byte("x\nz")
-	ai, bi := newLineIndex(a), newLineIndex(b)
+	ai, bi := lineindex.New(a), lineindex.New(b)
 	got := unified("a/f", "b/f", ai, bi, diffLines(ai, 1, 3, bi, 1, 3))
 	want := "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n x\n-y\n\\ No newline at end of file\n+z\n\\ No newline at end of file\n"
 	if got != want {
@@ -101,7 +102,7 @@ func FuzzApplyDiff(f *testing.F) {
 		if !bytes.Equal(got, b) {
 			t.Fatalf("Apply(a, Diff(a, b)) = %q, want %q", got, b)
 		}
-		ai, bi := newLineIndex(a), newLineIndex(b)
+		ai, bi := lineindex.New(a), lineindex.New(b)
 		regional := editsFromHunks(ai, bi, hunks)
 		if got, _ := Apply(a, hunksOf(ai, bi, regional)); !bytes.Equal(got, b) {
 			t.Fatalf("regional edits give %q, want %q", got, b)
@@ -122,7 +123,7 @@ func FuzzHunkRegions(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ai, bi := newLineIndex(a), newLineIndex(b)
+		ai, bi := lineindex.New(a), lineindex.New(b)
 		edits := editsFromHunks(ai, bi, hunks)
 		if got, _ := Apply(a, hunksOf(ai, bi, edits)); !bytes.Equal(got, b) {
 			t.Fatalf("line edits give %q, want %q", got, b)

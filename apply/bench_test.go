@@ -64,7 +64,7 @@ func BenchmarkEngine(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				f := &TxFile{Old: content, Cur: content, singlePass: true, Exists: true}
-				ix := newLineIndex(content)
+				ix := newFileLines(content)
 				var hunks []Hunk
 				for i, r := range ops {
 					hs, _, err := e.replacementHunks(ix, "big.go", r, fmt.Sprint(i), nil)

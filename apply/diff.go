@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/graftdev/graft/gitstore/textdiff"
+	"github.com/graftdev/graft/internal/lineindex"
 )
 
 // lineEdit replaces old lines [A0, A1) with new lines [B0, B1); line
@@ -16,24 +17,24 @@ type lineEdit struct{ A0, A1, B0, B1 int }
 // Apply(a, Diff(a, b)) == b. Lines are compared with their line endings, so
 // a changed ending or a removed final newline is a change.
 func Diff(a, b []byte) []Hunk {
-	ai, bi := newLineIndex(a), newLineIndex(b)
-	edits := diffLines(ai, 1, ai.count()+1, bi, 1, bi.count()+1)
+	ai, bi := lineindex.New(a), lineindex.New(b)
+	edits := diffLines(ai, 1, ai.Count()+1, bi, 1, bi.Count()+1)
 	return hunksOf(ai, bi, edits)
 }
 
-func hunksOf(ai, bi *lineIndex, edits []lineEdit) []Hunk {
+func hunksOf(ai, bi *lineindex.Index, edits []lineEdit) []Hunk {
 	hunks := make([]Hunk, len(edits))
 	for i, e := range edits {
-		hunks[i] = Hunk{Start: ai.start(e.A0), End: ai.start(e.A1),
-			New: string(bi.content[bi.start(e.B0):bi.start(e.B1)])}
+		hunks[i] = Hunk{Start: ai.Start(e.A0), End: ai.Start(e.A1),
+			New: string(bi.Content()[bi.Start(e.B0):bi.Start(e.B1)])}
 	}
 	return hunks
 }
 
 // diffLines compares old lines [a0, a1) with new lines [b0, b1), with
 // textdiff, the one line diff that undo's merge uses too.
-func diffLines(ai *lineIndex, a0, a1 int, bi *lineIndex, b0, b1 int) []lineEdit {
-	es := textdiff.Lines(ai.content[ai.start(a0):ai.start(a1)], bi.content[bi.start(b0):bi.start(b1)])
+func diffLines(ai *lineindex.Index, a0, a1 int, bi *lineindex.Index, b0, b1 int) []lineEdit {
+	es := textdiff.Lines(ai.Content()[ai.Start(a0):ai.Start(a1)], bi.Content()[bi.Start(b0):bi.Start(b1)])
 	out := make([]lineEdit, len(es))
 	for i, e := range es {
 		out[i] = lineEdit{e.A0 + a0, e.A1 + a0, e.B0 + b0, e.B1 + b0}
@@ -45,21 +46,21 @@ func diffLines(ai *lineIndex, a0, a1 int, bi *lineIndex, b0, b1 int) []lineEdit 
 // giving new: each hunk is widened to whole lines (in both contents),
 // touching or overlapping ranges are merged, and each range is diffed by
 // line, so the work is proportional to what changed, not to the file.
-func editsFromHunks(ai, bi *lineIndex, sorted []Hunk) []lineEdit {
+func editsFromHunks(ai, bi *lineindex.Index, sorted []Hunk) []lineEdit {
 	type region struct{ ls, le, shift int } // old byte range, and new-old offset at ls
 	var regions []region
 	shift := 0
 	for _, h := range sorted {
-		ls := ai.start(ai.lineAt(h.Start))
+		ls := ai.Start(ai.LineAt(h.Start))
 		le := h.End
-		if l := ai.lineAt(h.End); h.End < len(ai.content) && ai.start(l) != h.End {
-			le = ai.end(l)
+		if l := ai.LineAt(h.End); h.End < len(ai.Content()) && ai.Start(l) != h.End {
+			le = ai.End(l)
 		}
 		// The new text must end on a line boundary too: if it does not,
 		// take in the rest of the old line it runs into.
-		tail := ai.content[h.End:le]
-		if le < len(ai.content) && !endsLine(h.New, tail, ai.content[ls:h.Start]) {
-			le = ai.end(ai.lineAt(le))
+		tail := ai.Content()[h.End:le]
+		if le < len(ai.Content()) && !endsLine(h.New, tail, ai.Content()[ls:h.Start]) {
+			le = ai.End(ai.LineAt(le))
 		}
 		if n := len(regions); n > 0 && ls <= regions[n-1].le {
 			regions[n-1].le = max(regions[n-1].le, le)
@@ -97,11 +98,11 @@ func endsLine(newText string, tail, head []byte) bool {
 
 // lineAtBoundary is the number of the line starting at off, or count()+1
 // at the end of the content.
-func lineAtBoundary(ix *lineIndex, off int) int {
-	if off >= len(ix.content) {
-		return ix.count() + 1
+func lineAtBoundary(ix *lineindex.Index, off int) int {
+	if off >= len(ix.Content()) {
+		return ix.Count() + 1
 	}
-	return ix.lineAt(off)
+	return ix.LineAt(off)
 }
 
 // contextLines is the number of unchanged lines shown around a change.
@@ -109,14 +110,14 @@ const contextLines = 3
 
 // unified renders line edits as a unified diff of oldName and newName
 // ("/dev/null" for a missing side). It returns "" when there are no edits.
-func unified(oldName, newName string, ai, bi *lineIndex, edits []lineEdit) string {
+func unified(oldName, newName string, ai, bi *lineindex.Index, edits []lineEdit) string {
 	return unifiedAt(oldName, newName, ai, bi, edits, 0)
 }
 
 // unifiedAt is unified for indexes of windows that start after base
 // lines of both contents (hunkWindow), with edits numbered in the whole
 // contents.
-func unifiedAt(oldName, newName string, ai, bi *lineIndex, edits []lineEdit, base int) string {
+func unifiedAt(oldName, newName string, ai, bi *lineindex.Index, edits []lineEdit, base int) string {
 	if len(edits) == 0 {
 		return ""
 	}
@@ -126,10 +127,10 @@ func unifiedAt(oldName, newName string, ai, bi *lineIndex, edits []lineEdit, bas
 	for i, e := range edits {
 		es[i] = textdiff.Edit{A0: e.A0 - 1, A1: e.A1 - 1, B0: e.B0 - 1, B1: e.B1 - 1}
 	}
-	line := func(ix *lineIndex) func(int) []byte {
-		return func(i int) []byte { return ix.content[ix.start(i+1-base):ix.end(i+1-base)] }
+	line := func(ix *lineindex.Index) func(int) []byte {
+		return func(i int) []byte { return ix.Content()[ix.Start(i+1-base):ix.End(i+1-base)] }
 	}
-	textdiff.WriteHunks(&b, es, contextLines, ai.count()+base, line(ai), line(bi))
+	textdiff.WriteHunks(&b, es, contextLines, ai.Count()+base, line(ai), line(bi))
 	return b.String()
 }
 
@@ -139,7 +140,7 @@ func unifiedAt(oldName, newName string, ai, bi *lineIndex, edits []lineEdit, bas
 // ends in, the next one, which editsFromHunks takes in when the new text
 // does not end a line, and the context), in whole lines.
 func hunkWindow(old []byte, sorted []Hunk) (ws, we int) {
-	ws = lineStartBefore(old, sorted[0].Start, contextLines+1)
+	ws = lineindex.StartBefore(old, sorted[0].Start, contextLines+1)
 	we = sorted[len(sorted)-1].End
 	for i := 0; i < contextLines+3 && we < len(old); i++ {
 		j := bytes.IndexByte(old[we:], '\n')
@@ -154,7 +155,7 @@ func hunkWindow(old []byte, sorted []Hunk) (ws, we int) {
 // windowEdits diffs sorted hunks on old's window [ws, we) and its new
 // form only (the contents agree outside it): the windows' indexes and the
 // line edits, numbered in the whole contents (base lines precede ws).
-func windowEdits(old []byte, sorted []Hunk, ws, we, base int) (ai, bi *lineIndex, edits []lineEdit) {
+func windowEdits(old []byte, sorted []Hunk, ws, we, base int) (ai, bi *lineindex.Index, edits []lineEdit) {
 	shifted := make([]Hunk, len(sorted))
 	for i, h := range sorted {
 		h.Start, h.End = h.Start-ws, h.End-ws
@@ -162,7 +163,7 @@ func windowEdits(old []byte, sorted []Hunk, ws, we, base int) (ai, bi *lineIndex
 	}
 	win := old[ws:we]
 	parts, _ := applyParts(win, shifted) // validated with the whole content
-	ai, bi = newLineIndex(win), newLineIndex(joinPieces(parts))
+	ai, bi = lineindex.New(win), lineindex.New(joinPieces(parts))
 	edits = editsFromHunks(ai, bi, shifted)
 	for i := range edits {
 		edits[i].A0 += base

@@ -15,6 +15,7 @@ import (
 
 	"github.com/graftdev/graft/apply/fspath"
 	"github.com/graftdev/graft/gitstore"
+	"github.com/graftdev/graft/internal/lineindex"
 	"github.com/graftdev/graft/matcher"
 )
 
@@ -152,8 +153,8 @@ func (e *Engine) explainChange(err error) error {
 	if rerr != nil || bytes.Equal(now, read) {
 		return err
 	}
-	ai, bi := newLineIndex(read), newLineIndex(now)
-	edits := diffLines(ai, 1, ai.count()+1, bi, 1, bi.count()+1)
+	ai, bi := lineindex.New(read), lineindex.New(now)
+	edits := diffLines(ai, 1, ai.Count()+1, bi, 1, bi.Count()+1)
 	out := *fe
 	if out.Code == CodeTextNotFound {
 		out.Code = CodeConflict

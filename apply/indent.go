@@ -69,7 +69,7 @@ type indentPlan struct {
 // reindent returns lines re-indented for a line edit replacing lines
 // first..last of ix (first = last+1 for an insertion before line first),
 // and a note saying what it did ("" when it left them alone).
-func (p indentPlan) reindent(lines []string, file string, ix *lineIndex, first, last int) ([]string, string) {
+func (p indentPlan) reindent(lines []string, file string, ix *fileLines, first, last int) ([]string, string) {
 	base, ok := baseIndent(lines)
 	if !ok {
 		return lines, ""
@@ -79,7 +79,7 @@ func (p indentPlan) reindent(lines []string, file string, ix *lineIndex, first, 
 		return lines, ""
 	}
 	st := fileIndentStyle(ix)
-	prev, next, repl := contextLine(ix, first-1, -1, 1), contextLine(ix, last+1, 1, ix.count()), 0
+	prev, next, repl := contextLine(ix, first-1, -1, 1), contextLine(ix, last+1, 1, ix.Count()), 0
 	if last >= first {
 		repl = contextLine(ix, first, 1, last)
 	}
@@ -87,7 +87,7 @@ func (p indentPlan) reindent(lines []string, file string, ix *lineIndex, first, 
 	useTabs := st.tabs
 	for _, n := range []int{repl, prev, next} {
 		if n > 0 {
-			if ind := leading(string(ix.line(n))); ind != "" {
+			if ind := leading(string(ix.Text(n))); ind != "" {
 				useTabs = strings.HasPrefix(ind, "\t")
 				break
 			}
@@ -100,7 +100,7 @@ func (p indentPlan) reindent(lines []string, file string, ix *lineIndex, first, 
 	if useTabs {
 		unit = st.tabWidth()
 	}
-	col := func(n int) int { return st.columns(leading(string(ix.line(n)))) }
+	col := func(n int) int { return st.columns(leading(string(ix.Text(n)))) }
 	baseCol := st.columns(base)
 	target := baseCol
 	var why string
@@ -116,16 +116,16 @@ func (p indentPlan) reindent(lines []string, file string, ix *lineIndex, first, 
 		upper, lower := 0, 0
 		if prev > 0 {
 			upper = col(prev)
-			if lang.opens(string(ix.line(prev))) {
+			if lang.opens(string(ix.Text(prev))) {
 				upper += unit
 			}
 		}
 		switch {
-		case prev > 0 && lang.opens(string(ix.line(prev))):
+		case prev > 0 && lang.opens(string(ix.Text(prev))):
 			lower = upper
 		case next > 0:
 			lower = col(next)
-			if lang.closes(string(ix.line(next))) {
+			if lang.closes(string(ix.Text(next))) {
 				lower += unit
 			}
 		}
@@ -220,9 +220,9 @@ func (l indentLang) closes(line string) bool {
 
 // contextLine returns the first non-blank line from n stepping by step up
 // to stop (inclusive), or 0.
-func contextLine(ix *lineIndex, n, step, stop int) int {
-	for ; n >= 1 && n <= ix.count() && (step > 0 && n <= stop || step < 0 && n >= stop); n += step {
-		if strings.TrimSpace(string(ix.line(n))) != "" {
+func contextLine(ix *fileLines, n, step, stop int) int {
+	for ; n >= 1 && n <= ix.Count() && (step > 0 && n <= stop || step < 0 && n >= stop); n += step {
+		if strings.TrimSpace(string(ix.Text(n))) != "" {
 			return n
 		}
 	}
@@ -330,7 +330,7 @@ func indentString(cols int, tabs bool, unit int) string {
 // with a tab than with a space, and the most common step between the
 // indentations of consecutive lines (4 when unknown).
 // It is computed once per index: every line operation of a call asks.
-func fileIndentStyle(ix *lineIndex) indentStyle {
+func fileIndentStyle(ix *fileLines) indentStyle {
 	if ix.style == nil {
 		st := scanIndentStyle(ix)
 		ix.style = &st
@@ -338,10 +338,10 @@ func fileIndentStyle(ix *lineIndex) indentStyle {
 	return *ix.style
 }
 
-func scanIndentStyle(ix *lineIndex) indentStyle {
+func scanIndentStyle(ix *fileLines) indentStyle {
 	tabs, spaces := 0, 0
-	for n := 1; n <= ix.count() && n <= indent.MaxLines; n++ {
-		switch l := ix.line(n); {
+	for n := 1; n <= ix.Count() && n <= indent.MaxLines; n++ {
+		switch l := ix.Text(n); {
 		case len(bytes.TrimSpace(l)) == 0:
 		case l[0] == '\t':
 			tabs++
@@ -351,7 +351,7 @@ func scanIndentStyle(ix *lineIndex) indentStyle {
 	}
 	// The unit is read as the matcher reads it (internal/indent); a file
 	// that shows none is taken as four spaces a level.
-	unit := indent.Unit(ix.count(), func(i int) []byte { return bytes.TrimRight(ix.line(i+1), "\r\n") })
+	unit := indent.Unit(ix.Count(), func(i int) []byte { return bytes.TrimRight(ix.Text(i+1), "\r\n") })
 	if unit == 0 {
 		unit = 4
 	}

@@ -21,14 +21,14 @@ func lineBlock(lines []string, eol string, terminated bool) string {
 // replaceLinesHunk replaces lines first..last (1-based, inclusive) with
 // text; empty text deletes them. The replaced range keeps its last line's
 // ending, or its absence at the end of the file.
-func replaceLinesHunk(ix *lineIndex, file string, first, last int, text string, edit string, plan indentPlan) (Hunk, string, error) {
+func replaceLinesHunk(ix *fileLines, file string, first, last int, text string, edit string, plan indentPlan) (Hunk, string, error) {
 	if err := checkRange(ix, first, last, edit); err != nil {
 		return Hunk{}, "", err
 	}
 	lines, note := plan.reindent(splitText(text), file, ix, first, last)
-	eol := ix.eolNear(first)
-	terminated := ix.eol(last) != ""
-	return Hunk{Start: ix.start(first), End: ix.end(last), New: lineBlock(lines, eol, terminated),
+	eol := eolNear(ix.Index, first)
+	terminated := ix.EOL(last) != ""
+	return Hunk{Start: ix.Start(first), End: ix.End(last), New: lineBlock(lines, eol, terminated),
 		Edit: edit, Desc: lineDesc(first, last)}, note, nil
 }
 
@@ -37,9 +37,9 @@ func replaceLinesHunk(ix *lineIndex, file string, first, last int, text string, 
 // a last line without a line ending, one is added to it and the inserted
 // block becomes the unterminated last line, so the file still has no
 // final newline.
-func insertLinesHunk(ix *lineIndex, file string, after int, text string, edit string, plan indentPlan) (Hunk, string, error) {
-	if after < 0 || after > ix.count() {
-		return Hunk{}, "", invalidf("", edit, "line %d out of range: the file has %d lines (0 inserts at the top)", after, ix.count())
+func insertLinesHunk(ix *fileLines, file string, after int, text string, edit string, plan indentPlan) (Hunk, string, error) {
+	if after < 0 || after > ix.Count() {
+		return Hunk{}, "", invalidf("", edit, "line %d out of range: the file has %d lines (0 inserts at the top)", after, ix.Count())
 	}
 	lines, note := plan.reindent(splitText(text), file, ix, after+1, after)
 	if len(lines) == 0 {
@@ -48,14 +48,14 @@ func insertLinesHunk(ix *lineIndex, file string, after int, text string, edit st
 	return insertHunk(ix, after, lines, edit), note, nil
 }
 
-func checkRange(ix *lineIndex, first, last int, edit string) error {
+func checkRange(ix *fileLines, first, last int, edit string) error {
 	switch {
 	case first < 1:
-		return invalidf("", edit, "start line %d out of range: lines start at 1 (the file has %d lines)", first, ix.count())
+		return invalidf("", edit, "start line %d out of range: lines start at 1 (the file has %d lines)", first, ix.Count())
 	case last < first:
 		return invalidf("", edit, "end line %d is before start line %d", last, first)
-	case last > ix.count():
-		return invalidf("", edit, "line %d out of range: the file has %d lines", last, ix.count())
+	case last > ix.Count():
+		return invalidf("", edit, "line %d out of range: the file has %d lines", last, ix.Count())
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/graftdev/graft/gitstore/gittest"
+	"github.com/graftdev/graft/internal/lineindex"
 )
 
 // A big file's hunks are kept in parts (no second copy of its unchanged
@@ -53,7 +54,7 @@ func TestBigFileHeldInParts(t *testing.T) {
 		t.Fatalf("changedBytes %d, want 2", got)
 	}
 	sorted, _ := sortHunks(len(old), f.hunks)
-	ai, bi := newLineIndex(old), newLineIndex(want)
+	ai, bi := lineindex.New(old), lineindex.New(want)
 	wantDiff := unified("a/big.txt", "b/big.txt", ai, bi, editsFromHunks(ai, bi, sorted))
 	land, err := tx.Land(ctx, "")
 	if err != nil {
@@ -141,7 +142,7 @@ func TestPartsAgreeWithJoined(t *testing.T) {
 		}
 		cur := joinPieces(parts)
 		sorted, _ := sortHunks(len(old), hunks)
-		fa, fb := newLineIndex(old), newLineIndex(cur)
+		fa, fb := lineindex.New(old), lineindex.New(cur)
 		full := editsFromHunks(fa, fb, sorted)
 		want := unified("a", "b", fa, fb, full)
 		ws, we := hunkWindow(old, sorted)

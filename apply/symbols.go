@@ -143,7 +143,7 @@ func EditSymbolText(path string, content []byte, symbol, action string, text *st
 	if err != nil {
 		return nil, err
 	}
-	ix := newLineIndex(content)
+	ix := newFileLines(content)
 	s, err := resolveSymbol(o, ix, symbol, line, "")
 	if err != nil {
 		return nil, withPath(err, path)
@@ -172,7 +172,7 @@ var symbolActions = []string{"replace", "insert_before", "insert_after", "delete
 // resolveSymbol finds the one declaration named name (line picking among
 // several), or refuses: CodeAmbiguous listing the candidates, or
 // CodeTextNotFound listing near names.
-func resolveSymbol(o *outline.Outline, ix *lineIndex, name string, line int, edit string) (*outline.Symbol, error) {
+func resolveSymbol(o *outline.Outline, ix *fileLines, name string, line int, edit string) (*outline.Symbol, error) {
 	if strings.TrimSpace(name) == "" {
 		return nil, invalidf("", edit, "symbol is required: a name path from file_outline, such as Type.Method or dependencies.react")
 	}
@@ -238,12 +238,12 @@ func symbolLines(list []*outline.Symbol) string {
 
 // symbolCandidates lists symbols as a refusal's candidates: the text is
 // the declaration's line (past its decorators).
-func symbolCandidates(ix *lineIndex, list []*outline.Symbol, sim float64) []matcher.Candidate {
+func symbolCandidates(ix *fileLines, list []*outline.Symbol, sim float64) []matcher.Candidate {
 	var out []matcher.Candidate
 	for _, s := range list {
 		text := ""
-		if s.DeclLine >= 1 && s.DeclLine <= ix.count() {
-			text = strings.TrimSpace(string(ix.line(s.DeclLine)))
+		if s.DeclLine >= 1 && s.DeclLine <= ix.Count() {
+			text = strings.TrimSpace(string(ix.Text(s.DeclLine)))
 		}
 		out = append(out, matcher.Candidate{Line: s.Line, EndLine: s.EndLine, Similarity: sim, Text: text,
 			Reason: s.Kind + " " + s.Path()})
@@ -253,7 +253,7 @@ func symbolCandidates(ix *lineIndex, list []*outline.Symbol, sim float64) []matc
 
 // symbolHunks turns one edit of the declaration s of the content indexed
 // by ix into hunks.
-func symbolHunks(o *outline.Outline, ix *lineIndex, file string, s *outline.Symbol, ed symbolEdit, edit string) ([]Hunk, Located, error) {
+func symbolHunks(o *outline.Outline, ix *fileLines, file string, s *outline.Symbol, ed symbolEdit, edit string) ([]Hunk, Located, error) {
 	loc := Located{Edit: edit, Line: s.Line, EndLine: s.EndLine, Method: "symbol", Similarity: 1}
 	action := ed.Action
 	if action == "" {
@@ -299,7 +299,7 @@ func symbolHunks(o *outline.Outline, ix *lineIndex, file string, s *outline.Symb
 		case s.CommentLine > 0 && cs.starts(lines):
 			first = s.CommentLine
 		}
-		lines = keepExport(o.Language, string(ix.line(s.DeclLine)), lines)
+		lines = keepExport(o.Language, string(ix.Text(s.DeclLine)), lines)
 		lines, loc.Reindented = reindentTo(lines, file, o.Language, ix, first, s.EndLine, s)
 		loc.Line = first
 		return []Hunk{linesHunk(ix, first, s.EndLine, lines, edit)}, loc, nil
@@ -416,11 +416,11 @@ func trimBlankLines(lines []string) []string {
 // own lines. Lines whose first line already stands at the symbol's
 // indentation are left alone (a string literal inside may sit lower).
 // For an insertion, last is at-1.
-func reindentTo(lines []string, file, lang string, ix *lineIndex, at, last int, s *outline.Symbol) ([]string, string) {
-	if len(lines) == 0 || at < 1 || at > ix.count() {
+func reindentTo(lines []string, file, lang string, ix *fileLines, at, last int, s *outline.Symbol) ([]string, string) {
+	if len(lines) == 0 || at < 1 || at > ix.Count() {
 		return lines, ""
 	}
-	want := leading(string(ix.line(at)))
+	want := leading(string(ix.Text(at)))
 	st := fileIndentStyle(ix)
 	tabs := spanTabs(ix, topLine(s), s.EndLine, st, lang)
 	if want != "" {
@@ -533,10 +533,10 @@ func stringLines(lines []string, lang string) []bool {
 // spanTabs reports whether the lines first..last (or, when they do not
 // tell, the file) indent with tabs; lines inside multi-line strings do
 // not count.
-func spanTabs(ix *lineIndex, first, last int, st indentStyle, lang string) bool {
+func spanTabs(ix *fileLines, first, last int, st indentStyle, lang string) bool {
 	lines := make([]string, 0, max(last-first+1, 0))
 	for n := first; n <= last; n++ {
-		lines = append(lines, string(ix.line(n)))
+		lines = append(lines, string(ix.Text(n)))
 	}
 	if tabs, known := linesStyle(unstrung(lines, stringLines(lines, lang))); known {
 		return tabs
@@ -580,14 +580,14 @@ func shiftLines(lines []string, from, to string) []string {
 
 // linesHunk replaces lines first..last with lines (none deletes them),
 // keeping the last replaced line's ending or its absence.
-func linesHunk(ix *lineIndex, first, last int, lines []string, edit string) Hunk {
-	eol := ix.eolNear(first)
-	terminated := ix.eol(last) != ""
-	start, end := ix.start(first), ix.end(last)
+func linesHunk(ix *fileLines, first, last int, lines []string, edit string) Hunk {
+	eol := eolNear(ix.Index, first)
+	terminated := ix.EOL(last) != ""
+	start, end := ix.Start(first), ix.End(last)
 	if len(lines) == 0 && !terminated && first > 1 {
 		// Deleting the last lines of a file without a final newline:
 		// the line before loses its line ending instead.
-		start -= len(ix.eol(first - 1))
+		start -= len(ix.EOL(first - 1))
 	}
 	return Hunk{Start: start, End: end, New: lineBlock(lines, eol, terminated), Edit: edit, Desc: lineDesc(first, last)}
 }
@@ -597,13 +597,13 @@ func linesHunk(ix *lineIndex, first, last int, lines []string, edit string) Hunk
 // one, one is added to it and the block becomes the unterminated last
 // line, so the file still has no final newline. edit_lines' inserts
 // (insertLinesHunk) and symbol inserts both go through it.
-func insertHunk(ix *lineIndex, after int, lines []string, edit string) Hunk {
-	eol := ix.eolNear(max(after, 1))
-	h := Hunk{Start: ix.end(after), End: ix.end(after), Edit: edit, Desc: fmt.Sprintf("insert after line %d", after)}
+func insertHunk(ix *fileLines, after int, lines []string, edit string) Hunk {
+	eol := eolNear(ix.Index, max(after, 1))
+	h := Hunk{Start: ix.End(after), End: ix.End(after), Edit: edit, Desc: fmt.Sprintf("insert after line %d", after)}
 	if after == 0 {
 		h.Start, h.End, h.Desc = 0, 0, "insert at the top"
 	}
-	if after > 0 && after == ix.count() && ix.eol(after) == "" {
+	if after > 0 && after == ix.Count() && ix.EOL(after) == "" {
 		h.New = eol + lineBlock(lines, eol, false)
 	} else {
 		h.New = lineBlock(lines, eol, true)
@@ -623,10 +623,10 @@ func siblings(o *outline.Outline, s *outline.Symbol) []*outline.Symbol {
 // neighbours returns the declarations just before and after s in its
 // scope, at its indentation (a definition in another branch of an if is
 // not its neighbour).
-func neighbours(o *outline.Outline, ix *lineIndex, s *outline.Symbol) (prev, next *outline.Symbol) {
-	ind := leading(string(ix.line(s.Line)))
+func neighbours(o *outline.Outline, ix *fileLines, s *outline.Symbol) (prev, next *outline.Symbol) {
+	ind := leading(string(ix.Text(s.Line)))
 	for _, x := range siblings(o, s) {
-		if x == s || leading(string(ix.line(x.Line))) != ind {
+		if x == s || leading(string(ix.Text(x.Line))) != ind {
 			continue
 		}
 		if x.EndLine < topLine(s) {
@@ -641,9 +641,9 @@ func neighbours(o *outline.Outline, ix *lineIndex, s *outline.Symbol) (prev, nex
 
 // blankBetween is the number of lines between lines a and b (exclusive)
 // when all of them are blank, else -1.
-func blankBetween(ix *lineIndex, a, b int) int {
+func blankBetween(ix *fileLines, a, b int) int {
 	for n := a + 1; n < b; n++ {
-		if len(bytes.TrimSpace(ix.line(n))) != 0 {
+		if len(bytes.TrimSpace(ix.Text(n))) != 0 {
 			return -1
 		}
 	}
@@ -654,7 +654,7 @@ func blankBetween(ix *lineIndex, a, b int) int {
 // neighbours: between s and the next declaration, else the previous one,
 // else the language's habit (two between Python's top-level definitions,
 // none between keys, one elsewhere).
-func separation(o *outline.Outline, ix *lineIndex, s *outline.Symbol) int {
+func separation(o *outline.Outline, ix *fileLines, s *outline.Symbol) int {
 	prev, next := neighbours(o, ix, s)
 	if next != nil {
 		if n := blankBetween(ix, s.EndLine, topLine(next)); n >= 0 {
@@ -679,10 +679,10 @@ func separation(o *outline.Outline, ix *lineIndex, s *outline.Symbol) int {
 // span, and the blank lines that separated it from the next declaration
 // (or, for the last one, from the previous), so that the file keeps its
 // separation.
-func deletedLines(o *outline.Outline, ix *lineIndex, s *outline.Symbol) (int, int) {
+func deletedLines(o *outline.Outline, ix *fileLines, s *outline.Symbol) (int, int) {
 	first, last := topLine(s), s.EndLine
 	after := last
-	for after+1 <= ix.count() && len(bytes.TrimSpace(ix.line(after+1))) == 0 {
+	for after+1 <= ix.Count() && len(bytes.TrimSpace(ix.Text(after+1))) == 0 {
 		after++
 	}
 	_, next := neighbours(o, ix, s)
@@ -690,13 +690,13 @@ func deletedLines(o *outline.Outline, ix *lineIndex, s *outline.Symbol) (int, in
 		return first, after
 	}
 	before := first
-	for before-1 >= 1 && len(bytes.TrimSpace(ix.line(before-1))) == 0 {
+	for before-1 >= 1 && len(bytes.TrimSpace(ix.Text(before-1))) == 0 {
 		before--
 	}
 	if before < first {
 		return before, last
 	}
-	if after == ix.count() {
+	if after == ix.Count() {
 		return first, after
 	}
 	return first, last

@@ -13,7 +13,7 @@ import (
 // collections valid. A key sharing its line with others ({"a": 1, "b":
 // 2}) is edited in place, bytewise.
 
-func configHunks(o *outline.Outline, ix *lineIndex, file string, s *outline.Symbol, action, content, edit string, loc Located) ([]Hunk, Located, error) {
+func configHunks(o *outline.Outline, ix *fileLines, file string, s *outline.Symbol, action, content, edit string, loc Located) ([]Hunk, Located, error) {
 	switch action {
 	case "replace":
 		return configReplace(o, ix, file, s, content, edit, loc)
@@ -79,8 +79,8 @@ func commaSeparated(o *outline.Outline, src []byte, s *outline.Symbol) bool {
 	return false
 }
 
-func configReplace(o *outline.Outline, ix *lineIndex, file string, s *outline.Symbol, content, edit string, loc Located) ([]Hunk, Located, error) {
-	src := ix.content
+func configReplace(o *outline.Outline, ix *fileLines, file string, s *outline.Symbol, content, edit string, loc Located) ([]Hunk, Located, error) {
+	src := ix.Content()
 	lines := trimBlankLines(splitText(content))
 	line, block, blockEnd := outline.Comments(o.Language)
 	cs := commentStyle{line, block, blockEnd}
@@ -88,7 +88,7 @@ func configReplace(o *outline.Outline, ix *lineIndex, file string, s *outline.Sy
 	// A leading comment block replaces the key's own (or is added above
 	// it) — except in a YAML block value, whose first key may have its own
 	// comment, unless the content repeats the key after the comment.
-	blockValue := o.Language == "yaml" && s.ValueStart != 0 && ix.lineAt(s.ValueStart) > s.Line
+	blockValue := o.Language == "yaml" && s.ValueStart != 0 && ix.LineAt(s.ValueStart) > s.Line
 	var comment []string
 	n := 0
 	for n < len(lines) && cs.starts(lines[n:]) {
@@ -103,7 +103,7 @@ func configReplace(o *outline.Outline, ix *lineIndex, file string, s *outline.Sy
 		if s.Shared {
 			return nil, loc, invalidf("", edit, "%s shares line %d with other keys: a comment cannot go above it", s.Path(), s.Line)
 		}
-		comment = shiftLines(comment, leading(comment[0]), leading(string(ix.line(s.Line))))
+		comment = shiftLines(comment, leading(comment[0]), leading(string(ix.Text(s.Line))))
 		if s.CommentLine > 0 {
 			hunks = append(hunks, linesHunk(ix, s.CommentLine, s.Line-1, comment, edit))
 			loc.Line = s.CommentLine
@@ -119,10 +119,10 @@ func configReplace(o *outline.Outline, ix *lineIndex, file string, s *outline.Sy
 	}
 	if s.Body {
 		// A TOML table: the lines under its header.
-		if h := strings.TrimSpace(lines[0]); h == strings.TrimSpace(string(ix.line(s.Line))) {
+		if h := strings.TrimSpace(lines[0]); h == strings.TrimSpace(string(ix.Text(s.Line))) {
 			lines = trimBlankLines(lines[1:])
 		}
-		ind := leading(string(ix.line(s.Line)))
+		ind := leading(string(ix.Text(s.Line)))
 		if len(lines) > 0 {
 			lines = shiftLines(lines, leading(lines[0]), ind)
 		}
@@ -155,8 +155,8 @@ func configReplace(o *outline.Outline, ix *lineIndex, file string, s *outline.Sy
 			}
 		}
 	}
-	keyIndent := leading(string(ix.line(s.Line)))
-	eol := ix.eolNear(s.Line)
+	keyIndent := leading(string(ix.Text(s.Line)))
+	eol := eolNear(ix.Index, s.Line)
 	start, end := s.ValueStart, s.ValueEnd
 	if start == 0 && end == 0 {
 		// A YAML key without a value ("key:"): the value goes after it.
@@ -165,11 +165,11 @@ func configReplace(o *outline.Outline, ix *lineIndex, file string, s *outline.Sy
 	first := strings.TrimSpace(lines[0])
 	var value string
 	// A YAML value on the lines below its key: those lines are replaced.
-	below := o.Language == "yaml" && s.ValueStart != 0 && ix.lineAt(s.ValueStart) > s.Line &&
-		len(bytes.TrimSpace(src[ix.start(ix.lineAt(s.ValueStart)):s.ValueStart])) == 0
+	below := o.Language == "yaml" && s.ValueStart != 0 && ix.LineAt(s.ValueStart) > s.Line &&
+		len(bytes.TrimSpace(src[ix.Start(ix.LineAt(s.ValueStart)):s.ValueStart])) == 0
 	switch {
 	case below && !strings.HasPrefix(first, "|") && !strings.HasPrefix(first, ">"):
-		ind := leading(string(ix.line(ix.lineAt(s.ValueStart))))
+		ind := leading(string(ix.Text(ix.LineAt(s.ValueStart))))
 		if rest, _ := baseIndent(lines[1:]); len(lines) > 1 && leading(lines[0]) == "" && len(rest) > len(ind) {
 			// The value as the file has it, cut at its first byte: the
 			// first line stood at the value's indentation.
@@ -179,7 +179,7 @@ func configReplace(o *outline.Outline, ix *lineIndex, file string, s *outline.Sy
 		if len(lines) > 1 {
 			base, _ = baseIndent(lines)
 		}
-		start = ix.start(ix.lineAt(s.ValueStart))
+		start = ix.Start(ix.LineAt(s.ValueStart))
 		value = strings.Join(shiftLines(lines, base, ind), eol)
 	case len(lines) > 1 && compactYAML(o, src, s):
 		// A YAML collection starting on its key's (or dash's) line: the
@@ -192,8 +192,8 @@ func configReplace(o *outline.Outline, ix *lineIndex, file string, s *outline.Sy
 		// A YAML block value where a value stood on the key's line (or a
 		// block scalar): its lines go under the key, one level deeper.
 		ind := keyIndent + "  "
-		if s.ValueStart != 0 && ix.lineAt(s.ValueStart) > s.Line {
-			ind = leading(string(ix.line(ix.lineAt(s.ValueStart))))
+		if s.ValueStart != 0 && ix.LineAt(s.ValueStart) > s.Line {
+			ind = leading(string(ix.Text(ix.LineAt(s.ValueStart))))
 		}
 		head := ""
 		body := lines
@@ -253,8 +253,8 @@ func yamlCollectionLine(line string) bool {
 // the value's place, the others at the value's column plus their offset
 // from the first — or, for lines sent as the file has them (at or right
 // of the value's column, the first line cut at the value), where they are.
-func compactLines(ix *lineIndex, s *outline.Symbol, lines []string) []string {
-	col := s.ValueStart - ix.start(ix.lineAt(s.ValueStart))
+func compactLines(ix *fileLines, s *outline.Symbol, lines []string) []string {
+	col := s.ValueStart - ix.Start(ix.LineAt(s.ValueStart))
 	first := lines[0]
 	c0 := len(leading(first))
 	first = strings.TrimLeft(first, " \t")
@@ -292,8 +292,8 @@ func yamlValueStart(src []byte, start int) (int, bool) {
 	return start, false
 }
 
-func configDelete(o *outline.Outline, ix *lineIndex, s *outline.Symbol, edit string, loc Located) ([]Hunk, Located, error) {
-	src := ix.content
+func configDelete(o *outline.Outline, ix *fileLines, s *outline.Symbol, edit string, loc Located) ([]Hunk, Located, error) {
+	src := ix.Content()
 	prev, _ := neighbours(o, ix, s)
 	if prev == nil {
 		// neighbours skips a sibling on the same line; a bytewise delete
@@ -323,13 +323,13 @@ func configDelete(o *outline.Outline, ix *lineIndex, s *outline.Symbol, edit str
 	first, last := deletedLines(o, ix, s)
 	loc.Line, loc.EndLine = first, last
 	hunks := []Hunk{linesHunk(ix, first, last, nil, edit)}
-	if c := commaAfter(src, s.End); comma && c >= ix.end(last) {
+	if c := commaAfter(src, s.End); comma && c >= ix.End(last) {
 		// The member's comma stands on a later line (leading commas).
 		hunks = append(hunks, Hunk{Start: c, End: c + 1, Edit: edit, Desc: "comma after " + s.Path()})
 	}
 	if comma && commaAfter(src, s.End) < 0 && prev != nil {
 		// The last member goes: the one before it loses its comma.
-		if c := commaAfter(src, prev.End); c >= 0 && c < ix.start(first) {
+		if c := commaAfter(src, prev.End); c >= 0 && c < ix.Start(first) {
 			hunks = append(hunks, Hunk{Start: c, End: c + 1, Edit: edit, Desc: "comma after " + prev.Path()})
 		}
 	}
@@ -344,8 +344,8 @@ func nextNonSpaceInLine(src []byte, off int) int {
 	return off
 }
 
-func configInsert(o *outline.Outline, ix *lineIndex, file string, s *outline.Symbol, action, content, edit string, loc Located) ([]Hunk, Located, error) {
-	src := ix.content
+func configInsert(o *outline.Outline, ix *fileLines, file string, s *outline.Symbol, action, content, edit string, loc Located) ([]Hunk, Located, error) {
+	src := ix.Content()
 	lines := trimBlankLines(splitText(content))
 	comma := commaSeparated(o, src, s)
 	if comma && len(lines) > 0 {

@@ -41,7 +41,7 @@ func FuzzSymbolRoundTrip(f *testing.F) {
 		if err != nil {
 			return
 		}
-		ix := newLineIndex(src)
+		ix := newFileLines(src)
 		for _, s := range o.All() {
 			var text string
 			if o.Config {
@@ -49,12 +49,12 @@ func FuzzSymbolRoundTrip(f *testing.F) {
 					continue
 				}
 				from := s.ValueStart
-				if ls := ix.start(ix.lineAt(from)); o.Language == "yaml" && ix.lineAt(from) > s.Line && len(bytes.TrimSpace(src[ls:from])) == 0 {
+				if ls := ix.Start(ix.LineAt(from)); o.Language == "yaml" && ix.LineAt(from) > s.Line && len(bytes.TrimSpace(src[ls:from])) == 0 {
 					from = ls // a block value: its whole lines
 				}
 				text = string(src[from:s.ValueEnd])
 			} else {
-				text = string(src[ix.start(s.Line):ix.end(s.EndLine)])
+				text = string(src[ix.Start(s.Line):ix.End(s.EndLine)])
 			}
 			out, err := EditSymbolText(name, src, s.Path(), "replace", &text, s.Line)
 			if err != nil {

@@ -54,7 +54,7 @@ func runReplaceInFile(ctx context.Context, e *Engine, req *ReplaceInFileRequest)
 	if err != nil {
 		return nil, err
 	}
-	ix := newLineIndex(f.Old)
+	ix := newFileLines(f.Old)
 	var hunks []Hunk
 	var located []Located
 	count := 0
@@ -84,7 +84,7 @@ func runReplaceInFile(ctx context.Context, e *Engine, req *ReplaceInFileRequest)
 // unchangedMethod marks the Located of a no-op operation.
 const unchangedMethod = "unchanged"
 
-func (e *Engine) replacementHunks(ix *lineIndex, file string, r Replacement, edit string, sv *sinceVersion) ([]Hunk, []Located, error) {
+func (e *Engine) replacementHunks(ix *fileLines, file string, r Replacement, edit string, sv *sinceVersion) ([]Hunk, []Located, error) {
 	need := func(ok bool, field string) error {
 		if !ok {
 			return invalidf("", edit, "%s is required for type %q", field, r.Type)
@@ -116,8 +116,8 @@ func (e *Engine) replacementHunks(ix *lineIndex, file string, r Replacement, edi
 		if err != nil {
 			return nil, nil, err
 		}
-		if n < 1 || n > ix.count() {
-			return nil, nil, invalidf("", edit, "lineNumber %d out of range: the file has %d lines", n, ix.count())
+		if n < 1 || n > ix.Count() {
+			return nil, nil, invalidf("", edit, "lineNumber %d out of range: the file has %d lines", n, ix.Count())
 		}
 		after := n
 		if r.Type == "insert_before" {
@@ -135,17 +135,17 @@ func (e *Engine) replacementHunks(ix *lineIndex, file string, r Replacement, edi
 		if r.SearchFor == *r.ReplaceWith {
 			// A no-op: its text must be found, then it is reported, not
 			// applied (runReplaceInFile refuses a call of only no-ops).
-			ms, err := locate(ix.content, r.SearchFor, "", true, e.matchOptions(0), edit)
+			ms, err := locate(ix.Content(), r.SearchFor, "", true, e.matchOptions(0), edit)
 			if err != nil {
 				return nil, nil, sv.notFound(err, edit)
 			}
 			return nil, []Located{{Edit: edit, Line: ms[0].Line, EndLine: ms[len(ms)-1].EndLine, Method: unchangedMethod}}, nil
 		}
-		ms, err := locate(ix.content, r.SearchFor, *r.ReplaceWith, true, e.matchOptions(0), edit)
+		ms, err := locate(ix.Content(), r.SearchFor, *r.ReplaceWith, true, e.matchOptions(0), edit)
 		if err != nil {
 			return nil, nil, sv.notFound(err, edit)
 		}
-		hs, loc := stringHunks(ix.content, ms, *r.ReplaceWith, edit)
+		hs, loc := stringHunks(ix.Content(), ms, *r.ReplaceWith, edit)
 		return hs, loc, nil
 	case "regex":
 		if err := firstErr(need(r.SearchFor != "", "searchFor"), need(r.ReplaceWith != nil, "replaceWith")); err != nil {
@@ -169,22 +169,22 @@ func firstErr(errs ...error) error {
 
 // regexHunks replaces every match of pattern in the content with the
 // expanded template.
-func regexHunks(ix *lineIndex, pattern, template, edit string) ([]Hunk, []Located, error) {
+func regexHunks(ix *fileLines, pattern, template, edit string) ([]Hunk, []Located, error) {
 	re, err := regexp.Compile(pattern)
 	if err != nil {
 		return nil, nil, invalidf("", edit, "invalid regex: %v", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 	}
-	matches := re.FindAllSubmatchIndex(ix.content, -1)
+	matches := re.FindAllSubmatchIndex(ix.Content(), -1)
 	if len(matches) == 0 {
 		return nil, nil, errorf(CodeTextNotFound, "", edit, "regex %q matches nothing in file", pattern)
 	}
 	var hunks []Hunk
 	var located []Located
 	for _, m := range matches {
-		line := ix.lineAt(m[0])
-		endLine := ix.lineAt(max(m[0], m[1]-1))
-		newText := expandTemplate(re, template, ix.content, m)
-		if newText == string(ix.content[m[0]:m[1]]) {
+		line := ix.LineAt(m[0])
+		endLine := ix.LineAt(max(m[0], m[1]-1))
+		newText := expandTemplate(re, template, ix.Content(), m)
+		if newText == string(ix.Content()[m[0]:m[1]]) {
 			continue
 		}
 		hunks = append(hunks, Hunk{Start: m[0], End: m[1], New: newText, Edit: edit, Desc: fmt.Sprintf("match at line %d", line)})
@@ -287,7 +287,7 @@ func runEditLines(ctx context.Context, e *Engine, req *EditLinesRequest) (*Landi
 		}
 		plan.forced = req.IndentLevel
 	}
-	ix := newLineIndex(f.Old)
+	ix := newFileLines(f.Old)
 	end := req.EndLine
 	if end == 0 {
 		end = req.StartLine

@@ -43,8 +43,8 @@ func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileRea
 	if err != nil {
 		return nil, err
 	}
-	ix := newLineIndex(f.Old)
-	total := ix.count()
+	ix := newFileLines(f.Old)
+	total := ix.Count()
 	// The version is stored, so that a later edit can diff against it.
 	version, err := e.store.SaveBlob(f.Old)
 	if err != nil {
@@ -67,7 +67,7 @@ func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileRea
 	for n := first; n <= last; n++ {
 		b.WriteString(strconv.Itoa(n))
 		b.WriteString(": ")
-		b.Write(ix.line(n))
+		b.Write(ix.Text(n))
 		b.WriteByte('\n')
 	}
 	res := &FileReadResult{Path: f.Rel, Content: b.String(), StartLine: first, EndLine: last,
@@ -75,14 +75,14 @@ func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileRea
 	if total == 0 {
 		res.StartLine = 0
 	}
-	res.FinalNewline = total > 0 && ix.eol(total) != ""
+	res.FinalNewline = total > 0 && ix.EOL(total) != ""
 	return res, nil
 }
 
-func lineEndings(ix *lineIndex) string {
+func lineEndings(ix *fileLines) string {
 	crlf, lf := 0, 0
-	for n := 1; n <= ix.count(); n++ {
-		switch ix.eol(n) {
+	for n := 1; n <= ix.Count(); n++ {
+		switch ix.EOL(n) {
 		case "\r\n":
 			crlf++
 		case "\n":

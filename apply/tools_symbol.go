@@ -117,7 +117,7 @@ func (tx *Tx) editSymbol(path, edit string, ed symbolEdit, version string, seque
 	if err != nil {
 		return err
 	}
-	ix := newLineIndex(base)
+	ix := newFileLines(base)
 	line := ed.Line
 	if line > 0 && sv != nil && !stepwise {
 		if line, _, err = sv.lines(line, line, edit); err != nil {

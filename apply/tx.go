@@ -12,6 +12,7 @@ import (
 
 	"github.com/graftdev/graft/apply/syntax"
 	"github.com/graftdev/graft/gitstore"
+	"github.com/graftdev/graft/internal/lineindex"
 )
 
 // LineRange is a 1-based, inclusive range of lines.
@@ -429,7 +430,7 @@ func (f *TxFile) result() FileResult {
 			Replacements: f.replacements, Hunks: nonNil(f.located), Created: !f.Exists, Deleted: f.deleted}
 	}
 	var edits []lineEdit
-	var ai, bi *lineIndex
+	var ai, bi *lineindex.Index
 	base := 0 // lines before the indexed windows
 	if f.singlePass && len(f.hunks) > 0 {
 		sorted, _ := sortHunks(len(f.Old), f.hunks) // validated by ApplyHunks already
@@ -442,13 +443,13 @@ func (f *TxFile) result() FileResult {
 			base = bytes.Count(f.Old[:ws], []byte("\n"))
 			ai, bi, edits = windowEdits(f.Old, sorted, ws, we, base)
 		} else {
-			ai = newLineIndexFrom(f.Old, sorted[0].Start, contextLines+1)
-			bi = newLineIndexFrom(f.Content(), sorted[0].Start, contextLines+1)
+			ai = lineindex.Window(f.Old, sorted[0].Start, contextLines+1)
+			bi = lineindex.Window(f.Content(), sorted[0].Start, contextLines+1)
 			edits = editsFromHunks(ai, bi, sorted)
 		}
 	} else {
-		ai, bi = newLineIndex(f.Old), newLineIndex(f.Content())
-		edits = diffLines(ai, 1, ai.count()+1, bi, 1, bi.count()+1)
+		ai, bi = lineindex.New(f.Old), lineindex.New(f.Content())
+		edits = diffLines(ai, 1, ai.Count()+1, bi, 1, bi.Count()+1)
 	}
 	r := FileResult{Path: f.Rel, Diff: unifiedAt(oldName, newName, ai, bi, edits, base),
 		Replacements: f.replacements, Hunks: nonNil(f.located), Created: !f.Exists, Deleted: f.deleted}
@@ -520,8 +521,8 @@ func (tx *Tx) changedUnder(cause error) *Error {
 		case err == nil && !f.Exists:
 			e.Path, e.Msg = f.Rel, "file created while the call ran"
 		case err == nil && !bytes.Equal(now, f.Old):
-			ai, bi := newLineIndex(f.Old), newLineIndex(now)
-			edits := diffLines(ai, 1, ai.count()+1, bi, 1, bi.count()+1)
+			ai, bi := lineindex.New(f.Old), lineindex.New(now)
+			edits := diffLines(ai, 1, ai.Count()+1, bi, 1, bi.Count()+1)
 			e.Path, e.changeShown = f.Rel, true
 			e.Msg = "file changed while the call ran; read it again. What changed:\n" +
 				clipLines(unified("a/"+f.Rel+" (read)", "b/"+f.Rel+" (now)", ai, bi, edits), 60)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/graftdev/graft/gitstore"
+	"github.com/graftdev/graft/internal/lineindex"
 )
 
 // sinceVersion relates the version of a file that an agent read (the blob
@@ -52,8 +53,8 @@ func (tx *Tx) since(f *TxFile, version, edit string) (*sinceVersion, error) {
 			return nil, &Error{Code: CodeInternal, Path: f.Rel, Edit: edit, Msg: err.Error(), Err: err}
 		}
 	}
-	ai, bi := newLineIndex(base), newLineIndex(f.Old)
-	edits := diffLines(ai, 1, ai.count()+1, bi, 1, bi.count()+1)
+	ai, bi := lineindex.New(base), lineindex.New(f.Old)
+	edits := diffLines(ai, 1, ai.Count()+1, bi, 1, bi.Count()+1)
 	tx.e.log.Debug("stale version", "path", f.Rel, "version", short(version), "changes", len(edits))
 	return &sinceVersion{rel: f.Rel, version: version, edits: edits,
 		diff: unified("a/"+f.Rel+" (read)", "b/"+f.Rel+" (now)", ai, bi, edits)}, nil

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/graftdev/graft/internal/lineindex"
 )
 
 // The fuzzy tiers, in the order they are tried (doc.go).
@@ -67,7 +69,7 @@ type searcher struct {
 	content []byte
 	opt     Options
 	w       work
-	fl      *fileLines
+	fl      *lineindex.Index
 	keys    []uint64
 	unit    int // file's indentation unit, -1 until computed
 }
@@ -90,10 +92,10 @@ func (s *searcher) index() bool {
 	if !s.w.spend(2 * (bytes.Count(s.content, []byte{'\n'}) + 1)) {
 		return false
 	}
-	s.fl = newFileLines(s.content)
-	s.keys = make([]uint64, s.fl.count())
+	s.fl = lineindex.Eager(s.content)
+	s.keys = make([]uint64, s.fl.Count())
 	for i := range s.keys {
-		s.keys[i] = looseKey(s.fl.text(i))
+		s.keys[i] = looseKey(s.fl.Text(i + 1))
 	}
 	return true
 }
@@ -466,13 +468,13 @@ const maxSkipped = 2
 // maxSkipped non-blank lines for a blank line, and returns its distance
 // from i, or 0 when there is none (or the line next to i is blank itself,
 // which a stray blank would have matched).
-func blankWithin(fl *fileLines, i, dir, n int) int {
+func blankWithin(fl *lineindex.Index, i, dir, n int) int {
 	for d := 1; d <= maxSkipped+1; d++ {
 		j := i + dir*d
 		if j < 0 || j >= n {
 			return 0
 		}
-		if isBlank(fl.text(j)) {
+		if isBlank(fl.Text(j + 1)) {
 			if d == 1 {
 				return 0
 			}
@@ -486,7 +488,7 @@ func blankWithin(fl *fileLines, i, dir, n int) int {
 // candidate of a stray-blank-line refusal: the block found and the lines up
 // to the blank line that the old text may have skipped.
 func (s *searcher) blockAndBeyond(from, to int) []Candidate {
-	from, to = max(from, 0), min(to, s.fl.count()-1)
+	from, to = max(from, 0), min(to, s.fl.Count()-1)
 	return []Candidate{{Line: from + 1, EndLine: to + 1, Similarity: 1,
 		Text: linesText(s.content, from+1, to+1), Reason: "the block found, and the lines up to the file's blank line"}}
 }
@@ -546,19 +548,19 @@ func (s *searcher) guards(v variant, m Match) error {
 		return s.outOfBudget()
 	}
 	first, last := m.Line-1, m.EndLine-1
-	N := s.fl.count()
+	N := s.fl.Count()
 	if v.trail > 0 && !s.keepsEnd(v, +1) {
 		if d := blankWithin(s.fl, last, +1, N); d > 0 {
 			return &Refusal{Kind: ErrNotFound, Tier: m.Tier, Reason: fmt.Sprintf(
 				"the old text ends with a blank line where the file has %q (line %d) and a blank line %d lines further: are lines missing from the old text? (stray-blank-line guard: the edit changes the line next to it) Send the file's exact text, with the missing lines or without the blank line",
-				clip(s.fl.text(last+1)), last+2, d), Candidates: s.blockAndBeyond(first, last+d)}
+				clip(s.fl.Text(last+2)), last+2, d), Candidates: s.blockAndBeyond(first, last+d)}
 		}
 	}
 	if v.lead > 0 && !s.keepsEnd(v, -1) {
 		if d := blankWithin(s.fl, first, -1, N); d > 0 {
 			return &Refusal{Kind: ErrNotFound, Tier: m.Tier, Reason: fmt.Sprintf(
 				"the old text starts with a blank line where the file has %q (line %d) and a blank line %d lines before: are lines missing from the old text? (stray-blank-line guard: the edit changes the line next to it) Send the file's exact text, with the missing lines or without the blank line",
-				clip(s.fl.text(first-1)), first, d), Candidates: s.blockAndBeyond(first-d, last)}
+				clip(s.fl.Text(first)), first, d), Candidates: s.blockAndBeyond(first-d, last)}
 		}
 	}
 	if s.opt.NewText == "" {
@@ -592,10 +594,10 @@ func (s *searcher) guards(v variant, m Match) error {
 	// found by bytes) fits as tightly as can be.
 	lvlP, blankP := max(s.level(v.lines, first), levelLineEndings), v.lead+v.trail > 0
 	firstNB, lastNB := first, last // the block found, without blank lines at its ends
-	for firstNB < lastNB && isBlank(s.fl.text(firstNB)) {
+	for firstNB < lastNB && isBlank(s.fl.Text(firstNB+1)) {
 		firstNB++
 	}
-	for lastNB > firstNB && isBlank(s.fl.text(lastNB)) {
+	for lastNB > firstNB && isBlank(s.fl.Text(lastNB+1)) {
 		lastNB--
 	}
 	cs := slices.DeleteFunc(s.candidates(nl), func(c cand) bool {
@@ -653,12 +655,12 @@ func withoutBlankEnds(lines []string) []string {
 // lines before them and trail after them.
 func (s *searcher) blanksAround(p, n, lead, trail int) bool {
 	for i := 1; i <= lead; i++ {
-		if p-i < 0 || !isBlank(s.fl.text(p-i)) {
+		if p-i < 0 || !isBlank(s.fl.Text(p-i+1)) {
 			return false
 		}
 	}
 	for i := range trail {
-		if p+n+i >= s.fl.count() || !isBlank(s.fl.text(p+n+i)) {
+		if p+n+i >= s.fl.Count() || !isBlank(s.fl.Text(p+n+i+1)) {
 			return false
 		}
 	}
@@ -668,11 +670,11 @@ func (s *searcher) blanksAround(p, n, lead, trail int) bool {
 // linesAt reports whether lines stand in the file from line p on, but for
 // trailing white space (the first line may start after its indentation).
 func (s *searcher) linesAt(lines []string, p int) bool {
-	if p+len(lines) > s.fl.count() {
+	if p+len(lines) > s.fl.Count() {
 		return false
 	}
 	for i, l := range lines {
-		f := rtrim(string(s.fl.text(p + i)))
+		f := rtrim(string(s.fl.Text(p + i + 1)))
 		if i == 0 && indentOf(l) == "" {
 			f = ltrim(f)
 		}
@@ -844,7 +846,7 @@ func (s *searcher) candidates(old []string) []cand {
 func (s *searcher) level(old []string, p int) int {
 	lvl := levelLineEndings
 	for i, o := range old {
-		f := s.fl.text(p + i)
+		f := s.fl.Text(p + i + 1)
 		switch {
 		case string(f) == o:
 		case string(rtrim(f)) == rtrim(o):
@@ -870,10 +872,10 @@ func (s *searcher) adapter(v variant, p, lvl int) (*lineAdapter, bool, string) {
 		old:     v.lines,
 		file:    make([]string, n),
 		endsNL:  v.endsNL,
-		lastEOL: s.fl.hasEOL(last),
+		lastEOL: s.fl.HasEOL(last + 1),
 	}
 	for i := range n {
-		a.file[i] = string(s.fl.text(p + i))
+		a.file[i] = string(s.fl.Text(p + i + 1))
 	}
 	if lvl >= levelTrailing {
 		a.trail = trailArtifact(v.lines, a.file)
@@ -1004,7 +1006,7 @@ func (s *searcher) ambiguousAt(v variant, tier Tier, ps []int) *Refusal {
 	ms := make([]Match, len(ps))
 	for i, p := range ps {
 		w := v
-		w.lines = v.lines[:min(len(v.lines), s.fl.count()-p)]
+		w.lines = v.lines[:min(len(v.lines), s.fl.Count()-p)]
 		ms[i] = s.spanOf(w, p, false)
 		ms[i].Tier = tier
 		ms[i].Similarity = s.similarityAt(w.lines, p)
@@ -1015,13 +1017,13 @@ func (s *searcher) ambiguousAt(v variant, tier Tier, ps []int) *Refusal {
 // spanOf is the byte span of the variant's lines at file line p.
 func (s *searcher) spanOf(v variant, p int, partial bool) Match {
 	last := p + len(v.lines) - 1
-	start := s.fl.start(p)
+	start := s.fl.Start(p + 1)
 	if partial {
-		start += len(indentOf(s.fl.text(p)))
+		start += len(indentOf(s.fl.Text(p + 1)))
 	}
-	end := s.fl.end(last)
+	end := s.fl.Start(last+1) + len(s.fl.Text(last+1))
 	if v.endsNL {
-		end = s.fl.next(last)
+		end = s.fl.End(last + 1)
 	}
 	return Match{Start: start, End: end, Line: p + 1, EndLine: last + 1}
 }
@@ -1030,7 +1032,7 @@ func (s *searcher) spanOf(v variant, p int, partial bool) Match {
 func (s *searcher) similarityAt(old []string, p int) float64 {
 	f := make([]string, len(old))
 	for i := range old {
-		f[i] = string(s.fl.text(p + i))
+		f[i] = string(s.fl.Text(p + i + 1))
 	}
 	return similarity(old, f)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/graftdev/graft/internal/indent"
+	"github.com/graftdev/graft/internal/lineindex"
 )
 
 // indentMap is how the indentation of the caller's old text maps onto the
@@ -338,10 +339,10 @@ func (m indentMap) apply(ind string) string {
 // fileIndentUnit is the unit of the file's space indentation, as
 // internal/indent reads it for every part of graft (bounded work), or 0
 // if its first lines show none.
-func fileIndentUnit(fl *fileLines, w *work) int {
-	n := min(fl.count(), indent.MaxLines)
+func fileIndentUnit(fl *lineindex.Index, w *work) int {
+	n := min(fl.Count(), indent.MaxLines)
 	if !w.spend(n) {
 		return 0
 	}
-	return indent.Unit(n, fl.text)
+	return indent.Unit(n, func(i int) []byte { return fl.Text(i + 1) })
 }

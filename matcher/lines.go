@@ -1,68 +1,9 @@
 package matcher
 
 import (
-	"bytes"
 	"strings"
 	"unicode/utf8"
 )
-
-// fileLines indexes the lines of the searched content. Line i (0-based)
-// starts at starts[i]; its text runs up to its line break, which is "\n" or
-// "\r\n", or up to the end of the content for a last line without one.
-type fileLines struct {
-	src    []byte
-	starts []int // len = number of lines + 1; the sentinel is len(src) (or past it)
-}
-
-func newFileLines(src []byte) *fileLines {
-	n := bytes.Count(src, []byte{'\n'})
-	starts := make([]int, 0, n+2)
-	starts = append(starts, 0)
-	for off := 0; ; {
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			break
-		}
-		off += i + 1
-		starts = append(starts, off)
-	}
-	// A final line without a break is a line; a break at the very end
-	// does not start one.
-	if starts[len(starts)-1] < len(src) {
-		starts = append(starts, len(src))
-	}
-	return &fileLines{src: src, starts: starts}
-}
-
-// count is the number of lines.
-func (f *fileLines) count() int { return len(f.starts) - 1 }
-
-// start is the byte offset where line i begins.
-func (f *fileLines) start(i int) int { return f.starts[i] }
-
-// next is the byte offset just after line i's line break.
-func (f *fileLines) next(i int) int { return f.starts[i+1] }
-
-// end is the byte offset where line i's text ends, before "\r\n" or "\n".
-func (f *fileLines) end(i int) int {
-	e := f.starts[i+1]
-	if e > f.starts[i] && f.src[e-1] == '\n' {
-		e--
-		if e > f.starts[i] && f.src[e-1] == '\r' {
-			e--
-		}
-	}
-	return e
-}
-
-// hasEOL reports whether line i ends with a line break.
-func (f *fileLines) hasEOL(i int) bool {
-	e := f.starts[i+1]
-	return e > f.starts[i] && f.src[e-1] == '\n'
-}
-
-// text is line i without its line break.
-func (f *fileLines) text(i int) []byte { return f.src[f.starts[i]:f.end(i)] }
 
 // splitOld splits the caller's old (or new) text into lines without their
 // breaks; endsNL reports whether the text ended with a line break, which

@@ -344,16 +344,16 @@ func (s *searcher) describe(old []string, st int) (Candidate, bool) {
 	gap := func(oi, oj, fi, fj int) { // old [oi,oj) against file [fi,fj)
 		k := 0
 		for ; oi+k < oj && fi+k < fj; k++ {
-			score += lineSimilarity(old[oi+k], string(s.fl.text(fi+k)))
+			score += lineSimilarity(old[oi+k], string(s.fl.Text(fi+k+1)))
 			note(fmt.Sprintf("line %d of old text differs: the file has %q at line %d (old text has %q)",
-				oi+k+1, clip(s.fl.text(fi+k)), fi+k+1, clip(old[oi+k])))
+				oi+k+1, clip(s.fl.Text(fi+k+1)), fi+k+1, clip(old[oi+k])))
 		}
 		if oi+k < oj {
 			note(fmt.Sprintf("line %d of old text is not in the file there: %q", oi+k+1, clip(old[oi+k])))
 		}
 		if fi+k < fj {
 			note(fmt.Sprintf("the file has a line there that the old text lacks, before line %d of old text: %q at line %d",
-				oi+k+1, clip(s.fl.text(fi+k)), fi+k+1))
+				oi+k+1, clip(s.fl.Text(fi+k+1)), fi+k+1))
 		}
 	}
 	oi, fi := 0, first
@@ -362,7 +362,7 @@ func (s *searcher) describe(old []string, st int) (Candidate, bool) {
 			continue
 		}
 		gap(oi, p[0], fi, p[1])
-		f := string(s.fl.text(p[1]))
+		f := string(s.fl.Text(p[1] + 1))
 		score += lineSimilarity(old[p[0]], f)
 		if old[p[0]] != f && reason == "" && strings.TrimSpace(old[p[0]]) == strings.TrimSpace(f) {
 			note(fmt.Sprintf("line %d of old text differs in white space only: the file has %q at line %d",

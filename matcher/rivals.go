@@ -25,7 +25,7 @@ import (
 // ends at a line's end.
 func (s *searcher) partialRivals(v variant, p, lvl int) []int {
 	old := v.lines
-	n, N := len(old), s.fl.count()
+	n, N := len(old), s.fl.Count()
 	r := newPartialReading(v, lvl)
 	lines := N
 	if !v.endsNL && len(s.content) > 0 && s.content[len(s.content)-1] == '\n' {
@@ -76,7 +76,7 @@ func (s *searcher) partialRivals(v variant, p, lvl int) []int {
 				if q := l - (n - 1); q >= 0 && q != p && s.partialAt(r, q) {
 					out = append(out, q)
 				}
-				from = s.fl.next(l)
+				from = s.fl.End(l + 1)
 			}
 			return out
 		}
@@ -96,8 +96,7 @@ func (s *searcher) partialRivals(v variant, p, lvl int) []int {
 
 // lineOf is the 0-based line holding byte offset off.
 func (s *searcher) lineOf(off int) int {
-	i, _ := slices.BinarySearch(s.fl.starts, off+1)
-	return i - 1
+	return s.fl.LineAt(off) - 1
 }
 
 // partialReading is a variant's lines as partialRivals reads them at one
@@ -157,7 +156,7 @@ func (s *searcher) partialAt(r *partialReading, q int) bool {
 		return false
 	}
 	for i := 1; i < n-1; i++ {
-		if !wholeAt(lvl, s.fl.text(q+i), old[i]) {
+		if !wholeAt(lvl, s.fl.Text(q+i+1), old[i]) {
 			return false
 		}
 	}
@@ -199,10 +198,10 @@ func loosen(lvl int, l []byte, atStart, keepEnd bool) []byte {
 // lineText is file line i without its line break, or nothing for the
 // empty line after a final line break (i == the number of lines).
 func (s *searcher) lineText(i int) []byte {
-	if i == s.fl.count() {
+	if i == s.fl.Count() {
 		return nil
 	}
-	return s.fl.text(i)
+	return s.fl.Text(i + 1)
 }
 
 // rivalsRefusal is the ambiguity of the block found and its rivals (file

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/graftdev/graft/internal/lineindex"
 )
 
 // parseConfig outlines JSON, YAML and TOML by key path: every key of
@@ -18,7 +20,7 @@ func parseConfig(lang string, src []byte) (*Outline, error) {
 		return nil, err
 	}
 	defer t.Close()
-	c := &configWalker{src: src, l: newLines(src), comments: commentsOf(lang), cur: t.Walk()}
+	c := &configWalker{src: src, l: lineindex.New(src), comments: commentsOf(lang), cur: t.Walk()}
 	defer c.cur.Close()
 	o := &Outline{Config: true}
 	root := t.RootNode()
@@ -41,7 +43,7 @@ func parseConfig(lang string, src []byte) (*Outline, error) {
 
 type configWalker struct {
 	src      []byte
-	l        *lines
+	l        *lineindex.Index
 	comments commentStyle
 	cur      *ts.TreeCursor
 }
@@ -64,7 +66,7 @@ func (c *configWalker) symbol(segs []string, kind string, n, value *ts.Node) *Sy
 		s.ValueStart, s.ValueEnd = int(value.StartByte()), c.trimEnd(int(value.StartByte()), int(value.EndByte()))
 	}
 	s.End = c.trimEnd(s.Start, s.End)
-	c.l.span(s, s.Start, s.End, c.comments)
+	fillSpan(c.l, s, s.Start, s.End, c.comments)
 	return s
 }
 

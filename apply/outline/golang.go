@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+
+	"github.com/graftdev/graft/internal/lineindex"
 )
 
 // parseGo outlines Go with go/parser, in every build: functions "F",
@@ -18,7 +20,7 @@ func parseGo(src []byte) (*Outline, error) {
 	if f == nil {
 		return &Outline{}, nil
 	}
-	l := newLines(src)
+	l := lineindex.New(src)
 	tf := fset.File(f.Pos())
 	off := func(p token.Pos) int { return tf.Offset(p) }
 	o := &Outline{}
@@ -27,7 +29,7 @@ func parseGo(src []byte) (*Outline, error) {
 			return
 		}
 		s := &Symbol{Segs: segs, Kind: kind, Start: off(from), End: off(to)}
-		l.span(s, s.Start, s.End, slashComments)
+		fillSpan(l, s, s.Start, s.End, slashComments)
 		o.Symbols = append(o.Symbols, s)
 	}
 	for _, d := range f.Decls {

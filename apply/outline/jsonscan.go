@@ -4,13 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+
+	"github.com/graftdev/graft/internal/lineindex"
 )
 
 // parseJSONPure outlines JSON without tree-sitter (builds without cgo): a
 // small scanner that keeps offsets, accepting comments and trailing
 // commas as JSONC files have them. A file it cannot read is an error.
 func parseJSONPure(src []byte) (*Outline, error) {
-	p := &jsonScanner{src: src, l: newLines(src)}
+	p := &jsonScanner{src: src, l: lineindex.New(src)}
 	o := &Outline{Config: true}
 	p.space()
 	if p.i == len(src) {
@@ -31,7 +33,7 @@ func parseJSONPure(src []byte) (*Outline, error) {
 type jsonScanner struct {
 	src []byte
 	i   int
-	l   *lines
+	l   *lineindex.Index
 }
 
 var errJSON = errors.New("invalid JSON")
@@ -188,7 +190,7 @@ func (p *jsonScanner) member(s *Symbol, close byte) error {
 		return err
 	}
 	s.End, s.ValueEnd, s.Children = p.i, p.i, kids
-	p.l.span(s, s.Start, s.End, slashComments)
+	fillSpan(p.l, s, s.Start, s.End, slashComments)
 	return p.separator(close)
 }
 

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/graftdev/graft/apply/syntax"
+	"github.com/graftdev/graft/internal/lineindex"
 )
 
 // Symbol is one declaration of a file.
@@ -477,78 +478,45 @@ func distance(a, b string) int {
 	return prev[len(b)]
 }
 
-// lines maps byte offsets to 1-based lines.
-type lines struct {
-	src    []byte
-	starts []int
-}
-
-func newLines(src []byte) *lines {
-	l := &lines{src: src, starts: []int{0}}
-	for i, c := range src {
-		if c == '\n' && i+1 < len(src) {
-			l.starts = append(l.starts, i+1)
-		}
-	}
-	return l
-}
-
-// at is the line holding offset off.
-func (l *lines) at(off int) int {
-	return sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > off })
-}
-
-// last is the line of the last non-blank byte of [start, end), or start's
-// line when there is none.
-func (l *lines) last(start, end int) int {
-	end = min(end, len(l.src))
-	for end > start && isSpace(l.src[end-1]) {
+// lastLine is the line of the last non-blank byte of [start, end), or
+// start's line when there is none.
+func lastLine(l *lineindex.Index, start, end int) int {
+	src := l.Content()
+	end = min(end, len(src))
+	for end > start && isSpace(src[end-1]) {
 		end--
 	}
 	if end == start {
-		return l.at(start)
+		return l.LineAt(start)
 	}
-	return l.at(end - 1)
+	return l.LineAt(end - 1)
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// text is line n without its line ending.
-func (l *lines) text(n int) []byte {
-	if n < 1 || n > len(l.starts) {
-		return nil
-	}
-	s := l.starts[n-1]
-	e := len(l.src)
-	if n < len(l.starts) {
-		e = l.starts[n]
-	}
-	return bytes.TrimRight(l.src[s:e], "\r\n")
-}
-
 // indent is the leading white space of line n.
-func (l *lines) indent(n int) string {
-	t := l.text(n)
+func indent(l *lineindex.Index, n int) string {
+	t := l.Text(n)
 	return string(t[:len(t)-len(bytes.TrimLeft(t, " \t"))])
 }
 
-// span fills a symbol's lines from the bytes of its declaration (from
+// fillSpan fills a symbol's lines from the bytes of its declaration (from
 // start, decorators included, to end), with the comment block above it
 // told by the language's comment markers, and marks it Shared when other
 // code stands on its first or last line.
-func (l *lines) span(s *Symbol, start, end int, comments commentStyle) {
-	s.Line = l.at(start)
-	s.EndLine = l.last(start, end)
+func fillSpan(l *lineindex.Index, s *Symbol, start, end int, comments commentStyle) {
+	s.Line = l.LineAt(start)
+	s.EndLine = lastLine(l, start, end)
 	if s.EndLine < s.Line {
 		s.EndLine = s.Line
 	}
-	first := l.text(s.Line)
-	lead := start - l.starts[s.Line-1]
+	first := l.Text(s.Line)
+	lead := start - l.Start(s.Line)
 	if lead > len(first) || len(bytes.TrimSpace(first[:min(lead, len(first))])) > 0 {
 		s.Shared = true
 	}
-	lastStart := l.starts[s.EndLine-1]
-	lastText := l.text(s.EndLine)
+	lastStart := l.Start(s.EndLine)
+	lastText := l.Text(s.EndLine)
 	if tail := end - lastStart; tail >= 0 && tail < len(lastText) {
 		rest := bytes.TrimSpace(lastText[tail:])
 		rest = bytes.TrimLeft(rest, ";,")
@@ -557,7 +525,7 @@ func (l *lines) span(s *Symbol, start, end int, comments commentStyle) {
 			s.Shared = true
 		}
 	}
-	s.CommentLine = l.commentAbove(s.Line, comments)
+	s.CommentLine = commentAbove(l, s.Line, comments)
 	s.DeclLine = s.Line
 }
 
@@ -565,10 +533,10 @@ func (l *lines) span(s *Symbol, start, end int, comments commentStyle) {
 // not a decorator, attribute or annotation line ("@name(...)", "#[...]"),
 // following a decorator's brackets onto the lines they span and passing
 // comments between decorators.
-func (l *lines) pastDecorators(first, last int, c commentStyle) int {
+func pastDecorators(l *lineindex.Index, first, last int, c commentStyle) int {
 	n := first
 	for n < last {
-		t := bytes.TrimSpace(l.text(n))
+		t := bytes.TrimSpace(l.Text(n))
 		if n > first && c.isComment(t) && !bytes.HasPrefix(t, []byte("#[")) {
 			n++ // a comment between decorators
 			continue
@@ -578,7 +546,7 @@ func (l *lines) pastDecorators(first, last int, c commentStyle) int {
 		}
 		depth := 0
 		for {
-			for _, c := range l.text(n) {
+			for _, c := range l.Text(n) {
 				switch c {
 				case '(', '[', '{':
 					depth++
@@ -598,11 +566,11 @@ func (l *lines) pastDecorators(first, last int, c commentStyle) int {
 
 // commentAbove returns the first line of the comment block ending on the
 // line above line n at n's indentation, or 0.
-func (l *lines) commentAbove(n int, c commentStyle) int {
-	ind := l.indent(n)
+func commentAbove(l *lineindex.Index, n int, c commentStyle) int {
+	ind := indent(l, n)
 	top := 0
 	for k := n - 1; k >= 1; k-- {
-		t := l.text(k)
+		t := l.Text(k)
 		trim := bytes.TrimSpace(t)
 		if len(trim) == 0 {
 			break
@@ -610,21 +578,21 @@ func (l *lines) commentAbove(n int, c commentStyle) int {
 		if c.block != "" && bytes.HasSuffix(trim, []byte(c.blockEnd)) && !bytes.HasPrefix(trim, []byte(c.line)) {
 			// A block comment: walk up to its opening line.
 			j := k
-			for j >= 1 && !bytes.HasPrefix(bytes.TrimSpace(l.text(j)), []byte(c.block)) {
-				if j < k && bytes.Contains(l.text(j), []byte(c.blockEnd)) {
+			for j >= 1 && !bytes.HasPrefix(bytes.TrimSpace(l.Text(j)), []byte(c.block)) {
+				if j < k && bytes.Contains(l.Text(j), []byte(c.blockEnd)) {
 					j = 0
 					break
 				}
 				j--
 			}
-			if j <= 1 || l.indent(j) != ind {
+			if j <= 1 || indent(l, j) != ind {
 				// j == 1: a comment opening the file is its header.
 				break
 			}
 			top, k = j, j
 			continue
 		}
-		if c.line == "" || !bytes.HasPrefix(trim, []byte(c.line)) || l.indent(k) != ind {
+		if c.line == "" || !bytes.HasPrefix(trim, []byte(c.line)) || indent(l, k) != ind {
 			break
 		}
 		if k == 1 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/graftdev/graft/apply/syntax"
+	"github.com/graftdev/graft/internal/lineindex"
 	ts "github.com/tree-sitter/go-tree-sitter"
 )
 
@@ -59,7 +60,7 @@ func parseTreeSitter(lang string, src []byte) (*Outline, error) {
 		return nil, err
 	}
 	defer t.Close()
-	w := &walker{r: r, src: src, l: newLines(src), comments: commentsOf(lang), cur: t.Walk()}
+	w := &walker{r: r, src: src, l: lineindex.New(src), comments: commentsOf(lang), cur: t.Walk()}
 	defer w.cur.Close()
 	o := &Outline{}
 	o.Symbols = w.visit(t.RootNode(), nil, nil)
@@ -91,7 +92,7 @@ func parseTree(lang string, src []byte) (*ts.Tree, error) {
 type walker struct {
 	r        grammarRules
 	src      []byte
-	l        *lines
+	l        *lineindex.Index
 	comments commentStyle
 	cur      *ts.TreeCursor
 }
@@ -170,12 +171,12 @@ func (w *walker) declare(c *ts.Node, d decl, prev []ts.Node, scope []string, par
 		if outer == nil {
 			w.attrsAbove(s, prev)
 		}
-		w.l.span(s, s.Start, s.End, w.comments)
+		fillSpan(w.l, s, s.Start, s.End, w.comments)
 		// The declaration proper starts where its name does, past
 		// decorators, attributes and annotations.
-		s.DeclLine = w.l.pastDecorators(s.Line, s.EndLine, w.comments)
+		s.DeclLine = pastDecorators(w.l, s.Line, s.EndLine, w.comments)
 		if nn := c.ChildByFieldName("name"); nn != nil {
-			s.DeclLine = min(s.DeclLine, max(s.Line, w.l.at(int(nn.StartByte()))))
+			s.DeclLine = min(s.DeclLine, max(s.Line, w.l.LineAt(int(nn.StartByte()))))
 		}
 		out = append(out, s)
 	}

@@ -122,6 +122,7 @@ import (
 	"unicode"
 
 	"github.com/graftdev/graft/gitstore/textdiff"
+	"github.com/graftdev/graft/internal/lineindex"
 	"github.com/graftdev/graft/matcher"
 )
 
@@ -401,7 +402,7 @@ const maxAnchor = 40
 // replacements, sorted by position. opt carries the matcher options (the
 // budget, exact-only); Plan sets WholeLines and NewText itself.
 func Plan(content []byte, s Snippet, opt matcher.Options) ([]Replacement, error) {
-	fl := newLines(content)
+	fl := lineindex.New(content)
 	var out []Replacement
 	cursor := 0 // file line the next region may start at
 	for i, r := range s.Regions {
@@ -424,7 +425,7 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]Replacement, error)
 	for _, r := range out {
 		if why := checkDeletions(fl, r.from, r.to, r.newLines, pool, s.Prose); why != "" {
 			return nil, &Error{Kind: ErrDeletes, Region: r.Region, Line: r.snippetLine, Reason: why,
-				Candidates: []matcher.Candidate{{Line: r.from + 1, EndLine: r.to, Similarity: 1, Text: string(content[fl.start(r.from):fl.start(min(r.to, fl.count()))]),
+				Candidates: []matcher.Candidate{{Line: r.from + 1, EndLine: r.to, Similarity: 1, Text: string(content[fl.Start(r.from+1):fl.Start(min(r.to, fl.Count())+1)]),
 					Reason: "the file's lines between the region's anchors"}}}
 		}
 	}
@@ -443,11 +444,11 @@ type anchor struct {
 
 // locate finds lines as a unique block of whole lines in the file from
 // line from on (before line to, if to ≥ 0).
-func locate(content []byte, fl *lines, text string, from, to int, opt matcher.Options) (matcher.Match, int, error) {
-	base := fl.start(from)
+func locate(content []byte, fl *lineindex.Index, text string, from, to int, opt matcher.Options) (matcher.Match, int, error) {
+	base := fl.Start(from + 1)
 	limit := len(content)
-	if to >= 0 && to < fl.count() {
-		limit = fl.start(to)
+	if to >= 0 && to < fl.Count() {
+		limit = fl.Start(to + 1)
 	}
 	o := opt
 	o.WholeLines = true
@@ -456,13 +457,13 @@ func locate(content []byte, fl *lines, text string, from, to int, opt matcher.Op
 	if err != nil {
 		return matcher.Match{}, 0, err
 	}
-	line := fl.lineOf(base + m.Start)
+	line := fl.LineAt(base+m.Start) - 1
 	return m, line, nil
 }
 
 // standsOnce reports whether line stands once in the file from line from
 // on, by a tier anchors use.
-func standsOnce(content []byte, fl *lines, line string, from int, opt matcher.Options) bool {
+func standsOnce(content []byte, fl *lineindex.Index, line string, from int, opt matcher.Options) bool {
 	if !strings.HasSuffix(line, "\n") {
 		line += "\n"
 	}
@@ -488,7 +489,7 @@ func anchorTier(t matcher.Tier) bool {
 // it grows n while the block stays found uniquely at the same place (the
 // same first line for a head, the same last line for a tail) by the same
 // tier, and while the block is ambiguous, until one place remains.
-func grow(content []byte, fl *lines, block func(n int) string, limit, from int, isTail, shift bool, opt matcher.Options) anchor {
+func grow(content []byte, fl *lineindex.Index, block func(n int) string, limit, from int, isTail, shift bool, opt matcher.Options) anchor {
 	var best anchor
 	for n := 1; n <= min(limit, maxAnchor); n++ {
 		text := block(n)
@@ -587,13 +588,13 @@ func anchorPlace(a anchor, isTail bool) int {
 }
 
 // head grows the region's leading anchor.
-func head(content []byte, fl *lines, r Region, from, limit int, opt matcher.Options) anchor {
+func head(content []byte, fl *lineindex.Index, r Region, from, limit int, opt matcher.Options) anchor {
 	return grow(content, fl, func(n int) string { return strings.Join(r.Lines[:n], "") }, min(len(r.Lines), limit), from, false, true, opt)
 }
 
 // tail grows the region's trailing anchor, from its last line back, at
 // most limit lines, located from line from on.
-func tail(content []byte, fl *lines, r Region, from, limit int, shift bool, opt matcher.Options) anchor {
+func tail(content []byte, fl *lineindex.Index, r Region, from, limit int, shift bool, opt matcher.Options) anchor {
 	L := len(r.Lines)
 	return grow(content, fl, func(n int) string {
 		text := strings.Join(r.Lines[L-n:], "")
@@ -604,11 +605,11 @@ func tail(content []byte, fl *lines, r Region, from, limit int, shift bool, opt 
 	}, limit, from, true, shift, opt)
 }
 
-func planRegion(content []byte, fl *lines, r Region, i, cursor int, opt matcher.Options, atStart, atEnd bool) (*Replacement, int, error) {
+func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, opt matcher.Options, atStart, atEnd bool) (*Replacement, int, error) {
 	fail := func(kind error, format string, args ...any) *Error {
 		return &Error{Kind: kind, Region: i, Line: r.Line, Reason: fmt.Sprintf(format, args...)}
 	}
-	N := fl.count()
+	N := fl.Count()
 	h := head(content, fl, r, cursor, len(r.Lines), opt)
 	if h.found && h.n == len(r.Lines) {
 		// The whole region stands in the file: nothing changes here. But a
@@ -721,7 +722,7 @@ func planRegion(content []byte, fl *lines, r Region, i, cursor int, opt matcher.
 		if h.found {
 			// The file's text where the region's last lines should be:
 			// the lines after its first lines.
-			e.Candidates = append(e.Candidates, fileText(content, fl, h.line, min(fl.count(), h.line+len(r.Lines)), "the file's lines from where the region's first lines stand"))
+			e.Candidates = append(e.Candidates, fileText(content, fl, h.line, min(fl.Count(), h.line+len(r.Lines)), "the file's lines from where the region's first lines stand"))
 		}
 		return nil, 0, e
 	}
@@ -788,7 +789,7 @@ func planRegion(content []byte, fl *lines, r Region, i, cursor int, opt matcher.
 		// (trailing white space it changes is a change).
 		text = keepFileBytes(fl, from, to, text, trailingSlip(fl, sent, h, t))
 	}
-	rep := &Replacement{Start: fl.start(from), End: fl.start(min(to, N)), New: text, Region: i,
+	rep := &Replacement{Start: fl.Start(from + 1), End: fl.Start(min(to, N) + 1), New: text, Region: i,
 		Line: from + 1, EndLine: max(from, to), Tier: adapt.Tier, Similarity: adapt.Similarity,
 		from: from, to: to, newLines: newLines, snippetLine: r.Line}
 	if to == N && rep.End < len(content) {
@@ -820,10 +821,10 @@ func shift(cs []matcher.Candidate, lines int) []matcher.Candidate {
 // [from, to) replaced by newLines; pool is every line of the snippet that
 // does not stand in the file (its new code, wherever it is). It returns
 // why the region is refused, or "".
-func checkDeletions(fl *lines, from, to int, newLines []string, pool []string, prose bool) string {
+func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool []string, prose bool) string {
 	var old []string
-	for i := from; i < to && i < fl.count(); i++ {
-		old = append(old, string(fl.text(i)))
+	for i := from; i < to && i < fl.Count(); i++ {
+		old = append(old, string(fl.Text(i+1)))
 	}
 	key := func(s string) string { return strings.TrimRight(s, " \t\r\n") }
 	ok, nk := make([]string, len(old)), make([]string, len(newLines))
@@ -926,8 +927,8 @@ func checkDeletions(fl *lines, from, to int, newLines []string, pool []string, p
 		return blankMsg
 	}
 	next := ""
-	if to < fl.count() {
-		next = string(fl.text(to))
+	if to < fl.Count() {
+		next = string(fl.Text(to + 1))
 	}
 	if rewritesBlocks(ok, removed, dropped, regionAdded, pool, next) {
 		return ""
@@ -1373,10 +1374,10 @@ func nameParts(w string) []string {
 
 // added is the region's new lines that stand for no file line between its
 // anchors (its new code), without the white space at their ends.
-func added(fl *lines, from, to int, newLines []string) []string {
+func added(fl *lineindex.Index, from, to int, newLines []string) []string {
 	var ok, nk []string
-	for i := from; i < to && i < fl.count(); i++ {
-		ok = append(ok, strings.TrimRight(string(fl.text(i)), " \t\r\n"))
+	for i := from; i < to && i < fl.Count(); i++ {
+		ok = append(ok, strings.TrimRight(string(fl.Text(i+1)), " \t\r\n"))
 	}
 	for _, l := range newLines {
 		nk = append(nk, strings.TrimRight(l, " \t\r\n"))
@@ -1663,56 +1664,6 @@ func lcs(a, b []string) [][2]int {
 	return out
 }
 
-// lines indexes a file's line starts.
-type lines struct {
-	content []byte
-	starts  []int
-}
-
-func newLines(content []byte) *lines {
-	l := &lines{content: content, starts: []int{0}}
-	for i, c := range content {
-		if c == '\n' && i+1 < len(content) {
-			l.starts = append(l.starts, i+1)
-		}
-	}
-	if len(content) == 0 {
-		l.starts = nil
-	}
-	return l
-}
-
-func (l *lines) count() int { return len(l.starts) }
-
-func (l *lines) start(i int) int {
-	if i >= len(l.starts) {
-		return len(l.content)
-	}
-	return l.starts[i]
-}
-
-// text is line i without its line break.
-func (l *lines) text(i int) []byte {
-	end := l.start(i + 1)
-	b := l.content[l.start(i):end]
-	b = []byte(strings.TrimSuffix(string(b), "\n"))
-	return []byte(strings.TrimSuffix(string(b), "\r"))
-}
-
-// lineOf is the line holding byte offset off.
-func (l *lines) lineOf(off int) int {
-	lo, hi := 0, len(l.starts)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if l.starts[mid] <= off {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo
-}
-
 // splitKeep splits text after each line break, keeping it.
 func splitKeep(text string) []string {
 	ls := strings.SplitAfter(text, "\n")
@@ -1728,15 +1679,15 @@ func splitKeep(text string) []string {
 // endings aside) get the file's own bytes, as the matcher keeps unchanged
 // lines of an edit, and its new lines lose the trailing white space the
 // model adds.
-func keepFileBytes(fl *lines, from, to int, text, slip string) string {
+func keepFileBytes(fl *lineindex.Index, from, to int, text, slip string) string {
 	if text == "" {
 		return text
 	}
 	nl := splitKeep(text)
 	key := func(s string) string { return strings.TrimRight(s, " \t\r\n") }
 	ok, nk := make([]string, 0, to-from), make([]string, len(nl))
-	for i := from; i < to && i < fl.count(); i++ {
-		ok = append(ok, key(string(fl.text(i))))
+	for i := from; i < to && i < fl.Count(); i++ {
+		ok = append(ok, key(string(fl.Text(i+1))))
 	}
 	for j, l := range nl {
 		nk[j] = key(l)
@@ -1747,7 +1698,7 @@ func keepFileBytes(fl *lines, from, to int, text, slip string) string {
 		if ok[p[0]] == "" {
 			continue
 		}
-		line := string(fl.content[fl.start(from+p[0]):fl.start(from+p[0]+1)])
+		line := string(fl.Content()[fl.Start(from+p[0]+1):fl.End(from+p[0]+1)])
 		if !strings.HasSuffix(line, "\n") && strings.HasSuffix(nl[p[1]], "\n") {
 			line += "\n"
 		}
@@ -1768,11 +1719,11 @@ func keepFileBytes(fl *lines, from, to int, text, slip string) string {
 // trailingSlip is the trailing white space the model added to every
 // non-blank anchor line of r (found by the trailing white space tier), or
 // "" when the anchors do not all show the same addition.
-func trailingSlip(fl *lines, r Region, h, t anchor) string {
+func trailingSlip(fl *lineindex.Index, r Region, h, t anchor) string {
 	slip, seen := "", false
 	check := func(regionLine string, fileLine int) bool {
 		got := strings.TrimRight(regionLine, "\r\n")
-		want := string(fl.text(fileLine))
+		want := string(fl.Text(fileLine + 1))
 		if strings.TrimSpace(got) == "" {
 			return true
 		}
@@ -1832,16 +1783,16 @@ func indented(block string) bool {
 // indented, with different first characters, and no line of the region
 // (whole) is indented with the file's character (a model that writes tabs
 // as spaces does so throughout).
-func converted(block string, fl *lines, line int, whole string, isTail bool) bool {
+func converted(block string, fl *lineindex.Index, line int, whole string, isTail bool) bool {
 	ls := splitKeep(block)
 	sent, at := ls[len(ls)-1], line+len(ls)-1 // a head grows by its last line
 	if isTail {
 		sent, at = ls[0], line
 	}
-	if at >= fl.count() {
+	if at >= fl.Count() {
 		return false
 	}
-	file := fl.text(at)
+	file := fl.Text(at + 1)
 	ind := func(l []byte) bool { return len(l) > 0 && (l[0] == ' ' || l[0] == '\t') }
 	if !ind([]byte(sent)) || !ind(file) || sent[0] == file[0] {
 		return false
@@ -1855,7 +1806,7 @@ func converted(block string, fl *lines, line int, whole string, isTail bool) boo
 }
 
 // fileText is file lines [a, b) as a refusal's candidate.
-func fileText(content []byte, fl *lines, a, b int, reason string) matcher.Candidate {
-	b = max(a, min(b, fl.count()))
-	return matcher.Candidate{Line: a + 1, EndLine: b, Text: string(content[fl.start(a):fl.start(b)]), Reason: reason}
+func fileText(content []byte, fl *lineindex.Index, a, b int, reason string) matcher.Candidate {
+	b = max(a, min(b, fl.Count()))
+	return matcher.Candidate{Line: a + 1, EndLine: b, Text: string(content[fl.Start(a+1):fl.Start(b+1)]), Reason: reason}
 }

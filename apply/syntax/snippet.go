@@ -1,68 +1,36 @@
 package syntax
 
 import (
-	"bytes"
 	"fmt"
-	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/graftdev/graft/internal/lineindex"
 )
 
-// lineIndex maps byte offsets of src to lines and columns.
-type lineIndex struct {
-	src    []byte
-	starts []int // byte offset of the start of each line
-}
-
-func newLineIndex(src []byte) lineIndex {
-	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
-	for off := 0; ; {
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			break
-		}
-		off += i + 1
-		starts = append(starts, off)
+// lineCol returns the 1-based line and character column of offset off
+// (clamped to src). The very end of a src that ends with a newline (or is
+// empty) is column 1 of the line after its last, where an editor puts it.
+func lineCol(ix *lineindex.Index, off int) (int, int) {
+	src := ix.Content()
+	off = max(0, min(off, len(src)))
+	if off == len(src) && (len(src) == 0 || src[len(src)-1] == '\n') {
+		return ix.Count() + 1, 1
 	}
-	return lineIndex{src: src, starts: starts}
+	n := ix.LineAt(off)
+	return n, utf8.RuneCount(src[ix.Start(n):off]) + 1
 }
 
-// lineOf returns the 0-based line holding offset off.
-func (x lineIndex) lineOf(off int) int {
-	return sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > off }) - 1
-}
-
-// text returns line i without its line ending.
-func (x lineIndex) text(i int) []byte {
-	end := len(x.src)
-	if i+1 < len(x.starts) {
-		end = x.starts[i+1] - 1
-	}
-	b := x.src[x.starts[i]:end]
-	return bytes.TrimSuffix(b, []byte{'\r'})
-}
-
-// column returns the 1-based character column of offset off on line i.
-func (x lineIndex) column(i, off int) int {
-	return utf8.RuneCount(x.src[x.starts[i]:off]) + 1
-}
-
-// lineCol returns the 1-based line and character column of offset off.
-func (x lineIndex) lineCol(off int) (int, int) {
-	off = max(0, min(off, len(x.src)))
-	i := x.lineOf(off)
-	return i + 1, x.column(i, off)
-}
-
-// diagnostic turns a checker's diag into the public form with a snippet.
-func (x lineIndex) diagnostic(d diag) Diagnostic {
+// diagnostic turns a checker's diag on the content ix indexes into the
+// public form with a snippet.
+func diagnostic(ix *lineindex.Index, d diag) Diagnostic {
 	end := max(d.end, d.start)
-	line, col := x.lineCol(d.start)
-	endLine, endCol := x.lineCol(end)
+	line, col := lineCol(ix, d.start)
+	endLine, endCol := lineCol(ix, end)
 	return Diagnostic{
 		Line: line, Column: col, EndLine: endLine, EndColumn: endCol,
 		Message: d.msg,
-		Snippet: x.snippet(line-1, col, endLine-1, endCol),
+		Snippet: snippet(ix, line, col, endLine, endCol),
 	}
 }
 
@@ -77,25 +45,26 @@ const (
 //	41 | func f() {
 //	42 | 	if (x > 0 {
 //	   | 	          ^
-func (x lineIndex) snippet(line, col, endLine, endCol int) string {
+func snippet(ix *lineindex.Index, line, col, endLine, endCol int) string {
 	if endLine > line && endCol == 1 {
 		endLine-- // a span ending at the start of a line ends on the one before
 	}
-	first := max(0, line-1)
-	last := min(max(line, endLine), line+2, len(x.starts)-1)
-	width := len(fmt.Sprint(last + 1))
+	lastLine, _ := lineCol(ix, len(ix.Content()))
+	first := max(1, line-1)
+	last := min(max(line, endLine), line+2, lastLine)
+	width := len(fmt.Sprint(last))
 	var b strings.Builder
 	for i := first; i <= last; i++ {
-		text := []rune(string(x.text(i)))
+		text := []rune(string(ix.Text(i)))
 		if i != line {
-			fmt.Fprintf(&b, "%*d | %s\n", width, i+1, clip(text, 0))
+			fmt.Fprintf(&b, "%*d | %s\n", width, i, clip(text, 0))
 			continue
 		}
 		from := 0
 		if col-1 > snippetLead && len(text) > snippetWidth {
 			from = col - 1 - snippetLead
 		}
-		fmt.Fprintf(&b, "%*d | %s\n", width, i+1, clip(text, from))
+		fmt.Fprintf(&b, "%*d | %s\n", width, i, clip(text, from))
 		// The caret line copies the tabs before the caret, so it lines up
 		// in any tab width.
 		var pad strings.Builder

@@ -3,6 +3,8 @@ package syntax
 import (
 	"strings"
 	"testing"
+
+	"github.com/graftdev/graft/internal/lineindex"
 )
 
 func TestSnippet(t *testing.T) {
@@ -35,6 +37,13 @@ func TestSnippet(t *testing.T) {
 			want: "1 | ok\n2 | …" + strings.Repeat("x", 60) + "(" + strings.Repeat("y", 99) + "…\n  |  " + strings.Repeat(" ", 60) + "^",
 		},
 		{
+			name:  "end of file after a final newline is the line after",
+			src:   "x = (\n",
+			start: len("x = (\n"),
+			line:  2, col: 1,
+			want: "1 | x = (\n2 | \n  | ^",
+		},
+		{
 			name:  "end of file without newline",
 			src:   "x = [1, 2",
 			start: len("x = [1, 2"),
@@ -43,8 +52,7 @@ func TestSnippet(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			idx := newLineIndex([]byte(tc.src))
-			d := idx.diagnostic(diag{start: tc.start, end: tc.start, msg: "m"})
+			d := diagnostic(lineindex.New([]byte(tc.src)), diag{start: tc.start, end: tc.start, msg: "m"})
 			if d.Line != tc.line || d.Column != tc.col {
 				t.Errorf("at %d:%d, want %d:%d", d.Line, d.Column, tc.line, tc.col)
 			}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/graftdev/graft/internal/lineindex"
 )
 
 // MaxSize is the largest content, in bytes, that Check parses. Larger files
@@ -333,9 +335,9 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 		added = added[:MaxReported]
 	}
 	if len(added) > 0 {
-		idx := newLineIndex(after)
+		ix := lineindex.New(after)
 		for _, d := range added {
-			r.Added = append(r.Added, idx.diagnostic(d))
+			r.Added = append(r.Added, diagnostic(ix, d))
 		}
 	}
 	return r, nil
