@@ -62,4 +62,11 @@
 //
 // Nothing on disk changes before step 4 succeeds, and a refused call leaves
 // every file as it was.
+//
+// Every step that reads a content by lines (the engine's line edits and
+// diffs, the matcher's fuzzy tiers, snippet planning, symbol outlines,
+// syntax diagnostics) reads them through one index,
+// internal/lineindex: lazy where a call may touch only the top of a big
+// file, eager where the matcher compares every line; the indentation unit
+// comes from internal/indent.
 package apply
