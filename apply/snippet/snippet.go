@@ -930,7 +930,7 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool [
 	if to < fl.Count() {
 		next = string(fl.Text(to + 1))
 	}
-	if rewritesBlocks(ok, removed, dropped, regionAdded, pool, next) {
+	if rewritesBlocks(fl.Content(), ok, removed, dropped, regionAdded, pool, next) {
 		return ""
 	}
 	return strict
@@ -971,7 +971,7 @@ const maxVanished = 3
 // forgotten marker leaves its lines at one end), and those inside it
 // with a name that are not accounted for. Blank lines the region drops
 // (blanks, indexes into ok) must stand inside a block accounted for whole.
-func rewritesBlocks(ok []string, removed, blanks []int, added, pool []string, next string) bool {
+func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, pool []string, next string) bool {
 	if len(removed) == 0 {
 		return true
 	}
@@ -1003,6 +1003,22 @@ func rewritesBlocks(ok []string, removed, blanks []int, added, pool []string, ne
 		if !acc[k] && !definitionRE().MatchString(d) {
 			for j, l := range pool {
 				if !used[j] && callNames(d, l) {
+					used[j], acc[k] = true, true
+					break
+				}
+			}
+		}
+		if !acc[k] && !definitionRE().MatchString(d) && len(subjects(codeOf(d))) == 0 {
+			// An opening line that names no value a call could pass
+			// (for n > 0 {, for {) is stood for by a call of a new
+			// helper, one the file does not hold, passed only values
+			// the block's body uses.
+			var body []string
+			for _, b := range blockOf(ok, i, next) {
+				body = append(body, ok[b])
+			}
+			for j, l := range pool {
+				if !used[j] && len(body) > 0 && callsNewHelper(l, body, content) {
 					used[j], acc[k] = true, true
 					break
 				}
@@ -1269,6 +1285,61 @@ func callNames(d, l string) bool {
 		}
 	}
 	return len(named) > 0 && 2*len(named) >= len(subj)
+}
+
+// callsNewHelper reports whether line l calls a function content does not
+// name anywhere (a helper new with the snippet) with arguments that are
+// all values body uses (names or selectors), one at least.
+func callsNewHelper(l string, body []string, content []byte) bool {
+	if isComment(l) {
+		return false
+	}
+	l = stringsRE().ReplaceAllString(l, `""`)
+	var used []string
+	for _, b := range body {
+		if !isComment(b) {
+			used = append(used, words(stringsRE().ReplaceAllString(b, `""`))...)
+		}
+	}
+	for _, m := range callRE().FindAllStringSubmatchIndex(l, -1) {
+		name := l[m[2]:m[3]]
+		if m[2] > 0 && l[m[2]-1] == '.' || keywords()[name] || containsWord(content, name) {
+			continue
+		}
+		args := callArgs(l[m[1]:])
+		ok := len(args) > 0
+		for _, a := range args {
+			a = strings.TrimLeft(a, "&*")
+			if keywords()[a] || !exprRE().MatchString(a) || !slices.Contains(used, strings.SplitN(a, ".", 2)[0]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// containsWord reports whether content holds name as a whole word.
+func containsWord(content []byte, name string) bool {
+	word := func(c byte) bool {
+		return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+	}
+	for at := 0; at < len(content); {
+		i := bytes.Index(content[at:], []byte(name))
+		if i < 0 {
+			return false
+		}
+		i += at
+		end := i + len(name)
+		if (i == 0 || !word(content[i-1])) && (end == len(content) || !word(content[end])) {
+			return true
+		}
+		at = i + 1
+	}
+	return false
 }
 
 // subjectRE matches a name or a selector, and whether a call follows.

@@ -217,3 +217,53 @@ func blockCount(ls, block []string) int {
 	}
 	return n
 }
+
+// TestRewriteOrForgottenMarker: a block replaced by a call lands when the
+// call stands for it (a new helper passed what the block's body uses, or
+// half the values its first line works on); an inserted call next to lines
+// a forgotten marker dropped is refused.
+func TestRewriteOrForgottenMarker(t *testing.T) {
+	const content = `package p
+
+func up(h []int, n int, ldr *L) {
+	x := 1
+	for n > 0 {
+		p := (n - 1) / 2
+		if ldr.Less(h[n], h[p]) {
+			break
+		}
+		h[n], h[p] = h[p], h[n]
+		n = p
+	}
+	done(x)
+}
+
+func paeth(a, b, c int) int {
+	pa := b - c
+	pb := a - c
+	pc := abs(pa + pb)
+	pa = abs(pa)
+	pb = abs(pb)
+	if pa <= pb && pa <= pc {
+		return a
+	} else if pb <= pc {
+		return b
+	}
+	return c
+}
+`
+	for _, c := range []struct {
+		name, snippet string
+		land          bool
+	}{
+		{"new helper for a loop", "// ... existing code ...\n\tx := 1\n\tsiftUp(h, ldr)\n\tdone(x)\n}\n// ... existing code ...\n", true},
+		{"helper naming the loop's values", "// ... existing code ...\n\tpb := a - c\n\tpc := abs(pa + pb)\n\tpa = abs(pa)\n\treturn pick(pa, pb, pc, a, b, c)\n}\n// ... existing code ...\n", true},
+		{"inserted call, marker forgotten", "// ... existing code ...\n\tpc := abs(pa + pb)\n\tpa = abs(pa)\n\tlog.Printf(\"pa=%v\", pa)\n\treturn c\n}\n// ... existing code ...\n", false},
+		{"existing function for a loop", "// ... existing code ...\n\tx := 1\n\tdone(ldr)\n\tdone(x)\n}\n// ... existing code ...\n", false},
+	} {
+		_, err := Plan([]byte(content), Parse(c.snippet), matcher.Options{})
+		if (err == nil) != c.land {
+			t.Errorf("%s: err %v, want landed %v", c.name, err, c.land)
+		}
+	}
+}
