@@ -136,7 +136,10 @@
 // first by how many old lines stand there as they are (a place holding
 // every line of the text with one line between is a line the caller
 // skipped, more likely than a place where one of them is merely alike),
-// then by similarity, then by votes. A candidate takes in the blank lines
+// then by similarity, then (given Options.NewText) by how much the place's
+// lines that are none of the old text's look like the new text's lines
+// that are none of the old text's (a line skipped or got wrong tends to
+// come back rewritten), then by votes. A candidate takes in the blank lines
 // the old text has at its ends where the file has them too.
 //
 // # The line hint

@@ -311,9 +311,11 @@ func (s *searcher) nearest(old []string) []Candidate {
 	})
 	type near struct {
 		c     Candidate
-		same  int // old lines that stand there as they are (loosely)
+		same  int     // old lines that stand there as they are (loosely)
+		fresh float64 // how much its other lines look like the new text's own
 		votes float64
 	}
+	fresh := s.freshLines(old)
 	var all []near
 	seen := map[[2]int]bool{}
 	for _, st := range starts {
@@ -328,13 +330,16 @@ func (s *searcher) nearest(old []string) []Candidate {
 			continue
 		}
 		seen[[2]int{c.Line, c.EndLine}] = true
-		all = append(all, near{c, same, votes[st]})
+		all = append(all, near{c, same, fresh(c), votes[st]})
 	}
 	slices.SortStableFunc(all, func(a, b near) int {
 		if c := cmp.Compare(b.same, a.same); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(b.c.Similarity, a.c.Similarity); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.fresh, a.fresh); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(b.votes, a.votes); c != 0 {
@@ -362,6 +367,47 @@ func (s *searcher) nearest(old []string) []Candidate {
 
 // describeStarts bounds the starts nearest aligns and ranks.
 const describeStarts = 24
+
+// freshLines returns a measure, for a candidate, of how much the file's
+// lines there that are none of the old text's look like the new text's
+// lines that are none of the old text's: a caller rewrites the lines it
+// means to change, so a line it skipped or got wrong in the old text tends
+// to come back, changed, in the new text. 0 without Options.NewText. It
+// only breaks ties between places the old text alone cannot tell apart.
+func (s *searcher) freshLines(old []string) func(Candidate) float64 {
+	if s.opt.NewText == "" {
+		return func(Candidate) float64 { return 0 }
+	}
+	inOld := map[uint64]bool{}
+	for _, l := range old {
+		inOld[looseKey(l)] = true
+	}
+	nl, _ := splitOld(s.opt.NewText)
+	var added []string
+	for _, l := range nl {
+		if !isBlank(l) && !inOld[looseKey(l)] {
+			added = append(added, trimmed(l))
+		}
+	}
+	return func(c Candidate) float64 {
+		var sum float64
+		if len(added) == 0 || !s.w.spend((c.EndLine-c.Line+1)*len(added)) {
+			return 0
+		}
+		for q := c.Line; q <= c.EndLine; q++ {
+			if isBlank(s.fl.Text(q)) || inOld[s.keys[q-1]] {
+				continue
+			}
+			f := trimmed(string(s.fl.Text(q)))
+			best := 0.0
+			for _, a := range added {
+				best = max(best, lineSimilarity(a, f))
+			}
+			sum += best
+		}
+		return round3(sum)
+	}
+}
 
 // similarLines bounds the old lines similarVotes compares with every file
 // line.
