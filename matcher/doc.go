@@ -126,14 +126,26 @@
 // units (about one per line indexed or compared) against Options.Budget
 // before it starts; a search that would pass the budget stops and refuses
 // (ErrNotFound) rather than go slow. Refusals look for near misses by voting:
-// each old line found in the file votes for where the block would start
-// (lines found more than 64 times do not vote), and the best starts are
-// aligned line by line to say what differs.
+// each old line found in the file votes for where the block would start,
+// with the weight 1/(times it is found), so a rare line counts more than a
+// "}" (lines found more than 64 times do not vote). When no line votes,
+// the old lines found nowhere (lines the caller got wrong) are compared
+// with every file line, and the most similar vote by their similarity,
+// the too-common lines adding their small weight where they stand. The 24
+// best starts are aligned line by line to say what differs, and ranked:
+// first by how many old lines stand there as they are (a place holding
+// every line of the text with one line between is a line the caller
+// skipped, more likely than a place where one of them is merely alike),
+// then by similarity, then (given Options.NewText) by how much the place's
+// lines that are none of the old text's look like the new text's lines
+// that are none of the old text's (a line skipped or got wrong tends to
+// come back rewritten), then by votes. A candidate takes in the blank lines
+// the old text has at its ends where the file has them too.
 //
 // # The line hint
 //
 // Options.Hint never decides which match is taken: a stale hint cannot move
 // an edit, and an ambiguous block stays ambiguous whatever the hint says. It
-// only orders near misses of equal votes in a refusal, nearest first. So it
+// only orders otherwise equal near misses in a refusal, nearest first. So it
 // can never pick wrong, because it never picks.
 package matcher

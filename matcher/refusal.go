@@ -32,14 +32,17 @@ const commonLine = 64
 func (s *searcher) notFound(old string) *Refusal {
 	r := &Refusal{Kind: ErrNotFound}
 	lines, _ := splitOld(old)
+	lead, trail := 0, 0
 	if vs := trimBlanks(variant{lines: lines}, ""); len(vs) > 0 {
-		lines = vs[len(vs)-1].lines
+		v := vs[len(vs)-1]
+		lines, lead, trail = v.lines, v.lead, v.trail
 	}
 	numbered, sep := stripLineNumbers(lines)
 	if numbered != nil {
 		lines = numbered
 	}
 	r.Candidates = s.nearest(lines)
+	s.withBlankEnds(r.Candidates, lead, trail)
 	switch {
 	case len(r.Candidates) > 0:
 		c := r.Candidates[0]
@@ -68,6 +71,28 @@ func (s *searcher) notFound(old string) *Refusal {
 		r.Reason = msg
 	}
 	return r
+}
+
+// withBlankEnds grows each candidate, found for the old text without the
+// blank lines at its ends, by up to lead blank file lines before it and
+// trail after it: the old text's own blank lines, where the file has them,
+// belong to the place it names.
+func (s *searcher) withBlankEnds(cs []Candidate, lead, trail int) {
+	for i := range cs {
+		c := &cs[i]
+		grown := false
+		for k := 0; k < lead && c.Line > 1 && isBlank(s.fl.Text(c.Line-1)); k++ {
+			c.Line--
+			grown = true
+		}
+		for k := 0; k < trail && c.EndLine < s.fl.Count() && isBlank(s.fl.Text(c.EndLine+1)); k++ {
+			c.EndLine++
+			grown = true
+		}
+		if grown {
+			c.Text = linesText(s.content, c.Line, c.EndLine)
+		}
+	}
 }
 
 // stripLineNumbers returns the lines without the line-number prefixes of a
@@ -211,8 +236,9 @@ func (s *searcher) refuseAt(v variant, p int, tier Tier, why string) *Refusal {
 
 // nearest finds up to maxCandidates places that look most like old: lines
 // of old vote for where the block would start if they are where they
-// stand in the file; the best-voted starts are then aligned line by line.
-// The hint, if any, breaks ties between equally good places.
+// stand in the file; the best-voted starts are then aligned line by line
+// and ranked (rank). The hint, if any, breaks ties between equally good
+// places.
 func (s *searcher) nearest(old []string) []Candidate {
 	n := len(old)
 	if n == 0 || !s.index() {
@@ -230,68 +256,229 @@ func (s *searcher) nearest(old []string) []Candidate {
 		return nil
 	}
 	pos := map[uint64][]int{}
+	count := map[uint64]int{}
 	for q, k := range s.keys {
 		if _, in := idx[k]; in {
+			count[k]++
 			if ps := pos[k]; len(ps) <= commonLine {
 				pos[k] = append(ps, q)
 			}
 		}
 	}
-	votes := map[int]int{}
-	for k, ps := range pos {
-		if len(ps) > commonLine {
+	// A line votes with the weight 1/(its count in the file): a line found
+	// once says where the block is, a "}" found 40 times hardly does.
+	// Old lines vote in their order, so that the sums are the same from
+	// run to run.
+	votes := map[int]float64{}
+	for i, l := range old {
+		if isBlank(l) {
 			continue
 		}
-		if !s.w.spend(len(ps) * len(idx[k])) {
+		ps := pos[looseKey(l)]
+		if len(ps) == 0 || len(ps) > commonLine {
+			continue
+		}
+		if !s.w.spend(len(ps)) {
 			return nil
 		}
+		w := 1 / float64(len(ps))
 		for _, q := range ps {
-			for _, i := range idx[k] {
-				votes[q-i]++
-			}
+			votes[q-i] += w
 		}
+	}
+	if len(votes) == 0 && !s.similarVotes(old, idx, count, votes) {
+		return nil
 	}
 	starts := make([]int, 0, len(votes))
 	for st := range votes {
 		starts = append(starts, st)
 	}
 	hint := s.opt.Hint - 1
+	nearHint := func(a, b int) int {
+		if s.opt.Hint > 0 {
+			return cmp.Compare(abs(a-hint), abs(b-hint))
+		}
+		return 0
+	}
 	slices.SortFunc(starts, func(a, b int) int {
 		if c := cmp.Compare(votes[b], votes[a]); c != 0 {
 			return c
 		}
-		if s.opt.Hint > 0 {
-			if c := cmp.Compare(abs(a-hint), abs(b-hint)); c != 0 {
-				return c
-			}
+		if c := nearHint(a, b); c != 0 {
+			return c
 		}
 		return cmp.Compare(a, b)
 	})
-	var out []Candidate
-	var taken [][2]int
+	type near struct {
+		c     Candidate
+		same  int     // old lines that stand there as they are (loosely)
+		fresh float64 // how much its other lines look like the new text's own
+		votes float64
+	}
+	fresh := s.freshLines(old)
+	var all []near
+	seen := map[[2]int]bool{}
 	for _, st := range starts {
-		if len(out) == maxCandidates {
+		if len(all) == describeStarts {
 			break
 		}
-		c, ok := s.describe(old, st)
+		c, same, ok := s.describe(old, st)
 		if !ok {
 			break
 		}
+		if seen[[2]int{c.Line, c.EndLine}] {
+			continue
+		}
+		seen[[2]int{c.Line, c.EndLine}] = true
+		all = append(all, near{c, same, fresh(c), votes[st]})
+	}
+	slices.SortStableFunc(all, func(a, b near) int {
+		if c := cmp.Compare(b.same, a.same); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.c.Similarity, a.c.Similarity); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.fresh, a.fresh); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.votes, a.votes); c != 0 {
+			return c
+		}
+		return nearHint(a.c.Line-1, b.c.Line-1)
+	})
+	var out []Candidate
+	for _, a := range all {
+		if len(out) == maxCandidates {
+			break
+		}
 		overlaps := false
-		for _, t := range taken {
-			if c.Line <= t[1] && t[0] <= c.EndLine {
+		for _, t := range out {
+			if a.c.Line <= t.EndLine && t.Line <= a.c.EndLine {
 				overlaps = true
 			}
 		}
-		if overlaps {
-			continue
+		if !overlaps {
+			out = append(out, a.c)
 		}
-		taken = append(taken, [2]int{c.Line, c.EndLine})
-		out = append(out, c)
 	}
-	slices.SortStableFunc(out, func(a, b Candidate) int { return cmp.Compare(b.Similarity, a.Similarity) })
 	return out
 }
+
+// describeStarts bounds the starts nearest aligns and ranks.
+const describeStarts = 24
+
+// freshLines returns a measure, for a candidate, of how much the file's
+// lines there that are none of the old text's look like the new text's
+// lines that are none of the old text's: a caller rewrites the lines it
+// means to change, so a line it skipped or got wrong in the old text tends
+// to come back, changed, in the new text. 0 without Options.NewText. It
+// only breaks ties between places the old text alone cannot tell apart.
+func (s *searcher) freshLines(old []string) func(Candidate) float64 {
+	if s.opt.NewText == "" {
+		return func(Candidate) float64 { return 0 }
+	}
+	inOld := map[uint64]bool{}
+	for _, l := range old {
+		inOld[looseKey(l)] = true
+	}
+	nl, _ := splitOld(s.opt.NewText)
+	var added []string
+	for _, l := range nl {
+		if !isBlank(l) && !inOld[looseKey(l)] {
+			added = append(added, trimmed(l))
+		}
+	}
+	return func(c Candidate) float64 {
+		var sum float64
+		if len(added) == 0 || !s.w.spend((c.EndLine-c.Line+1)*len(added)) {
+			return 0
+		}
+		for q := c.Line; q <= c.EndLine; q++ {
+			if isBlank(s.fl.Text(q)) || inOld[s.keys[q-1]] {
+				continue
+			}
+			f := trimmed(string(s.fl.Text(q)))
+			best := 0.0
+			for _, a := range added {
+				best = max(best, lineSimilarity(a, f))
+			}
+			sum += best
+		}
+		return round3(sum)
+	}
+}
+
+// similarLines bounds the old lines similarVotes compares with every file
+// line.
+const similarLines = 4
+
+// similarVotes finds where the block may stand when no line of it is both
+// in the file and rare enough to vote: each old line that is nowhere in
+// the file (a line the caller got wrong) is compared with every file line,
+// and the file lines most like it vote, by their similarity, for where the
+// block would start; the old lines too common to vote then add their
+// weight, 1/(their count), to the starts where they stand. It reports
+// false when the work budget runs out.
+func (s *searcher) similarVotes(old []string, idx map[uint64][]int, count map[uint64]int, votes map[int]float64) bool {
+	N := len(s.keys)
+	var missing []int
+	for k, is := range idx {
+		if count[k] == 0 {
+			missing = append(missing, is...)
+		}
+	}
+	// The longest lines first: they say the most.
+	slices.SortFunc(missing, func(a, b int) int {
+		if c := cmp.Compare(len(trimmed(old[b])), len(trimmed(old[a]))); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	if len(missing) > similarLines {
+		missing = missing[:similarLines]
+	}
+	type near struct {
+		q   int
+		sim float64
+	}
+	slices.Sort(missing)
+	for _, i := range missing {
+		if !s.w.spend(N) {
+			return false
+		}
+		t := trimmed(old[i])
+		var best []near
+		for q := range N {
+			sim := lineSimilarity(t, trimmed(string(s.fl.Text(q+1))))
+			if sim >= 0.5 {
+				best = append(best, near{q, sim})
+			}
+		}
+		slices.SortStableFunc(best, func(a, b near) int { return cmp.Compare(b.sim, a.sim) })
+		if len(best) > describeStarts {
+			best = best[:describeStarts]
+		}
+		for _, b := range best {
+			votes[b.q-i] += b.sim
+		}
+	}
+	for st := range votes {
+		for i, l := range old {
+			if isBlank(l) {
+				continue
+			}
+			k := looseKey(l)
+			if p := st + i; count[k] > commonLine && p >= 0 && p < N && s.keys[p] == k {
+				votes[st] += 1 / float64(count[k])
+			}
+		}
+	}
+	return true
+}
+
+// trimmed is a line without the white space at its ends.
+func trimmed(l string) string { return strings.TrimSpace(l) }
 
 func abs(x int) int {
 	if x < 0 {
@@ -302,11 +489,11 @@ func abs(x int) int {
 
 // describe aligns old with the file around start st and reports the
 // candidate: its lines, similarity, text, and the first difference.
-func (s *searcher) describe(old []string, st int) (Candidate, bool) {
+func (s *searcher) describe(old []string, st int) (Candidate, int, bool) {
 	n, N := len(old), len(s.keys)
 	lo, hi := max(0, st-2), min(N, st+n+2)
 	if lo >= hi {
-		return Candidate{}, false
+		return Candidate{}, 0, false
 	}
 	win := s.keys[lo:hi]
 	ok := make([]uint64, n)
@@ -320,7 +507,7 @@ func (s *searcher) describe(old []string, st int) (Candidate, bool) {
 			pairs[i][1] += lo
 		}
 	} else if s.w.out {
-		return Candidate{}, false
+		return Candidate{}, 0, false
 	}
 	// The candidate spans from the first to the last aligned line, grown
 	// by the old lines before and after them that found no partner.
@@ -331,7 +518,7 @@ func (s *searcher) describe(old []string, st int) (Candidate, bool) {
 		last = min(hi-1, b[1]+(n-1-b[0]))
 	}
 	if first > last {
-		return Candidate{}, false
+		return Candidate{}, 0, false
 	}
 	// Walk the alignment: score every pair, name the first difference.
 	var score float64
@@ -356,11 +543,12 @@ func (s *searcher) describe(old []string, st int) (Candidate, bool) {
 				oi+k+1, clip(s.fl.Text(fi+k+1)), fi+k+1))
 		}
 	}
-	oi, fi := 0, first
+	oi, fi, same := 0, first, 0
 	for _, p := range pairs {
 		if p[1] < first || p[1] > last {
 			continue
 		}
+		same++
 		gap(oi, p[0], fi, p[1])
 		f := string(s.fl.Text(p[1] + 1))
 		score += lineSimilarity(old[p[0]], f)
@@ -378,7 +566,7 @@ func (s *searcher) describe(old []string, st int) (Candidate, bool) {
 	return Candidate{
 		Line: first + 1, EndLine: last + 1, Similarity: sim,
 		Text: linesText(s.content, first+1, last+1), Reason: reason,
-	}, true
+	}, same, true
 }
 
 // clip shortens a line for a message.
