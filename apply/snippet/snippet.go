@@ -1397,26 +1397,6 @@ func callArgs(s string) []string {
 	return out
 }
 
-// containsExpr reports whether expr stands in s as a whole: not part of
-// a longer name, nor the field of another value.
-func containsExpr(s, expr string) bool {
-	word := func(c byte) bool {
-		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-	}
-	for at := 0; ; {
-		i := strings.Index(s[at:], expr)
-		if i < 0 {
-			return false
-		}
-		i += at
-		end := i + len(expr)
-		if (i == 0 || !word(s[i-1]) && s[i-1] != '.') && (end == len(s) || !word(s[end])) {
-			return true
-		}
-		at = i + 1
-	}
-}
-
 // nameParts splits a name at its case changes and underscores, lower
 // case: processItem and process_item give process, item.
 func nameParts(w string) []string {
