@@ -995,12 +995,16 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 	// line accounted for takes its block with it.
 	used := make([]bool, len(pool))
 	inBlock := map[int]bool{} // lines inside a block accounted for whole
+	hidden := -1              // the last line of the blocks of removed opening lines not accounted for
 	for k, i := range removed {
 		d := del[k]
 		if !opens(d) {
 			continue
 		}
-		if !acc[k] && !definitionRE().MatchString(d) {
+		// A call stands for a block the rewrite replaces whole, not for
+		// one nested in a block that vanishes around it.
+		outer := i > hidden
+		if outer && !acc[k] && !definitionRE().MatchString(d) {
 			for j, l := range pool {
 				if !used[j] && callNames(d, l) {
 					used[j], acc[k] = true, true
@@ -1008,7 +1012,7 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 				}
 			}
 		}
-		if !acc[k] && !definitionRE().MatchString(d) && len(subjects(codeOf(d))) == 0 {
+		if outer && !acc[k] && !definitionRE().MatchString(d) && len(subjects(codeOf(d))) == 0 {
 			// An opening line that names no value a call could pass
 			// (for n > 0 {, for {) is stood for by a call of a new
 			// helper, one the file does not hold, passed only values
@@ -1025,6 +1029,9 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 			}
 		}
 		if !acc[k] {
+			if b := blockOf(ok, i, next); len(b) > 0 {
+				hidden = max(hidden, b[len(b)-1])
+			}
 			continue
 		}
 		block := blockOf(ok, i, next)
@@ -1145,7 +1152,8 @@ func oneForOne(del, pool []string) []int {
 		}
 		best, score := -1, 0.0
 		for j, l := range pool {
-			if used[j] || isComment(d) != isComment(l) || definitionRE().MatchString(d) != definitionRE().MatchString(l) {
+			if used[j] || isComment(d) != isComment(l) || definitionRE().MatchString(d) != definitionRE().MatchString(l) ||
+				reportLine(l) && !reportLine(d) {
 				continue
 			}
 			if o := nameOverlap(d, l); o >= 0.5 && o > score && sharesLongName(d, l) {
@@ -1270,6 +1278,9 @@ func callNames(d, l string) bool {
 	subj := subjects(d)
 	named := map[string]bool{}
 	for _, m := range callRE().FindAllStringSubmatchIndex(l, -1) {
+		if reports(l, m[2], m[3]) {
+			continue
+		}
 		if parts := nameParts(l[m[2]:m[3]]); len(parts) > 1 {
 			for _, p := range parts {
 				if len(p) >= 3 && !keywords()[p] && slices.Contains(nd, p) {
@@ -1279,8 +1290,11 @@ func callNames(d, l string) bool {
 		}
 		for _, arg := range callArgs(l[m[1]:]) {
 			arg = strings.TrimLeft(arg, "&*")
-			if slices.Contains(subj, arg) {
-				named[arg] = true
+			for _, v := range subj {
+				// A value, or the value it is a field of (p for p.dirty).
+				if arg == v || len(arg) > 0 && strings.HasPrefix(v, arg+".") {
+					named[v] = true
+				}
 			}
 		}
 	}
@@ -1303,7 +1317,7 @@ func callsNewHelper(l string, body []string, content []byte) bool {
 	}
 	for _, m := range callRE().FindAllStringSubmatchIndex(l, -1) {
 		name := l[m[2]:m[3]]
-		if m[2] > 0 && l[m[2]-1] == '.' || keywords()[name] || containsWord(content, name) {
+		if m[2] > 0 && l[m[2]-1] == '.' || keywords()[name] || containsWord(content, name) || reports(l, m[2], m[3]) {
 			continue
 		}
 		args := callArgs(l[m[1]:])
@@ -1340,6 +1354,38 @@ func containsWord(content []byte, name string) bool {
 		at = i + 1
 	}
 	return false
+}
+
+// reportRE matches what a call that only reports is called: print,
+// log, debug and their kin, or anything of console, log, logger, logging.
+var reportRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:print|println|printf|log|logf|debug|debugf|info|infof|warn|warnf|warning|trace|tracef)$|(?:^|\.)(?:console|log|logger|logging|slog)\.$`)
+})
+
+// reports reports whether the call named l[s:e] (its receiver before it)
+// only reports (a print or a log line): such a call does none of the work
+// of a block, so it stands for none.
+func reports(l string, s, e int) bool {
+	if reportRE().MatchString(l[s:e]) {
+		return true
+	}
+	r := s
+	for r > 0 && (l[r-1] == '.' || l[r-1] == '_' || unicode.IsLetter(rune(l[r-1])) || unicode.IsDigit(rune(l[r-1]))) {
+		r--
+	}
+	return r < s && reportRE().MatchString(l[r:s])
+}
+
+// reportLine reports whether line l is a print or a log call: it reads
+// like no line of code that does work, whatever values it shows.
+func reportLine(l string) bool {
+	m := callRE().FindStringSubmatchIndex(l)
+	if m == nil || !reports(l, m[2], m[3]) {
+		return false
+	}
+	// Nothing but the call's receiver before it.
+	before := strings.TrimRightFunc(l[:m[2]], func(r rune) bool { return r == '.' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) })
+	return strings.TrimSpace(before) == ""
 }
 
 // subjectRE matches a name or a selector, and whether a call follows.

@@ -259,6 +259,7 @@ func paeth(a, b, c int) int {
 		{"new helper for a loop", "// ... existing code ...\n\tx := 1\n\tsiftUp(h, ldr)\n\tdone(x)\n}\n// ... existing code ...\n", true},
 		{"helper naming the loop's values", "// ... existing code ...\n\tpb := a - c\n\tpc := abs(pa + pb)\n\tpa = abs(pa)\n\treturn pick(pa, pb, pc, a, b, c)\n}\n// ... existing code ...\n", true},
 		{"inserted call, marker forgotten", "// ... existing code ...\n\tpc := abs(pa + pb)\n\tpa = abs(pa)\n\tlog.Printf(\"pa=%v\", pa)\n\treturn c\n}\n// ... existing code ...\n", false},
+		{"log line, marker forgotten over a nested block", "// ... existing code ...\n\tx := 1\n\tlog.Printf(\"n=%v\", n)\n\tdone(x)\n}\n// ... existing code ...\n", false},
 		{"existing function for a loop", "// ... existing code ...\n\tx := 1\n\tdone(ldr)\n\tdone(x)\n}\n// ... existing code ...\n", false},
 	} {
 		_, err := Plan([]byte(content), Parse(c.snippet), matcher.Options{})
