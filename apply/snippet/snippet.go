@@ -88,19 +88,30 @@
 //
 // A region this line-for-line reading refuses is read once more as
 // blocks rewritten, for code replaced by a call (of a helper, for a
-// loop) that reads like none of its lines: a removed line of code that
-// names a whole argument of a call in the snippet's new lines (a name or
-// a selector), or whose name is a part of a called name (item, for
-// processItem), is accounted for, and so is the whole of a block whose
-// opening line is accounted for and that ends within the region (a
-// definition's line only by a new definition that reads like it). The
-// region lands when no definition (func, def, class, function) vanishes
-// unaccounted for, the removed lines open as many brackets as the new
-// lines, and no more than three removed lines vanish: those outside the
-// run from the first accounted line to the last, and those with a name
-// inside it that are not accounted for. Otherwise the region is refused,
-// naming the lines it would delete: to delete lines, a caller uses edit
-// or replace_in_file.
+// loop) that reads like none of its lines. In file order, a block's
+// opening line (ending in "{" or ":") that no new line reads like is
+// stood for by a call in the snippet's new lines whose arguments name at
+// least half of the values the opening line works on (its names and
+// selectors, or the values they are fields of: p for p.dirty), or, where
+// the opening line names no such value (for n > 0 {), by a call of a
+// helper the file does not hold passed only values the block's body
+// uses; one call for one block, never a print or a log call, never for a
+// definition's line (only a new definition that reads like it stands
+// for that), and never for a block nested in one that vanishes around
+// it. An opening line accounted for takes its whole block with it, when
+// the block ends within the region. The region lands when no definition
+// (func, def, class, function) vanishes unaccounted for, the removed
+// lines open as many brackets as the new lines, no removed declaration
+// (a, b :=, var, let, const) is of a name new code still uses, blank
+// lines it drops stand inside a block accounted for whole, and no more
+// than three removed lines vanish: those outside the run from the first
+// accounted line to the last, and those with a name inside it that are
+// not accounted for. Otherwise the region is refused, naming the lines
+// it would delete: to delete lines, a caller uses edit or
+// replace_in_file. Whatever the reading, a region that removes lines it
+// does not show while its removed and new lines do not pair up their
+// brackets is refused (not in prose files, where brackets need not
+// pair): code that parses opens as many as it closes.
 //
 // # The ends of the snippet
 //
