@@ -605,11 +605,14 @@ func (s *searcher) guards(v variant, m Match) error {
 		if blankP && !blankQ && lvlQ <= lvlP || blankP == blankQ && lvlQ < lvlP {
 			return false // fits more tightly
 		}
+		if !blankP && blankQ || lvlQ > lvlP {
+			// Fits more loosely: no evidence, even where it covers the
+			// block found (the old text tells what stands there better:
+			// a change of only what a looser tier ignores, not made yet).
+			return true
+		}
 		if c.p <= firstNB && c.p+len(nl)-1 >= lastNB {
 			return false // the block found lies inside it
-		}
-		if !blankP && blankQ || lvlQ > lvlP {
-			return true // fits more loosely: no evidence
 		}
 		explained := s.linesAt(adapted, c.p)
 		inside := c.p >= first && c.p+len(nl)-1 <= last
