@@ -74,7 +74,8 @@
 // tier ignored is refused (it cannot be told from an edit already made); an
 // edit whose new text already stands in the file where the block found does
 // not explain it (overlapping the block, or elsewhere in another form than
-// the block would give it) is refused as already applied, while new text
+// the block would give it), at least as tightly as the old text fits its
+// block, is refused as already applied, while new text
 // that stands elsewhere exactly as the block found would write it is a file
 // repeating itself and no evidence (a deletion of fewer than three
 // non-blank lines is exempt, and so is one whose kept lines stand inside the

@@ -455,7 +455,8 @@ func (s *searcher) tryVariant(v variant, old string, reread bool) (found bool, m
 // A match is refused when the caller's new text (read as the old text was)
 // already stands in the file where the block found does not explain it:
 // overlapping the block, or elsewhere in another form than the block
-// found would give it (another indentation, other unchanged lines). The
+// found would give it (another indentation, other unchanged lines), and
+// fits there at least as tightly as the old text fits the block. The
 // edit then looks made already, and the fuzzy match would make it twice
 // or somewhere else. New text that stands elsewhere exactly as the block
 // found would write it is a file repeating itself, not evidence. A
