@@ -1,45 +1,15 @@
 package patch
 
-import "bytes"
+import (
+	"bytes"
 
-// The helpers below read a content's lines where a hunk needs them (at the
-// stated line, inside the block the matcher found, past a Codex anchor),
-// walking from a known offset; a hunk is located by the matcher, and the
-// content is never indexed as a whole.
+	"github.com/graftdev/graft/internal/lineindex"
+)
 
-// lineAt returns, for the line starting at off, the offset where its text
-// ends (before "\r\n" or "\n") and where the next line starts
-// (len(content) for the last line).
-func lineAt(content []byte, off int) (textEnd, next int) {
-	i := bytes.IndexByte(content[off:], '\n')
-	if i < 0 {
-		return len(content), len(content)
-	}
-	e := off + i
-	if e > off && content[e-1] == '\r' {
-		return e - 1, e + 1
-	}
-	return e, e + 1
-}
-
-// skipLines returns the offset k lines after the line starting at off
-// (len(content) when the content ends first).
-func skipLines(content []byte, off, k int) int {
-	for ; k > 0 && off < len(content); k-- {
-		_, off = lineAt(content, off)
-	}
-	return off
-}
-
-// countLines is the number of lines of content: its line breaks, plus a
-// last line without one.
-func countLines(content []byte) int {
-	n := bytes.Count(content, []byte{'\n'})
-	if len(content) > 0 && content[len(content)-1] != '\n' {
-		n++
-	}
-	return n
-}
+// A hunk reads a content's lines where it needs them (at the stated line,
+// inside the block the matcher found, past a Codex anchor), walking from a
+// known offset with internal/lineindex's LineAt and Skip; a hunk is
+// located by the matcher, and the content is never indexed as a whole.
 
 // dominantEOL is the line ending most lines of content have; "\n" for a
 // content without line endings.
@@ -57,7 +27,7 @@ func eolAt(content []byte, off int) string {
 	if off >= len(content) {
 		return ""
 	}
-	te, nx := lineAt(content, off)
+	te, nx := lineindex.LineAt(content, off)
 	return string(content[te:nx])
 }
 
@@ -68,7 +38,7 @@ func linesAt(content []byte, off int, old []Line) (int, bool) {
 		if off >= len(content) {
 			return 0, false
 		}
-		te, nx := lineAt(content, off)
+		te, nx := lineindex.LineAt(content, off)
 		if string(content[off:te]) != l.Text {
 			return 0, false
 		}

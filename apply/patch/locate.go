@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/graftdev/graft/internal/lineindex"
 	"github.com/graftdev/graft/matcher"
 )
 
@@ -87,7 +88,7 @@ func locate(content []byte, h *Hunk, index, lo, loLine int, asEdit bool, opt Opt
 		err.Hunk, err.PatchLine = index, h.Line
 		return nil, err
 	}
-	n := countLines(content)
+	n := lineindex.New(content).Count()
 	at := func(start, end, first int, m Method, offset int) *located {
 		l := &located{h: h, index: index, start: start, end: end, first: first, lines: len(old), asEdit: asEdit,
 			place: Placement{Hunk: index, Line: first + 1, EndLine: first + len(old), Method: m, Offset: offset, Similarity: 1}}
@@ -115,7 +116,7 @@ func locate(content []byte, h *Hunk, index, lo, loLine int, asEdit bool, opt Opt
 		stated = h.OldStart - 1
 	}
 	if stated >= loLine {
-		off := skipLines(content, lo, stated-loLine)
+		off := lineindex.Skip(content, lo, stated-loLine)
 		if end, ok := linesAt(content, off, old); ok {
 			return at(off, end, stated, Exact, 0), nil
 		}
@@ -167,7 +168,7 @@ func locateMatch(content []byte, h *Hunk, index, lo, loLine, stated int, asEdit 
 	}
 	start, end := lo+m.Start, min(lo+m.End, len(content))
 	if start > 0 && content[start-1] != '\n' {
-		if te, nx := lineAt(content, start); te == start && nx > start && nx < len(content) {
+		if te, nx := lineindex.LineAt(content, start); te == start && nx > start && nx < len(content) {
 			start = nx // the block starts at a line break: a stray blank line matched it
 			m.Line++
 		}
@@ -178,7 +179,7 @@ func locateMatch(content []byte, h *Hunk, index, lo, loLine, stated int, asEdit 
 	}
 	var file []string // the lines of the block found
 	for off := start; off < end; {
-		te, nx := lineAt(content, off)
+		te, nx := lineindex.LineAt(content, off)
 		file = append(file, string(content[off:te]))
 		off = nx
 	}
@@ -195,7 +196,7 @@ func locateMatch(content []byte, h *Hunk, index, lo, loLine, stated int, asEdit 
 	case len(file) != len(old):
 		return nil, fail(fmt.Sprintf("the nearest match (%s, lines %d-%d) has %d lines, the hunk's old side %d", m.Tier, first+1, first+len(file), len(file), len(old)))
 	case h.AtEOF && end != len(content):
-		return nil, fail(fmt.Sprintf("the hunk must end the file (*** End of File), but its match (%s) ends at line %d of %d", m.Tier, first+len(file), countLines(content)))
+		return nil, fail(fmt.Sprintf("the hunk must end the file (*** End of File), but its match (%s) ends at line %d of %d", m.Tier, first+len(file), lineindex.New(content).Count()))
 	}
 	l := &located{h: h, index: index, start: start, end: end, first: first, lines: len(old), asEdit: asEdit,
 		place: Placement{Hunk: index, Line: first + 1, EndLine: first + len(old), Method: Method(m.Tier), Similarity: m.Similarity}}
@@ -276,7 +277,7 @@ func (l *located) edit(content []byte) Edit {
 				keep = false
 				break
 			}
-			_, off = lineAt(content, off)
+			_, off = lineindex.LineAt(content, off)
 		}
 	}
 	switch {
@@ -295,7 +296,7 @@ func (l *located) edit(content []byte) Edit {
 		for _, hl := range l.h.Lines {
 			switch hl.Op {
 			case Context, Delete:
-				te, nx := lineAt(content, off)
+				te, nx := lineindex.LineAt(content, off)
 				if nx > te {
 					near = string(content[te:nx])
 				}
@@ -384,7 +385,7 @@ func applyAnchors(content []byte, h *Hunk, lo, loLine int) (int, int, *Error) {
 		found, foundLine := -1, 0
 		for pass := 0; pass < 2 && found < 0; pass++ {
 			for off, i := lo, loLine; off < len(content); i++ {
-				te, nx := lineAt(content, off)
+				te, nx := lineindex.LineAt(content, off)
 				t := string(content[off:te])
 				if t == a || (pass == 1 && strings.TrimSpace(t) == strings.TrimSpace(a)) {
 					found, foundLine = nx, i+1

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/graftdev/graft/internal/lineindex"
 )
 
 // memSource is a Source over a map of paths to contents.
@@ -69,7 +71,7 @@ func TestGitdiffVectors(t *testing.T) {
 					out := readFixture(t, dir, want)
 					if fragment {
 						h := fp.Hunks[0]
-						out = append(out, src[skipLines(src, 0, h.OldStart-1+len(h.OldLines())):]...)
+						out = append(out, src[lineindex.Skip(src, 0, h.OldStart-1+len(h.OldLines())):]...)
 					}
 					if !bytes.Equal(got, out) {
 						t.Fatalf("wrong result:\n got %q\nwant %q", got, out)

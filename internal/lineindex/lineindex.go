@@ -1,7 +1,9 @@
 // Package lineindex maps a content's bytes to its lines, the one way graft
 // reads lines: apply's engine, its diffs, line tools, reads and symbol
 // edits, the snippet planner, syntax diagnostics, outlines and the
-// matcher's fuzzy tiers all ask an Index, so they never disagree about
+// matcher's fuzzy tiers all ask an Index (and a patch hunk walks the few
+// lines it needs from its stated place with LineAt and Skip), so they
+// never disagree about
 // where a line starts, whether a final line without a newline counts, or
 // what a line's text is.
 //
@@ -90,6 +92,32 @@ func StartBefore(content []byte, off, before int) int {
 		at = bytes.LastIndexByte(content[:at-1], '\n') + 1
 	}
 	return at
+}
+
+// LineAt reads the line that starts at offset off without an index: the
+// offset where its text ends (before "\r\n" or "\n") and where the next
+// line starts (len(content) for the last line). It is for a reader that
+// walks a few lines from a known place (a patch hunk at its stated line),
+// and reads them as an Index does.
+func LineAt(content []byte, off int) (textEnd, next int) {
+	i := bytes.IndexByte(content[off:], '\n')
+	if i < 0 {
+		return len(content), len(content)
+	}
+	e := off + i
+	if e > off && content[e-1] == '\r' {
+		return e - 1, e + 1
+	}
+	return e, e + 1
+}
+
+// Skip is the offset k lines after the line starting at off (len(content)
+// when the content ends first), without an index.
+func Skip(content []byte, off, k int) int {
+	for ; k > 0 && off < len(content); k-- {
+		_, off = LineAt(content, off)
+	}
+	return off
 }
 
 // Content is the content the index maps.

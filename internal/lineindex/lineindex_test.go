@@ -274,3 +274,28 @@ func BenchmarkText(b *testing.B) {
 		}
 	}
 }
+
+// TestLineAtAndSkip: walking lines from an offset reads them as an Index
+// does.
+func TestLineAtAndSkip(t *testing.T) {
+	for _, c := range []string{"", "a", "a\n", "a\r\nb", "a\n\nb\r\n", "\r\n\n", "x\ry\n"} {
+		ix := New([]byte(c))
+		off := 0
+		for n := 1; n <= ix.Count(); n++ {
+			if off != ix.Start(n) {
+				t.Fatalf("%q: line %d starts at %d, Index says %d", c, n, off, ix.Start(n))
+			}
+			te, next := LineAt([]byte(c), off)
+			if string(ix.Text(n)) != c[off:te] || next != ix.End(n) {
+				t.Fatalf("%q: line %d: LineAt %d,%d, Index text %q end %d", c, n, te, next, ix.Text(n), ix.End(n))
+			}
+			if s := Skip([]byte(c), 0, n-1); s != off {
+				t.Fatalf("%q: Skip to line %d = %d, want %d", c, n, s, off)
+			}
+			off = next
+		}
+		if off != len(c) || Skip([]byte(c), 0, ix.Count()+3) != len(c) {
+			t.Fatalf("%q: walked to %d of %d", c, off, len(c))
+		}
+	}
+}
