@@ -151,12 +151,22 @@ func BenchmarkFind(b *testing.B) {
 			name, old string
 			tier      Tier
 		}{{"exact", block, Exact}, {"fuzzy", fuzzy, Indentation},
-			{"fuzzy-open-end", strings.TrimSuffix(fuzzy, "\n"), Indentation}} {
+			{"fuzzy-open-end", strings.TrimSuffix(fuzzy, "\n"), Indentation},
+			// A line the caller got wrong: refused, with the nearest
+			// candidates ranked (tier "" marks a refusal).
+			{"refused", strings.Replace(block, lines[n/2+15], "\tnothing like this line(42)\n", 1), ""}} {
 			b.Run(fmt.Sprintf("%s/%dk", c.name, n/1000), func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(content)))
 				for b.Loop() {
 					m, err := Find(src, c.old, Options{})
+					if c.tier == "" {
+						var r *Refusal
+						if !errors.As(err, &r) || len(r.Candidates) == 0 {
+							b.Fatalf("want a refusal with candidates, got %+v %v", m, err)
+						}
+						continue
+					}
 					if err != nil || m.Tier != c.tier {
 						b.Fatalf("%+v %v", m, err)
 					}
