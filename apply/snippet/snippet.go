@@ -72,7 +72,11 @@
 // marker. They are paired with the region's new lines (graft's line diff;
 // a brace paired between changed lines on both sides does not count). In
 // each gap between paired lines something must stand in the removed
-// lines' place, and blank lines may not shrink. Each removed line with a
+// lines' place, blank lines may not shrink, and a block's opening line
+// may not vanish with no new line like it and no new block in its place
+// (a few lines changed beyond recognition are a rewrite; a whole
+// condition or loop gone is not, unless the second reading finds the
+// call that stands for it). A print or log line reads like no line. Each removed line with a
 // name (a word that is not a keyword, outside string literals) is then
 // matched to a new line of the snippet (this gap's, or another region's:
 // code moved into a new helper) that has at least half of its names and
@@ -92,10 +96,13 @@
 // opening line (ending in "{" or ":") that no new line reads like is
 // stood for by a call in the snippet's new lines whose arguments name at
 // least half of the values the opening line works on (its names and
-// selectors, or the values they are fields of: p for p.dirty), or, where
-// the opening line names no such value (for n > 0 {), by a call of a
-// helper the file does not hold passed only values the block's body
-// uses; one call for one block, never a print or a log call, never for a
+// selectors; or the values they are fields of, p for p.dirty, when the
+// call also passes half of the values the block works on and neither
+// declares nor imports), or, where the opening line names only short
+// values (for n > 0 {), by a call of a helper the file does not hold
+// passed values the block's body uses and half of its values; a line
+// that names nothing (for {, try {, if err != nil {) by no call; one
+// call for one block, never a print or a log call, never for a
 // definition's line (only a new definition that reads like it stands
 // for that), and never for a block nested in one that vanishes around
 // it. An opening line accounted for takes its whole block with it, when
@@ -161,15 +168,25 @@ type Snippet struct {
 
 // IsProse reports whether a file of this name is prose, by its extension:
 // Markdown, reStructuredText, AsciiDoc, Org, plain text, or none at all
-// (README, LICENSE).
+// (README, LICENSE; not a build file such as a Makefile or a Dockerfile,
+// nor a dotfile).
 func IsProse(name string) bool {
 	base := name[strings.LastIndexAny(name, "/\\")+1:]
 	dot := strings.LastIndexByte(base, '.')
 	if dot <= 0 {
-		return true
+		// README, LICENSE; but a build file without an extension, or a
+		// dotfile, is code.
+		switch strings.ToLower(base) {
+		case "makefile", "gnumakefile", "dockerfile", "containerfile", "jenkinsfile", "rakefile", "gemfile",
+			"vagrantfile", "podfile", "brewfile", "justfile", "build", "workspace":
+			return false
+		}
+		return dot < 0
 	}
 	switch strings.ToLower(base[dot+1:]) {
-	case "md", "markdown", "mdx", "txt", "text", "rst", "adoc", "asciidoc", "org":
+	case "txt", "text":
+		return !strings.EqualFold(base, "CMakeLists.txt")
+	case "md", "markdown", "mdx", "rst", "adoc", "asciidoc", "org":
 		return true
 	}
 	return false
@@ -930,8 +947,12 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool [
 		// closes: lines that leave some open (or close more) were cut
 		// off by a forgotten marker, not rewritten.
 		i := removed[0]
-		return fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), and they open %d more bracket(s) than the lines in their place: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
-			len(removed), from+i+1, clip(old[i]), brackets(ok)-brackets(nk))
+		verb, n := "open", brackets(ok)-brackets(nk)
+		if n < 0 {
+			verb, n = "close", -n
+		}
+		return fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), and they %s %d more bracket(s) than the lines in their place: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
+			len(removed), from+i+1, clip(old[i]), verb, n)
 	}
 	if strict == "" {
 		// The code reads line for line: blank lines may not shrink.
@@ -961,27 +982,31 @@ const maxVanished = 3
 // the region's last replaced line.
 //
 // A removed line is accounted for when a new line of the snippet reads
-// like it (one for one, as replaces does), or when it is code (not a
-// comment) that names the whole of an argument of a call in a new line
-// (a name, or a selector like a.b, of two characters or more), or one
-// of its names is a part (three characters or more) of a called name of
-// several parts (processItem, for item). A block whose opening line (a
-// line ending in "{" or ":") is accounted for, and whose lines (deeper
-// than its opening line, and the closing line at its depth) are all
-// within the region's lines, is accounted for whole. A definition (func,
-// def, class, function) is accounted for only by a new definition that
-// reads like it (a function rewritten), and a comment only by a comment:
-// a call whose argument happens to share a parameter's name is no
-// rewrite of a function.
+// like it (one for one, as replaces does; a comment only by a comment, a
+// definition only by a definition, and a print or log line by none). A
+// block's opening line (ending in "{" or ":") may also be accounted for
+// by a call, one call for one block and only at the top of what vanishes
+// (not for a block nested in one dropped around it), never for a
+// definition's line: a call whose arguments name half of the values the
+// opening line works on (where they name only what those values are
+// fields of, p for p.dirty, they must also pass half of the values the
+// block works on and neither declares nor imports), or a part of whose
+// name (three characters or more) the line names (processItem, for
+// item); or, for an opening line that names only short values (for n >
+// 0 {), a call of a helper the file does not hold, passed values the
+// body uses and half of the block's values. An opening line accounted
+// for takes its whole block (deeper lines and the closing line at its
+// depth, all within the region) with it.
 //
-// It reads as a rewrite when no definition (func, def, class, function)
-// vanishes unaccounted for, the removed lines open as many brackets as
-// the new lines do (a run cut off by a forgotten marker rarely closes
-// what it opens), and at most maxVanished removed lines vanish: those
-// outside the run from the first accounted line to the last (a
-// forgotten marker leaves its lines at one end), and those inside it
-// with a name that are not accounted for. Blank lines the region drops
-// (blanks, indexes into ok) must stand inside a block accounted for whole.
+// It reads as a rewrite when no definition vanishes unaccounted for, the
+// removed lines open as many brackets as the new lines do (a run cut off
+// by a forgotten marker rarely closes what it opens), no removed
+// declaration is of a name new code still uses, the blank lines the
+// region drops (blanks, indexes into ok) stand inside a block accounted
+// for whole, and at most maxVanished removed lines vanish: those outside
+// the run from the first accounted line to the last (a forgotten marker
+// leaves its lines at one end), and those inside it with a name that are
+// not accounted for.
 func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, pool []string, next string) bool {
 	if len(removed) == 0 {
 		return true
@@ -1005,6 +1030,16 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 	// statement never: it merely names the call's argument); an opening
 	// line accounted for takes its block with it.
 	used := make([]bool, len(pool))
+	imported := sync.OnceValue(func() map[string]bool { return importedNames(content) })
+	held := map[string]bool{}
+	holds := func(name string) bool { // whether the file holds name, asked once per name
+		h, seen := held[name]
+		if !seen {
+			h = containsWord(content, name)
+			held[name] = h
+		}
+		return h
+	}
 	inBlock := map[int]bool{} // lines inside a block accounted for whole
 	hidden := -1              // the last line of the blocks of removed opening lines not accounted for
 	for k, i := range removed {
@@ -1016,24 +1051,24 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 		// one nested in a block that vanishes around it.
 		outer := i > hidden
 		if outer && !acc[k] && !definitionRE().MatchString(d) {
+			body, free := blockValues(ok, blockOf(ok, i, next), imported())
+			short := named(codeOf(d)) && len(subjects(codeOf(d))) == 0
 			for j, l := range pool {
-				if !used[j] && callNames(d, l) {
-					used[j], acc[k] = true, true
-					break
+				if used[j] {
+					continue
 				}
-			}
-		}
-		if outer && !acc[k] && !definitionRE().MatchString(d) && len(subjects(codeOf(d))) == 0 {
-			// An opening line that names no value a call could pass
-			// (for n > 0 {, for {) is stood for by a call of a new
-			// helper, one the file does not hold, passed only values
-			// the block's body uses.
-			var body []string
-			for _, b := range blockOf(ok, i, next) {
-				body = append(body, ok[b])
-			}
-			for j, l := range pool {
-				if !used[j] && len(body) > 0 && callsNewHelper(l, body, content) {
+				// A call naming half the values the opening line works
+				// on (when it names them only as what their fields
+				// belong to, p for p.dirty, it must also pass half the
+				// values the block works on); or, for an opening line
+				// that names only short values (for n > 0 {), a call of
+				// a new helper, one the file does not hold, passed
+				// values the block's body uses. A line that names
+				// nothing (for {, try {, } else {, if err != nil {) is
+				// stood for by no call: any call inserted before a
+				// forgotten marker would do.
+				if ok, byField := callNames(d, l); ok && (!byField || passes(l, free)) ||
+					short && len(body) > 0 && callsNewHelper(l, body, free, holds) {
 					used[j], acc[k] = true, true
 					break
 				}
@@ -1156,18 +1191,20 @@ func usesVanishedName(del, pool []string) bool {
 func oneForOne(del, pool []string) []int {
 	used := make([]bool, len(pool))
 	out := make([]int, len(del))
+	pn := poolNames(pool)
 	for k, d := range del {
 		out[k] = -1
-		if !named(d) {
+		nd := names(d)
+		if len(nd) == 0 {
 			continue
 		}
+		comment, def, report := isComment(d), definitionRE().MatchString(d), reportLine(d)
 		best, score := -1, 0.0
-		for j, l := range pool {
-			if used[j] || isComment(d) != isComment(l) || definitionRE().MatchString(d) != definitionRE().MatchString(l) ||
-				reportLine(l) && !reportLine(d) {
+		for j := range pool {
+			if used[j] || comment != pn[j].comment || def != pn[j].def || pn[j].report && !report {
 				continue
 			}
-			if o := nameOverlap(d, l); o >= 0.5 && o > score && sharesLongName(d, l) {
+			if o := overlap(nd, pn[j].names); o >= 0.5 && o > score && sharesLong(nd, pn[j].names) {
 				best, score = j, o
 			}
 		}
@@ -1279,9 +1316,9 @@ var exprRE = sync.OnceValue(func() *regexp.Regexp {
 // call's arguments name at least half of the values d works on (its
 // subjects), or a name of d is a part of the called name of several
 // parts (processItem, for item).
-func callNames(d, l string) bool {
+func callNames(d, l string) (ok, byField bool) {
 	if isComment(d) || isComment(l) {
-		return false
+		return false, false
 	}
 	d = stringsRE().ReplaceAllString(d, `""`)
 	l = stringsRE().ReplaceAllString(l, `""`)
@@ -1295,7 +1332,7 @@ func callNames(d, l string) bool {
 		if parts := nameParts(l[m[2]:m[3]]); len(parts) > 1 {
 			for _, p := range parts {
 				if len(p) >= 3 && !keywords()[p] && slices.Contains(nd, p) {
-					return true
+					return true, false
 				}
 			}
 		}
@@ -1303,44 +1340,119 @@ func callNames(d, l string) bool {
 			arg = strings.TrimLeft(arg, "&*")
 			for _, v := range subj {
 				// A value, or the value it is a field of (p for p.dirty).
-				if arg == v || len(arg) > 0 && strings.HasPrefix(v, arg+".") {
+				switch {
+				case arg == v:
 					named[v] = true
+				case arg != "" && strings.HasPrefix(v, arg+"."):
+					named[v] = true
+					byField = true
 				}
 			}
 		}
 	}
-	return len(named) > 0 && 2*len(named) >= len(subj)
+	return len(named) > 0 && 2*len(named) >= len(subj), byField
 }
 
-// callsNewHelper reports whether line l calls a function content does not
-// name anywhere (a helper new with the snippet) with arguments that are
-// all values body uses (names or selectors), one at least.
-func callsNewHelper(l string, body []string, content []byte) bool {
+// blockValues reads the block of lines ok[at...]: the words of its code
+// (comments aside), and the values it works on that it neither declares
+// nor imports, two characters or more (free): what a helper that takes
+// the block's place is passed.
+func blockValues(ok []string, at []int, imported map[string]bool) (body []string, free map[string]bool) {
+	free, decl := map[string]bool{}, map[string]bool{}
+	for _, b := range at {
+		if isComment(ok[b]) {
+			continue
+		}
+		code := stringsRE().ReplaceAllString(ok[b], `""`)
+		body = append(body, words(code)...)
+		for _, n := range declared(code) {
+			decl[n] = true
+		}
+		for _, v := range subjects(codeOf(ok[b])) {
+			if root := strings.SplitN(v, ".", 2)[0]; !imported[root] && len(root) >= 2 {
+				free[root] = true
+			}
+		}
+	}
+	for n := range decl {
+		delete(free, n)
+	}
+	return body, free
+}
+
+// passes reports whether the calls of line l pass at least half of the
+// values in free (their arguments' roots), or free is empty.
+func passes(l string, free map[string]bool) bool {
+	l = stringsRE().ReplaceAllString(l, `""`)
+	got := map[string]bool{}
+	for _, m := range callRE().FindAllStringSubmatchIndex(l, -1) {
+		for _, a := range callArgs(l[m[1]:]) {
+			if root := strings.SplitN(strings.TrimLeft(a, "&*"), ".", 2)[0]; free[root] {
+				got[root] = true
+			}
+		}
+	}
+	return 2*len(got) >= len(free)
+}
+
+// importRE matches the names a file imports: Go's import paths (their
+// last element, or the alias), Python's "import a" and "from m import a,
+// b", JavaScript's require and import forms.
+var importRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*(?:import\s+)?(?:([A-Za-z_]\w*)\s+)?"(?:[^"\n]*/)?([A-Za-z_][\w.-]*)"\s*$` +
+		`|^\s*import\s+([A-Za-z_][\w.]*)` + `|^\s*from\s+\S+\s+import\s+\(?([\w, ]+)` +
+		`|(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(` + `|^\s*import\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)` +
+		`|^\s*import\s*\{([^}]*)\}`)
+})
+
+// importedNames is the names content imports (packages, modules): values
+// a block uses that no helper is passed.
+func importedNames(content []byte) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range importRE().FindAllSubmatch(content, -1) {
+		for _, g := range m[1:] {
+			for _, n := range strings.FieldsFunc(string(g), func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '-' }) {
+				if n = strings.SplitN(n, ".", 2)[0]; n != "" && n != "as" {
+					out[n] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// callsNewHelper reports whether line l calls a function the file does
+// not hold anywhere (holds says; a helper new with the snippet) with
+// arguments that are all values the block uses (used: the words of its
+// body), one at least, and that pass at least half of the values of two
+// characters or more the block works on and neither declares nor
+// imports (free): a call inserted before a forgotten marker passes one
+// value of the block it would replace, not what that block needs.
+func callsNewHelper(l string, used []string, free map[string]bool, holds func(string) bool) bool {
 	if isComment(l) {
 		return false
 	}
 	l = stringsRE().ReplaceAllString(l, `""`)
-	var used []string
-	for _, b := range body {
-		if !isComment(b) {
-			used = append(used, words(stringsRE().ReplaceAllString(b, `""`))...)
-		}
-	}
 	for _, m := range callRE().FindAllStringSubmatchIndex(l, -1) {
 		name := l[m[2]:m[3]]
-		if m[2] > 0 && l[m[2]-1] == '.' || keywords()[name] || containsWord(content, name) || reports(l, m[2], m[3]) {
+		if m[2] > 0 && l[m[2]-1] == '.' || keywords()[name] || reports(l, m[2], m[3]) {
 			continue
 		}
 		args := callArgs(l[m[1]:])
 		ok := len(args) > 0
+		passed := map[string]bool{}
 		for _, a := range args {
 			a = strings.TrimLeft(a, "&*")
-			if keywords()[a] || !exprRE().MatchString(a) || !slices.Contains(used, strings.SplitN(a, ".", 2)[0]) {
+			root := strings.SplitN(a, ".", 2)[0]
+			if keywords()[a] || !exprRE().MatchString(a) || !slices.Contains(used, root) {
 				ok = false
 				break
 			}
+			if free[root] {
+				passed[root] = true
+			}
 		}
-		if ok {
+		if ok && 2*len(passed) >= len(free) && !holds(name) {
 			return true
 		}
 	}
@@ -1370,7 +1482,7 @@ func containsWord(content []byte, name string) bool {
 // reportRE matches what a call that only reports is called: print,
 // log, debug and their kin, or anything of console, log, logger, logging.
 var reportRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^(?:print|println|printf|log|logf|debug|debugf|info|infof|warn|warnf|warning|trace|tracef)$|(?:^|\.)(?:console|log|logger|logging|slog)\.$`)
+	return regexp.MustCompile(`(?i)^(?:f?print|f?println|f?printf|s?log|logf|debug|debugf|info|infof|warn|warnf|warning|trace|tracef)$|(?:^|\.)(?:console|log|logger|logging|slog)\.$`)
 })
 
 // reports reports whether the call named l[s:e] (its receiver before it)
@@ -1573,22 +1685,37 @@ func replaces(deleted, added, pool []string) (why, lines string, unlike []string
 		return "without anything in their place", "", nil
 	}
 	explained := make([]int, len(pool))
+	pn := poolNames(pool)
 	first, last := -1, -1 // the first and last removed lines like a new line
+	newBlock := false     // a new line opens a block
+	for _, l := range added {
+		newBlock = newBlock || opens(l)
+	}
+	var gone []string // removed block openings that nothing stands for
 	for k, d := range deleted {
-		if !named(d) {
+		nd := names(d)
+		if len(nd) == 0 {
+			if opens(d) && !newBlock && !isComment(d) {
+				gone = append(gone, d)
+			}
 			continue
 		}
+		report := reportLine(d)
 		best, score := -1, 0.0
-		for j, l := range pool {
-			if explained[j] >= maxExplained {
+		for j := range pool {
+			if explained[j] >= maxExplained || pn[j].report && !report {
+				// A print or a log line reads like no line that works.
 				continue
 			}
-			if o := nameOverlap(d, l); o >= 0.5 && o > score && sharesLongName(d, l) {
+			if o := overlap(nd, pn[j].names); o >= 0.5 && o > score && sharesLong(nd, pn[j].names) {
 				best, score = j, o
 			}
 		}
 		if best < 0 {
 			unlike = append(unlike, d)
+			if opens(d) && !newBlock && !isComment(d) {
+				gone = append(gone, d)
+			}
 			continue
 		}
 		explained[best]++
@@ -1600,6 +1727,12 @@ func replaces(deleted, added, pool []string) (why, lines string, unlike []string
 	switch {
 	case len(unlike) > maxUnlike:
 		return fmt.Sprintf("and %d of them are like none of the snippet's new lines", len(unlike)), listLines(unlike), unlike
+	case len(gone) > 0:
+		// A few lines changed beyond recognition are a rewrite; a block
+		// (a condition, a loop) gone with no block and no line like it
+		// in its place is not, unless the second reading finds the call
+		// that stands for it.
+		return "and a block among them opens where no new line opens one or reads like it", listLines(gone), unlike
 	case first >= 0 && (first > maxUnlike || len(deleted)-1-last > maxUnlike):
 		// The new lines read like the removed lines at one end of the
 		// gap; the lines at its other end, like none of them, are what a
@@ -1639,27 +1772,28 @@ func listLines(ls []string) string {
 	return b.String()
 }
 
-// sharesLongName reports whether a and b have a name of two characters
-// or more in common (one letter, like "i" or "b", is everywhere).
-func sharesLongName(a, b string) bool {
-	nb := names(b)
-	for _, w := range names(a) {
-		if len(w) > 1 && slices.Contains(nb, w) {
-			return true
-		}
-	}
-	return false
+// lineNames is what the deletion rule asks of a snippet line, read once.
+type lineNames struct {
+	names                []string
+	comment, def, report bool
 }
 
-// nameOverlap is the share of a's names (counted with multiplicity) that
-// b has too.
-func nameOverlap(a, b string) float64 {
-	na := names(a)
+// poolNames reads the lines of pool once for the deletion rule.
+func poolNames(pool []string) []lineNames {
+	out := make([]lineNames, len(pool))
+	for j, l := range pool {
+		out[j] = lineNames{names(l), isComment(l), definitionRE().MatchString(l), reportLine(l)}
+	}
+	return out
+}
+
+// overlap is nameOverlap of lines already read into names.
+func overlap(na, nb []string) float64 {
 	if len(na) == 0 {
 		return 0
 	}
 	count := map[string]int{}
-	for _, w := range names(b) {
+	for _, w := range nb {
 		count[w]++
 	}
 	common := 0
@@ -1671,6 +1805,24 @@ func nameOverlap(a, b string) float64 {
 	}
 	return float64(common) / float64(len(na))
 }
+
+// sharesLong is sharesLongName of lines already read into names.
+func sharesLong(na, nb []string) bool {
+	for _, w := range na {
+		if len(w) > 1 && slices.Contains(nb, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// sharesLongName reports whether a and b have a name of two characters
+// or more in common (one letter, like "i" or "b", is everywhere).
+func sharesLongName(a, b string) bool { return sharesLong(names(a), names(b)) }
+
+// nameOverlap is the share of a's names (counted with multiplicity) that
+// b has too.
+func nameOverlap(a, b string) float64 { return overlap(names(a), names(b)) }
 
 // keywords are words of the languages graft knows that name nothing of
 // a program's own: a line of only these says nothing about what it is.

@@ -268,3 +268,24 @@ func paeth(a, b, c int) int {
 		}
 	}
 }
+
+// TestInsertedCallForgottenMarker: a call of a new function inserted
+// before a forgotten marker stands for no block it happens to precede.
+func TestInsertedCallForgottenMarker(t *testing.T) {
+	for _, c := range []struct{ name, content, snippet string }{
+		{"for without a condition", "func process(items []Item, out io.Writer) error {\n\tcount := 0\n\tfor {\n\t\titem, ok := next(items)\n\t\tif !ok {\n\t\t\tbreak\n\t\t}\n\t\tcount++\n\t\twrite(out, item)\n\t}\n\treturn finish(out, count)\n}\n",
+			"// ... existing code ...\n\tcount := 0\n\trecordStart(out)\n\treturn finish(out, count)\n}\n"},
+		{"counted loop", "func process(items []Item, out io.Writer) error {\n\tcount := 0\n\tfor i := 0; i < n; i++ {\n\t\titem := items[i]\n\t\tcount++\n\t\twrite(out, item)\n\t}\n\treturn finish(out, count)\n}\n",
+			"// ... existing code ...\n\tcount := 0\n\trecordStart(out)\n\treturn finish(out, count)\n}\n"},
+		{"try block", "async function handler(req, res) {\n  const user = await getUser(req);\n  try {\n    await db.save(user);\n\n    res.send(200);\n  } catch (e) {\n    res.send(500);\n  }\n  audit(user);\n}\n",
+			"// ... existing code ...\n  const user = await getUser(req);\n  trackUser(user);\n  audit(user);\n// ... existing code ...\n"},
+		{"error check", "func get(url string) ([]byte, error) {\n\tdata, err := fetch(url)\n\tif err != nil {\n\t\treturn nil, fmt.Errorf(\"get %s: %w\", url, err)\n\t}\n\treturn data, nil\n}\n",
+			"// ... existing code ...\n\tdata, err := fetch(url)\n\tcacheResponse(url)\n\treturn data, nil\n}\n"},
+		{"log line over a loop", "func f(items []int) int {\n\ttotal := 0\n\tfor _, it := range items {\n\t\ttotal += it\n\t}\n\treturn total\n}\n",
+			"// ... existing code ...\n\ttotal := 0\n\tlog.Printf(\"items=%v\", items)\n\treturn total\n}\n"},
+	} {
+		if got, err := Plan([]byte(c.content), Parse(c.snippet), matcher.Options{}); err == nil {
+			t.Errorf("%s: landed %+v, want a refusal", c.name, got)
+		}
+	}
+}
