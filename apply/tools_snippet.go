@@ -44,9 +44,8 @@ func (tx *Tx) editSnippet(path, code string, overwrite bool, version string) err
 		return err
 	}
 	s := snippet.ParseIn(code, f.Old)
-	if s.Markers == 0 || !f.Exists && s.Markers == s.Phrases {
-		// No marker, or (for a new file) only comments that would be
-		// markers in an existing one: the snippet is the whole file.
+	if s.Markers == 0 {
+		// No marker: the snippet is the whole file.
 		if f.Exists && !overwrite {
 			return invalidf(f.Rel, "", "the snippet has no \"// ... existing code ...\" marker, so it would replace the whole file: add markers where the file's lines stay, or pass overwrite: true to replace it")
 		}
