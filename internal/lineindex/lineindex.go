@@ -170,7 +170,7 @@ func (x *Index) End(n int) int { return x.Start(n + 1) }
 // line past the last.
 func (x *Index) Text(n int) []byte {
 	var s, e int
-	if l := x.lines; uint(n)+1 < uint(len(l)) {
+	if l := x.lines; n >= 0 && n+1 < len(l) {
 		s, e = l[n], l[n+1]
 	} else {
 		s, e = x.Start(n), x.Start(n+1)

@@ -299,3 +299,15 @@ func TestLineAtAndSkip(t *testing.T) {
 		}
 	}
 }
+
+// TestOutOfRange: a line before the first or after the last is empty,
+// never a panic.
+func TestOutOfRange(t *testing.T) {
+	for _, ix := range []*Index{New([]byte("a\nb\n")), Eager([]byte("a\nb\n")), New(nil)} {
+		for _, n := range []int{-5, -1, 0, 3, 100} {
+			if got := ix.Text(n); len(got) != 0 {
+				t.Errorf("Text(%d) = %q, want empty", n, got)
+			}
+		}
+	}
+}
