@@ -1029,7 +1029,12 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 	// line never: a call naming its parameters is no rewrite of it; a
 	// statement never: it merely names the call's argument); an opening
 	// line accounted for takes its block with it.
-	used := make([]bool, len(pool))
+	used := make([]bool, len(pool)) // a new line stands for one block
+	for k, j := range like {
+		if j >= 0 && opens(del[k]) {
+			used[j] = true // it reads like this block's opening line
+		}
+	}
 	imported := sync.OnceValue(func() map[string]bool { return importedNames(content) })
 	held := map[string]bool{}
 	holds := func(name string) bool { // whether the file holds name, asked once per name
