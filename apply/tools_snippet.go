@@ -43,7 +43,7 @@ func (tx *Tx) editSnippet(path, code string, overwrite bool, version string) err
 	if err != nil {
 		return err
 	}
-	s := snippet.ParseIn(code, f.Old)
+	s := snippet.ParseFile(f.Rel, code, f.Old)
 	if s.Markers == 0 {
 		// No marker: the snippet is the whole file.
 		if f.Exists && !overwrite {
@@ -63,7 +63,6 @@ func (tx *Tx) editSnippet(path, code string, overwrite bool, version string) err
 	if !f.Exists {
 		return &Error{Code: CodeFileNotFound, Path: f.Rel, Msg: "file not found"}
 	}
-	s.Prose = snippet.IsProse(f.Rel)
 	sv, err := tx.since(f, version, "")
 	if err != nil {
 		return err
@@ -104,8 +103,7 @@ func snippetHunks(content []byte, s snippet.Snippet, opt matcher.Options) ([]Hun
 // edit_file does, without the disk or git (the snippet accuracy corpus
 // runs it). A refused snippet returns the refusal.
 func MergeSnippet(name string, content []byte, code string, opt matcher.Options) ([]byte, error) {
-	s := snippet.ParseIn(code, content)
-	s.Prose = snippet.IsProse(name)
+	s := snippet.ParseFile(name, code, content)
 	if s.Markers == 0 {
 		return nil, invalidf("", "", "the snippet has no marker")
 	}

@@ -13,10 +13,11 @@
 // "... rest of parseArgs ...". Without an ellipsis, a comment is a marker
 // when all its words are such words and they say the code stays ("//
 // rest of the code unchanged", "# existing code", "// the rest remains
-// the same"), unless the file holds that very comment as a line: there it
-// is code. A bare "..." without a comment is not a marker (it is code in
-// Python and TypeScript). Markers keep the file's lines between the
-// regions they separate, unchanged.
+// the same"), unless the file holds that very comment as a line (there it
+// is code) or is prose (Markdown, plain text), where such a line is a
+// heading or a list item. A bare "..." without a comment is not a marker
+// (it is code in Python and TypeScript). Markers keep the file's lines
+// between the regions they separate, unchanged.
 //
 // # Regions
 //
@@ -299,7 +300,20 @@ func Parse(code string) Snippet { return ParseIn(code, nil) }
 // unchanged") is read as code where content holds that comment as a line
 // of its own (it may then anchor a region). Parse reads every such line
 // as a marker.
-func ParseIn(code string, content []byte) Snippet {
+func ParseIn(code string, content []byte) Snippet { return parse(code, content, false) }
+
+// ParseFile is ParseIn for the file named name, and sets Prose by its
+// name (IsProse): in prose a line such as "## Existing code" or "* No
+// changes" is a heading or a list item, so only a marker with an
+// ellipsis is one there.
+func ParseFile(name, code string, content []byte) Snippet {
+	prose := IsProse(name)
+	s := parse(code, content, prose)
+	s.Prose = prose
+	return s
+}
+
+func parse(code string, content []byte, prose bool) Snippet {
 	var s Snippet
 	lines := splitKeep(code)
 	var cur *Region
@@ -325,7 +339,7 @@ func ParseIn(code string, content []byte) Snippet {
 	}
 	seenCode := false
 	for i, l := range lines {
-		if k := markerKind(l); k == ellipsisMarker || k == phraseMarker && !standsAsLine(content, l) {
+		if k := markerKind(l); k == ellipsisMarker || k == phraseMarker && !prose && !standsAsLine(content, l) {
 			flush()
 			s.Markers++
 			if k == phraseMarker {

@@ -120,6 +120,24 @@ func TestPhraseMarkerInFile(t *testing.T) {
 	}
 }
 
+// TestPhraseMarkerInProse: in Markdown a heading or a list item that
+// reads like a marker is text; only a marker with an ellipsis is one.
+func TestPhraseMarkerInProse(t *testing.T) {
+	code := "# Title\n\n## Existing code\n* No changes\n<!-- ... -->\n"
+	if s := ParseFile("README.md", code, nil); s.Markers != 1 || !s.Prose {
+		t.Fatalf("README.md: %d markers (prose %v), want 1 (true)", s.Markers, s.Prose)
+	}
+	if s := ParseFile("main.py", "x = 1\n# existing code\n", nil); s.Markers != 1 || s.Prose {
+		t.Fatalf("main.py: %d markers (prose %v), want 1 (false)", s.Markers, s.Prose)
+	}
+	for name, prose := range map[string]bool{"README": true, "notes.txt": true, "Makefile": false, "Dockerfile": false,
+		"CMakeLists.txt": false, ".bashrc": false, "docs/guide.md": true, "src/app.ts": false} {
+		if IsProse(name) != prose {
+			t.Errorf("IsProse(%q) = %v, want %v", name, !prose, prose)
+		}
+	}
+}
+
 // FuzzPlan: any content and any snippet are either planned into
 // replacements that apply cleanly (in order, inside the content, not
 // overlapping) or refused with an *Error; never a panic.
