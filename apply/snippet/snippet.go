@@ -77,7 +77,14 @@
 // may not vanish with no new line like it and no new block in its place
 // (a few lines changed beyond recognition are a rewrite; a whole
 // condition or loop gone is not, unless the second reading finds the
-// call that stands for it). A print or log line reads like no line. Each removed line with a
+// call that stands for it). A print or log line reads like no line.
+// Whatever the reading, a region may not drop a block's opening line
+// while the block's body, past the region, stays where it is, unless the
+// opening line reads like a new one (rewritten in place) or, for one
+// such line, the region's last new line opens a block that reads like no
+// other removed opening line and takes the body over: otherwise a
+// changed line followed by a forgotten marker would hand the body to the
+// changed line's block. Each removed line with a
 // name (a word that is not a keyword, outside string literals) is then
 // matched to a new line of the snippet (this gap's, or another region's:
 // code moved into a new helper) that has at least half of its names and
@@ -956,6 +963,13 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool [
 		}
 		pi, pj = p[0]+1, p[1]+1
 	}
+	next := ""
+	if to < fl.Count() {
+		next = string(fl.Text(to + 1))
+	}
+	if why := cutOpening(ok, removed, nk, next); why != "" {
+		return why
+	}
 	if len(removed) > 0 && !prose && brackets(ok) != brackets(nk) {
 		// An edit of code that parses opens as many brackets as it
 		// closes: lines that leave some open (or close more) were cut
@@ -972,14 +986,98 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool [
 		// The code reads line for line: blank lines may not shrink.
 		return blankMsg
 	}
-	next := ""
-	if to < fl.Count() {
-		next = string(fl.Text(to + 1))
-	}
 	if rewritesBlocks(fl.Content(), ok, removed, dropped, regionAdded, pool, next) {
 		return ""
 	}
 	return strict
+}
+
+// cutOpening refuses a region that removes a block's opening line while
+// the block's body, past the region, stays at its depth (ok is the file's
+// lines the region replaces, removed the indexes of the lines it removes,
+// nk its new lines, next the file line after it): the body is then
+// re-parented to whatever opens a block last among the new lines. That is
+// a condition rewritten (one opening line in place of one), or a marker
+// forgotten after a changed line (the opening line lost among the dropped
+// lines). It is a rewrite when each such opening line reads like a new
+// one (rewritten in place), but for one at most whose block the region's
+// last new line, an opening line that reads like no other removed one,
+// takes over.
+func cutOpening(ok []string, removed []int, nk []string, next string) string {
+	if strings.TrimSpace(next) == "" {
+		return ""
+	}
+	var cut []int
+	var openers []string // removed opening lines whose blocks end within the region
+	for _, i := range removed {
+		if !opens(ok[i]) || isComment(ok[i]) {
+			continue
+		}
+		if blockOf(ok, i, next) == nil && indentWidth(next) > indentWidth(ok[i]) {
+			cut = append(cut, i)
+		} else {
+			openers = append(openers, ok[i])
+		}
+	}
+	if len(cut) == 0 {
+		return ""
+	}
+	// A cut opening line rewritten in place (a signature, a condition
+	// changed) reads like a new opening line.
+	var newOpeners []string
+	lastAt := -1 // the new opening line that is the region's last line
+	for _, l := range nk {
+		if opens(l) && !isComment(l) {
+			newOpeners = append(newOpeners, l)
+		}
+		if strings.TrimSpace(l) != "" {
+			lastAt = -1
+			if opens(l) && !isComment(l) {
+				lastAt = len(newOpeners) - 1
+			}
+		}
+	}
+	cutText := make([]string, len(cut))
+	for k, i := range cut {
+		cutText[k] = ok[i]
+	}
+	pair := oneForOne(cutText, newOpeners)
+	taken := map[int]bool{}
+	for _, j := range pair {
+		if j >= 0 {
+			taken[j] = true
+		}
+	}
+	var unpaired []int
+	for k, j := range pair {
+		if j < 0 && !named(cutText[k]) {
+			// A line of keywords only (case []interface{}:) reads like
+			// a new one that starts with the same word (case []any:).
+			first := strings.Fields(cutText[k])[0]
+			for jj, l := range newOpeners {
+				if f := strings.Fields(l); !taken[jj] && len(f) > 0 && f[0] == first {
+					j, taken[jj] = jj, true
+					break
+				}
+			}
+		}
+		if j < 0 {
+			unpaired = append(unpaired, cut[k])
+		}
+	}
+	if len(unpaired) == 0 {
+		return ""
+	}
+	// One opening line may give its block to the new block that ends the
+	// region, when that line reads like no other removed opening line.
+	if len(unpaired) == 1 && lastAt >= 0 && !taken[lastAt] &&
+		(len(openers) == 0 || oneForOne(openers, newOpeners[lastAt:lastAt+1])[0] < 0) {
+		return ""
+	}
+	cut = unpaired
+	i := cut[len(cut)-1]
+	return fmt.Sprintf("it would delete %q, which opens the block of the file's lines after the region, and leave that block's lines where they are: if it stays, show it or put a marker such as \"// ... existing code ...\" where it is; to delete it, use edit or replace_in_file",
+		clip(strings.TrimSpace(ok[i])))
 }
 
 // maxVanished is how many removed lines may vanish with nothing in the

@@ -307,3 +307,32 @@ func TestInsertedCallForgottenMarker(t *testing.T) {
 		}
 	}
 }
+
+// TestCutOpening: a region that drops a block's opening line and keeps
+// its body lands only when a new opening line takes the body over.
+func TestCutOpening(t *testing.T) {
+	const content = `func set(s int, family, sotype int) error {
+	if family == 6 && sotype != 3 {
+		// both versions
+		setOpt(s, 1)
+	}
+	if sotype == 2 || sotype == 3 {
+		// Allow broadcast.
+		return setOpt(s, 2)
+	}
+	return nil
+}
+`
+	for _, c := range []struct {
+		name, snippet string
+		land          bool
+	}{
+		{"condition rewritten, body kept", "// ... existing code ...\n\t\tsetOpt(s, 1)\n\t}\n\tif isDatagram(sotype) {\n\t\t// Allow broadcast.\n\t\treturn setOpt(s, 2)\n// ... existing code ...\n", true},
+		{"changed line, marker forgotten", "// ... existing code ...\nfunc set(s int, family, sotype int) error {\n\tif family == 6 && sotype2 != 3 {\n\t\t// Allow broadcast.\n\t\treturn setOpt(s, 2)\n// ... existing code ...\n", false},
+	} {
+		_, err := Plan([]byte(content), Parse(c.snippet), matcher.Options{})
+		if (err == nil) != c.land {
+			t.Errorf("%s: err %v, want landed %v", c.name, err, c.land)
+		}
+	}
+}
