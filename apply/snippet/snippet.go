@@ -374,21 +374,27 @@ func parse(code string, content []byte, prose bool) Snippet {
 // standsAsLine reports whether content has a line that is l, white space
 // at its ends aside.
 func standsAsLine(content []byte, l string) bool {
-	t := strings.TrimSpace(l)
-	for off := 0; off < len(content); {
-		i := bytes.Index(content[off:], []byte(t))
-		if i < 0 {
-			return false
-		}
-		at := off + i
-		s, e := at, at+len(t)
+	return holdsWhole(content, strings.TrimSpace(l), func(s, e int) bool {
 		for s > 0 && (content[s-1] == ' ' || content[s-1] == '\t') {
 			s--
 		}
 		for e < len(content) && (content[e] == ' ' || content[e] == '\t' || content[e] == '\r') {
 			e++
 		}
-		if (s == 0 || content[s-1] == '\n') && (e == len(content) || content[e] == '\n') {
+		return (s == 0 || content[s-1] == '\n') && (e == len(content) || content[e] == '\n')
+	})
+}
+
+// holdsWhole reports whether content holds text at some place [s, e)
+// that whole accepts (a whole line, a whole word).
+func holdsWhole(content []byte, text string, whole func(s, e int) bool) bool {
+	for off := 0; off < len(content); {
+		i := bytes.Index(content[off:], []byte(text))
+		if i < 0 {
+			return false
+		}
+		at := off + i
+		if whole(at, at+len(text)) {
 			return true
 		}
 		off = at + 1
@@ -1167,8 +1173,9 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 		// A call stands for a block the rewrite replaces whole, not for
 		// one nested in a block that vanishes around it.
 		outer := i > hidden
+		block := blockOf(ok, i, next)
 		if outer && !acc[k] && !definitionRE().MatchString(d) {
-			body, free := blockValues(ok, blockOf(ok, i, next), imported())
+			body, free := blockValues(ok, block, imported())
 			short := named(codeOf(d)) && len(subjects(codeOf(d))) == 0
 			for j, l := range pool {
 				if used[j] {
@@ -1192,12 +1199,11 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 			}
 		}
 		if !acc[k] {
-			if b := blockOf(ok, i, next); len(b) > 0 {
-				hidden = max(hidden, b[len(b)-1])
+			if len(block) > 0 {
+				hidden = max(hidden, block[len(block)-1])
 			}
 			continue
 		}
-		block := blockOf(ok, i, next)
 		for _, j := range block {
 			if kk, isRemoved := at[j]; isRemoved {
 				acc[kk] = true
@@ -1486,7 +1492,7 @@ func blockValues(ok []string, at []int, imported map[string]bool) (body []string
 			decl[n] = true
 		}
 		for _, v := range subjects(codeOf(ok[b])) {
-			if root := strings.SplitN(v, ".", 2)[0]; !imported[root] && len(root) >= 2 {
+			if root := rootOf(v); !imported[root] && len(root) >= 2 {
 				free[root] = true
 			}
 		}
@@ -1497,6 +1503,12 @@ func blockValues(ok []string, at []int, imported map[string]bool) (body []string
 	return body, free
 }
 
+// rootOf is the value an argument or a selector starts from: p for
+// &p.dirty.
+func rootOf(expr string) string {
+	return strings.SplitN(strings.TrimLeft(expr, "&*"), ".", 2)[0]
+}
+
 // passes reports whether the calls of line l pass at least half of the
 // values in free (their arguments' roots), or free is empty.
 func passes(l string, free map[string]bool) bool {
@@ -1504,7 +1516,7 @@ func passes(l string, free map[string]bool) bool {
 	got := map[string]bool{}
 	for _, m := range callRE().FindAllStringSubmatchIndex(l, -1) {
 		for _, a := range callArgs(l[m[1]:]) {
-			if root := strings.SplitN(strings.TrimLeft(a, "&*"), ".", 2)[0]; free[root] {
+			if root := rootOf(a); free[root] {
 				got[root] = true
 			}
 		}
@@ -1560,7 +1572,7 @@ func callsNewHelper(l string, used []string, free map[string]bool, holds func(st
 		passed := map[string]bool{}
 		for _, a := range args {
 			a = strings.TrimLeft(a, "&*")
-			root := strings.SplitN(a, ".", 2)[0]
+			root := rootOf(a)
 			if keywords()[a] || !exprRE().MatchString(a) || !slices.Contains(used, root) {
 				ok = false
 				break
@@ -1581,19 +1593,9 @@ func containsWord(content []byte, name string) bool {
 	word := func(c byte) bool {
 		return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 	}
-	for at := 0; at < len(content); {
-		i := bytes.Index(content[at:], []byte(name))
-		if i < 0 {
-			return false
-		}
-		i += at
-		end := i + len(name)
-		if (i == 0 || !word(content[i-1])) && (end == len(content) || !word(content[end])) {
-			return true
-		}
-		at = i + 1
-	}
-	return false
+	return holdsWhole(content, name, func(s, e int) bool {
+		return (s == 0 || !word(content[s-1])) && (e == len(content) || !word(content[e]))
+	})
 }
 
 // reportRE matches what a call that only reports is called: print,
@@ -1609,11 +1611,17 @@ func reports(l string, s, e int) bool {
 	if reportRE().MatchString(l[s:e]) {
 		return true
 	}
-	r := s
-	for r > 0 && (l[r-1] == '.' || l[r-1] == '_' || unicode.IsLetter(rune(l[r-1])) || unicode.IsDigit(rune(l[r-1]))) {
-		r--
-	}
+	r := receiverStart(l, s)
 	return r < s && reportRE().MatchString(l[r:s])
+}
+
+// receiverStart is where the receiver of the call named at l[s:] starts
+// (s when it has none): the run of names and dots before it.
+func receiverStart(l string, s int) int {
+	for s > 0 && (l[s-1] == '.' || l[s-1] == '_' || unicode.IsLetter(rune(l[s-1])) || unicode.IsDigit(rune(l[s-1]))) {
+		s--
+	}
+	return s
 }
 
 // reportLine reports whether line l is a print or a log call: it reads
@@ -1624,8 +1632,7 @@ func reportLine(l string) bool {
 		return false
 	}
 	// Nothing but the call's receiver before it.
-	before := strings.TrimRightFunc(l[:m[2]], func(r rune) bool { return r == '.' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) })
-	return strings.TrimSpace(before) == ""
+	return strings.TrimSpace(l[:receiverStart(l, m[2])]) == ""
 }
 
 // subjectRE matches a name or a selector, and whether a call follows.
@@ -1981,25 +1988,14 @@ func named(s string) bool { return len(names(s)) > 0 }
 // of a that b has too, counted with multiplicity; lines without words
 // compare their punctuation as one word.
 func wordOverlap(a, b string) float64 {
-	wa, wb := words(a), words(b)
+	wa := words(a)
 	if len(wa) == 0 {
 		if strings.TrimSpace(a) == strings.TrimSpace(b) {
 			return 1
 		}
 		return 0
 	}
-	count := map[string]int{}
-	for _, w := range wb {
-		count[w]++
-	}
-	common := 0
-	for _, w := range wa {
-		if count[w] > 0 {
-			count[w]--
-			common++
-		}
-	}
-	return float64(common) / float64(len(wa))
+	return overlap(wa, words(b))
 }
 
 func words(s string) []string {
