@@ -2,6 +2,7 @@ package apply
 
 import (
 	"fmt"
+	"github.com/graftdev/graft/internal/textedit"
 	"strings"
 )
 
@@ -21,14 +22,14 @@ func lineBlock(lines []string, eol string, terminated bool) string {
 // replaceLinesHunk replaces lines first..last (1-based, inclusive) with
 // text; empty text deletes them. The replaced range keeps its last line's
 // ending, or its absence at the end of the file.
-func replaceLinesHunk(ix *fileLines, file string, first, last int, text string, edit string, plan indentPlan) (Hunk, string, error) {
+func replaceLinesHunk(ix *fileLines, file string, first, last int, text string, edit string, plan indentPlan) (textedit.Change, string, error) {
 	if err := checkRange(ix, first, last, edit); err != nil {
-		return Hunk{}, "", err
+		return textedit.Change{}, "", err
 	}
 	lines, note := plan.reindent(splitText(text), file, ix, first, last)
 	eol := eolNear(ix.Index, first)
 	terminated := ix.EOL(last) != ""
-	return Hunk{Start: ix.Start(first), End: ix.End(last), New: lineBlock(lines, eol, terminated),
+	return textedit.Change{Start: ix.Start(first), End: ix.End(last), New: lineBlock(lines, eol, terminated),
 		Edit: edit, Desc: lineDesc(first, last)}, note, nil
 }
 
@@ -37,13 +38,13 @@ func replaceLinesHunk(ix *fileLines, file string, first, last int, text string, 
 // a last line without a line ending, one is added to it and the inserted
 // block becomes the unterminated last line, so the file still has no
 // final newline.
-func insertLinesHunk(ix *fileLines, file string, after int, text string, edit string, plan indentPlan) (Hunk, string, error) {
+func insertLinesHunk(ix *fileLines, file string, after int, text string, edit string, plan indentPlan) (textedit.Change, string, error) {
 	if after < 0 || after > ix.Count() {
-		return Hunk{}, "", invalidf("", edit, "line %d out of range: the file has %d lines (0 inserts at the top)", after, ix.Count())
+		return textedit.Change{}, "", invalidf("", edit, "line %d out of range: the file has %d lines (0 inserts at the top)", after, ix.Count())
 	}
 	lines, note := plan.reindent(splitText(text), file, ix, after+1, after)
 	if len(lines) == 0 {
-		return Hunk{}, "", invalidf("", edit, "nothing to insert")
+		return textedit.Change{}, "", invalidf("", edit, "nothing to insert")
 	}
 	return insertHunk(ix, after, lines, edit), note, nil
 }

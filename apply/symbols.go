@@ -5,6 +5,7 @@ import (
 	"container/list"
 	"errors"
 	"fmt"
+	"github.com/graftdev/graft/internal/textedit"
 	"slices"
 	"strings"
 	"sync"
@@ -146,13 +147,13 @@ func EditSymbolText(path string, content []byte, symbol, action string, text *st
 	ix := newFileLines(content)
 	s, err := resolveSymbol(o, ix, symbol, line, "")
 	if err != nil {
-		return nil, withPath(err, path)
+		return nil, textedit.WithPath(err, path)
 	}
 	hunks, _, err := symbolHunks(o, ix, path, s, symbolEdit{Symbol: symbol, Action: action, Content: text, Line: line}, "")
 	if err != nil {
-		return nil, withPath(err, path)
+		return nil, textedit.WithPath(err, path)
 	}
-	return Apply(content, hunks)
+	return textedit.Splice(content, hunks)
 }
 
 const outlineLanguages = "Go, Python, JavaScript, TypeScript, Rust, Java, C, C++, Ruby, Bash, JSON, YAML and TOML"
@@ -253,7 +254,7 @@ func symbolCandidates(ix *fileLines, list []*outline.Symbol, sim float64) []matc
 
 // symbolHunks turns one edit of the declaration s of the content indexed
 // by ix into hunks.
-func symbolHunks(o *outline.Outline, ix *fileLines, file string, s *outline.Symbol, ed symbolEdit, edit string) ([]Hunk, Located, error) {
+func symbolHunks(o *outline.Outline, ix *fileLines, file string, s *outline.Symbol, ed symbolEdit, edit string) ([]textedit.Change, Located, error) {
 	loc := Located{Edit: edit, Line: s.Line, EndLine: s.EndLine, Method: "symbol", Similarity: 1}
 	action := ed.Action
 	if action == "" {
@@ -302,7 +303,7 @@ func symbolHunks(o *outline.Outline, ix *fileLines, file string, s *outline.Symb
 		lines = keepExport(o.Language, string(ix.Text(s.DeclLine)), lines)
 		lines, loc.Reindented = reindentTo(lines, file, o.Language, ix, first, s.EndLine, s)
 		loc.Line = first
-		return []Hunk{linesHunk(ix, first, s.EndLine, lines, edit)}, loc, nil
+		return []textedit.Change{linesHunk(ix, first, s.EndLine, lines, edit)}, loc, nil
 	case "insert_before", "insert_after":
 		sep := separation(o, ix, s)
 		top := topLine(s)
@@ -310,14 +311,14 @@ func symbolHunks(o *outline.Outline, ix *fileLines, file string, s *outline.Symb
 		blank := make([]string, sep)
 		if action == "insert_before" {
 			loc.Line, loc.EndLine = top, top
-			return []Hunk{insertHunk(ix, top-1, append(lines, blank...), edit)}, loc, nil
+			return []textedit.Change{insertHunk(ix, top-1, append(lines, blank...), edit)}, loc, nil
 		}
 		loc.Line, loc.EndLine = s.EndLine, s.EndLine
-		return []Hunk{insertHunk(ix, s.EndLine, append(blank, lines...), edit)}, loc, nil
+		return []textedit.Change{insertHunk(ix, s.EndLine, append(blank, lines...), edit)}, loc, nil
 	}
 	first, last := deletedLines(o, ix, s)
 	loc.Line, loc.EndLine = first, last
-	return []Hunk{linesHunk(ix, first, last, nil, edit)}, loc, nil
+	return []textedit.Change{linesHunk(ix, first, last, nil, edit)}, loc, nil
 }
 
 // commentStyle is a language's comment markers.
@@ -580,7 +581,7 @@ func shiftLines(lines []string, from, to string) []string {
 
 // linesHunk replaces lines first..last with lines (none deletes them),
 // keeping the last replaced line's ending or its absence.
-func linesHunk(ix *fileLines, first, last int, lines []string, edit string) Hunk {
+func linesHunk(ix *fileLines, first, last int, lines []string, edit string) textedit.Change {
 	eol := eolNear(ix.Index, first)
 	terminated := ix.EOL(last) != ""
 	start, end := ix.Start(first), ix.End(last)
@@ -589,7 +590,7 @@ func linesHunk(ix *fileLines, first, last int, lines []string, edit string) Hunk
 		// the line before loses its line ending instead.
 		start -= len(ix.EOL(first - 1))
 	}
-	return Hunk{Start: start, End: end, New: lineBlock(lines, eol, terminated), Edit: edit, Desc: lineDesc(first, last)}
+	return textedit.Change{Start: start, End: end, New: lineBlock(lines, eol, terminated), Edit: edit, Desc: lineDesc(first, last)}
 }
 
 // insertHunk inserts lines after line after (0: the top). Inserted lines
@@ -597,9 +598,9 @@ func linesHunk(ix *fileLines, first, last int, lines []string, edit string) Hunk
 // one, one is added to it and the block becomes the unterminated last
 // line, so the file still has no final newline. edit_lines' inserts
 // (insertLinesHunk) and symbol inserts both go through it.
-func insertHunk(ix *fileLines, after int, lines []string, edit string) Hunk {
+func insertHunk(ix *fileLines, after int, lines []string, edit string) textedit.Change {
 	eol := eolNear(ix.Index, max(after, 1))
-	h := Hunk{Start: ix.End(after), End: ix.End(after), Edit: edit, Desc: fmt.Sprintf("insert after line %d", after)}
+	h := textedit.Change{Start: ix.End(after), End: ix.End(after), Edit: edit, Desc: fmt.Sprintf("insert after line %d", after)}
 	if after == 0 {
 		h.Start, h.End, h.Desc = 0, 0, "insert at the top"
 	}

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"bytes"
+	"github.com/graftdev/graft/internal/textedit"
 	"strings"
 
 	"github.com/graftdev/graft/apply/outline"
@@ -13,7 +14,7 @@ import (
 // collections valid. A key sharing its line with others ({"a": 1, "b":
 // 2}) is edited in place, bytewise.
 
-func configHunks(o *outline.Outline, ix *fileLines, file string, s *outline.Symbol, action, content, edit string, loc Located) ([]Hunk, Located, error) {
+func configHunks(o *outline.Outline, ix *fileLines, file string, s *outline.Symbol, action, content, edit string, loc Located) ([]textedit.Change, Located, error) {
 	switch action {
 	case "replace":
 		return configReplace(o, ix, file, s, content, edit, loc)
@@ -79,12 +80,12 @@ func commaSeparated(o *outline.Outline, src []byte, s *outline.Symbol) bool {
 	return false
 }
 
-func configReplace(o *outline.Outline, ix *fileLines, file string, s *outline.Symbol, content, edit string, loc Located) ([]Hunk, Located, error) {
+func configReplace(o *outline.Outline, ix *fileLines, file string, s *outline.Symbol, content, edit string, loc Located) ([]textedit.Change, Located, error) {
 	src := ix.Content()
 	lines := trimBlankLines(splitText(content))
 	line, block, blockEnd := outline.Comments(o.Language)
 	cs := commentStyle{line, block, blockEnd}
-	var hunks []Hunk
+	var hunks []textedit.Change
 	// A leading comment block replaces the key's own (or is added above
 	// it) — except in a YAML block value, whose first key may have its own
 	// comment, unless the content repeats the key after the comment.
@@ -230,7 +231,7 @@ func configReplace(o *outline.Outline, ix *fileLines, file string, s *outline.Sy
 		}
 		value = strings.Join(out, eol)
 	}
-	return append(hunks, Hunk{Start: start, End: end, New: value, Edit: edit, Desc: "value of " + s.Path()}), loc, nil
+	return append(hunks, textedit.Change{Start: start, End: end, New: value, Edit: edit, Desc: "value of " + s.Path()}), loc, nil
 }
 
 // compactYAML reports whether s is a YAML block collection that starts on
@@ -292,7 +293,7 @@ func yamlValueStart(src []byte, start int) (int, bool) {
 	return start, false
 }
 
-func configDelete(o *outline.Outline, ix *fileLines, s *outline.Symbol, edit string, loc Located) ([]Hunk, Located, error) {
+func configDelete(o *outline.Outline, ix *fileLines, s *outline.Symbol, edit string, loc Located) ([]textedit.Change, Located, error) {
 	src := ix.Content()
 	prev, _ := neighbours(o, ix, s)
 	if prev == nil {
@@ -311,26 +312,26 @@ func configDelete(o *outline.Outline, ix *fileLines, s *outline.Symbol, edit str
 			return nil, loc, invalidf("", edit, "%s shares line %d with other content: edit its parent, or use edit", s.Path(), s.Line)
 		}
 		if c := commaAfter(src, s.End); c >= 0 {
-			return []Hunk{{Start: s.Start, End: nextNonSpaceInLine(src, c+1), Edit: edit, Desc: "delete " + s.Path()}}, loc, nil
+			return []textedit.Change{{Start: s.Start, End: nextNonSpaceInLine(src, c+1), Edit: edit, Desc: "delete " + s.Path()}}, loc, nil
 		}
 		if prev != nil {
 			if c := commaAfter(src, prev.End); c >= 0 {
-				return []Hunk{{Start: c, End: s.End, Edit: edit, Desc: "delete " + s.Path()}}, loc, nil
+				return []textedit.Change{{Start: c, End: s.End, Edit: edit, Desc: "delete " + s.Path()}}, loc, nil
 			}
 		}
-		return []Hunk{{Start: s.Start, End: s.End, Edit: edit, Desc: "delete " + s.Path()}}, loc, nil
+		return []textedit.Change{{Start: s.Start, End: s.End, Edit: edit, Desc: "delete " + s.Path()}}, loc, nil
 	}
 	first, last := deletedLines(o, ix, s)
 	loc.Line, loc.EndLine = first, last
-	hunks := []Hunk{linesHunk(ix, first, last, nil, edit)}
+	hunks := []textedit.Change{linesHunk(ix, first, last, nil, edit)}
 	if c := commaAfter(src, s.End); comma && c >= ix.End(last) {
 		// The member's comma stands on a later line (leading commas).
-		hunks = append(hunks, Hunk{Start: c, End: c + 1, Edit: edit, Desc: "comma after " + s.Path()})
+		hunks = append(hunks, textedit.Change{Start: c, End: c + 1, Edit: edit, Desc: "comma after " + s.Path()})
 	}
 	if comma && commaAfter(src, s.End) < 0 && prev != nil {
 		// The last member goes: the one before it loses its comma.
 		if c := commaAfter(src, prev.End); c >= 0 && c < ix.Start(first) {
-			hunks = append(hunks, Hunk{Start: c, End: c + 1, Edit: edit, Desc: "comma after " + prev.Path()})
+			hunks = append(hunks, textedit.Change{Start: c, End: c + 1, Edit: edit, Desc: "comma after " + prev.Path()})
 		}
 	}
 	return hunks, loc, nil
@@ -344,7 +345,7 @@ func nextNonSpaceInLine(src []byte, off int) int {
 	return off
 }
 
-func configInsert(o *outline.Outline, ix *fileLines, file string, s *outline.Symbol, action, content, edit string, loc Located) ([]Hunk, Located, error) {
+func configInsert(o *outline.Outline, ix *fileLines, file string, s *outline.Symbol, action, content, edit string, loc Located) ([]textedit.Change, Located, error) {
 	src := ix.Content()
 	lines := trimBlankLines(splitText(content))
 	comma := commaSeparated(o, src, s)
@@ -357,9 +358,9 @@ func configInsert(o *outline.Outline, ix *fileLines, file string, s *outline.Sym
 		}
 		text := strings.TrimSpace(lines[0])
 		if action == "insert_after" {
-			return []Hunk{{Start: s.End, End: s.End, New: ", " + text, Edit: edit, Desc: "after " + s.Path()}}, loc, nil
+			return []textedit.Change{{Start: s.End, End: s.End, New: ", " + text, Edit: edit, Desc: "after " + s.Path()}}, loc, nil
 		}
-		return []Hunk{{Start: s.Start, End: s.Start, New: text + ", ", Edit: edit, Desc: "before " + s.Path()}}, loc, nil
+		return []textedit.Change{{Start: s.Start, End: s.Start, New: text + ", ", Edit: edit, Desc: "before " + s.Path()}}, loc, nil
 	}
 	sep := separation(o, ix, s)
 	blank := make([]string, sep)
@@ -370,14 +371,14 @@ func configInsert(o *outline.Outline, ix *fileLines, file string, s *outline.Sym
 			lines[len(lines)-1] += ","
 		}
 		loc.Line, loc.EndLine = top, top
-		return []Hunk{insertHunk(ix, top-1, append(lines, blank...), edit)}, loc, nil
+		return []textedit.Change{insertHunk(ix, top-1, append(lines, blank...), edit)}, loc, nil
 	}
-	var hunks []Hunk
+	var hunks []textedit.Change
 	if comma {
 		if commaAfter(src, s.End) >= 0 {
 			lines[len(lines)-1] += ","
 		} else {
-			hunks = append(hunks, Hunk{Start: s.End, End: s.End, New: ",", Edit: edit, Desc: "comma after " + s.Path()})
+			hunks = append(hunks, textedit.Change{Start: s.End, End: s.End, New: ",", Edit: edit, Desc: "comma after " + s.Path()})
 		}
 	}
 	loc.Line, loc.EndLine = s.EndLine, s.EndLine

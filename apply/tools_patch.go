@@ -2,7 +2,6 @@ package apply
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -39,11 +38,11 @@ func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*App
 	}
 	p, err := patch.Parse(req.Patch)
 	if err != nil {
-		return nil, patchError(err)
+		return nil, err
 	}
 	if req.Reverse {
 		if p, err = patch.Reverse(p); err != nil {
-			return nil, patchError(err)
+			return nil, err
 		}
 	}
 	tx := e.Begin("apply_patch", req.DryRun)
@@ -55,7 +54,7 @@ func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*App
 	src := &txSource{tx: tx, files: map[string]*TxFile{}, binary: binaryPaths(p), total: len(p.Files)}
 	res, err := patch.Apply(p, src, patch.Options{ExactOnly: e.opts.ExactMatch})
 	if err != nil {
-		return nil, patchError(err)
+		return nil, err
 	}
 	located := map[string][]Located{}
 	for _, f := range res.Files {
@@ -63,10 +62,7 @@ func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*App
 		if name == "" {
 			name = f.OldPath
 		}
-		for _, h := range f.Hunks {
-			located[name] = append(located[name], Located{Edit: fmt.Sprintf("hunk %d", h.Hunk),
-				Line: h.Line, EndLine: h.EndLine, Method: h.String(), Similarity: h.Similarity})
-		}
+		located[name] = append(located[name], f.Hunks...)
 	}
 	for _, c := range res.Changes {
 		f := src.files[c.Path]
@@ -92,39 +88,22 @@ func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*App
 }
 
 // landChange gives f the patch's change: a text file changed in place
-// takes the located hunks as Hunk values, the way edits land (all at once
-// against the content the call began with, or step by step for
-// SEARCH/REPLACE blocks and files a patch names twice); a whole-file
-// operation (creation, rename or copy onto the path, binary data, a mode
-// alone) takes the new content.
+// takes the located hunks, step by step (one step for most patches; one
+// per SEARCH/REPLACE block, or per section of a file a patch names
+// twice), as every format's changes land; a whole-file operation
+// (creation, rename or copy onto the path, binary data) takes the new
+// content.
 func landChange(f *TxFile, c patch.Change, located []Located) error {
-	if c.Steps == nil || !f.Exists || f.Cur == nil || len(f.hunks) > 0 || !f.singlePass {
-		f.Replace(c.New, located, len(located))
+	if c.Steps == nil || f.Missing() || f.stepped() {
+		f.SetContent(c.New, located...)
 		return nil
 	}
-	if len(c.Steps) == 1 {
-		return f.ApplyHunks(patchHunks(c.Steps[0]), located, len(located))
-	}
-	cur := f.Old
 	for _, st := range c.Steps {
-		out, err := Apply(cur, patchHunks(st))
-		if err != nil {
-			return withPath(err, f.Rel)
+		if err := f.Step(st); err != nil {
+			return err
 		}
-		cur = out
 	}
-	f.Replace(cur, located, len(located))
 	return nil
-}
-
-// patchHunks are a step's located patch hunks as the engine's Hunk values.
-func patchHunks(st []patch.Edit) []Hunk {
-	hs := make([]Hunk, len(st))
-	for i, e := range st {
-		hs[i] = Hunk{Start: e.Start, End: e.End, New: e.New, Edit: fmt.Sprintf("hunk %d", e.Place.Hunk),
-			Desc: lineDesc(e.Place.Line, max(e.Place.Line, e.Place.EndLine))}
-	}
-	return hs
 }
 
 // carryHunks relates a patch of one existing file to the version of it
@@ -202,11 +181,11 @@ func (s *txSource) ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	s.files[path] = f
-	if !f.Exists && f.Cur == nil {
+	if f.Missing() {
 		return nil, fs.ErrNotExist
 	}
 	s.tx.e.phase(int64(f.size()), "locate in "+f.Rel)
-	return f.Content(), nil
+	return f.Text(), nil
 }
 
 func binaryPaths(p *patch.Patch) map[string]bool {
@@ -220,39 +199,4 @@ func binaryPaths(p *patch.Patch) map[string]bool {
 		}
 	}
 	return m
-}
-
-// patchError maps the patch package's errors to the engine's codes:
-// malformed → CodeInvalid, missing file → CodeFileNotFound, does not fit
-// or already exists → CodeConflict, several places → CodeAmbiguous. Every
-// failure of the patch is in the message; the first names path and hunk.
-func patchError(err error) error {
-	var pe *patch.Error
-	if !errors.As(err, &pe) {
-		return err // already an *Error of the engine (path checks, I/O)
-	}
-	e := &Error{Path: pe.Path, Candidates: pe.Candidates, Count: pe.Count, Err: err}
-	if pe.Hunk > 0 {
-		e.Edit = fmt.Sprintf("hunk %d", pe.Hunk)
-	}
-	switch {
-	case errors.Is(pe, patch.ErrMalformed):
-		e.Code = CodeInvalid
-	case errors.Is(pe, patch.ErrNoFile):
-		e.Code = CodeFileNotFound
-	case errors.Is(pe, patch.ErrAmbiguous):
-		e.Code = CodeAmbiguous
-	default:
-		e.Code = CodeConflict
-	}
-	e.Msg = pe.Detail()
-	var all patch.Failures
-	if errors.As(err, &all) && len(all) > 1 {
-		var more []string
-		for _, o := range all[1:] {
-			more = append(more, strings.TrimPrefix(o.Error(), "patch: "))
-		}
-		e.Msg += fmt.Sprintf(" (and %d more: %s)", len(more), strings.Join(more, "; "))
-	}
-	return e
 }

@@ -105,7 +105,6 @@ func (v *sinceVersion) conflict(edit, what string) *Error {
 		e = errorf(CodeConflict, v.rel, edit,
 			"%s changed while the call ran (another writer); read the file again. What changed:\n%s", what, diff)
 	}
-	e.changeShown = true
 	return e
 }
 

@@ -58,7 +58,7 @@ func parseCodex(lines []rawLine) (*Patch, error) {
 			i++
 			for ; i < len(ls) && !strings.HasPrefix(ls[i].text, codexEndFocus); i++ {
 				if !strings.HasPrefix(ls[i].text, "+") {
-					return nil, &Error{Kind: ErrMalformed, Path: fp.NewPath, PatchLine: ls[i].num,
+					return nil, &failure{Kind: ErrMalformed, Path: fp.NewPath, PatchLine: ls[i].num,
 						Reason: "every line of an added file must start with +"}
 				}
 				h.Lines = append(h.Lines, Line{Op: Add, Text: ls[i].text[1:], EOL: "\n"})
@@ -85,7 +85,7 @@ func parseCodex(lines []rawLine) (*Patch, error) {
 				return nil, err
 			}
 			if len(fp.Hunks) == 0 && !fp.IsRename {
-				return nil, &Error{Kind: ErrMalformed, Path: fp.OldPath, PatchLine: fp.Line,
+				return nil, &failure{Kind: ErrMalformed, Path: fp.OldPath, PatchLine: fp.Line,
 					Reason: "*** Update File names no change"}
 			}
 			p.Files = append(p.Files, fp)
@@ -139,7 +139,7 @@ func parseCodexChunks(ls []rawLine, i int, fp *FilePatch) (int, error) {
 			}
 		case strings.TrimRight(t, " \t") == codexEOF:
 			if h == nil || len(h.Lines) == 0 {
-				return 0, &Error{Kind: ErrMalformed, Path: fp.OldPath, PatchLine: l.num, Reason: "*** End of File without a chunk before it"}
+				return 0, &failure{Kind: ErrMalformed, Path: fp.OldPath, PatchLine: l.num, Reason: "*** End of File without a chunk before it"}
 			}
 			h.AtEOF = true
 			implicit = 0
@@ -159,7 +159,7 @@ func parseCodexChunks(ls []rawLine, i int, fp *FilePatch) (int, error) {
 				h.Lines = append(h.Lines, Line{Op: Op(t[0]), Text: t[1:], EOL: "\n"})
 				implicit = 0
 			default:
-				return 0, &Error{Kind: ErrMalformed, Path: fp.OldPath, Hunk: len(fp.Hunks) + 1, PatchLine: l.num,
+				return 0, &failure{Kind: ErrMalformed, Path: fp.OldPath, Hunk: len(fp.Hunks) + 1, PatchLine: l.num,
 					Reason: "a chunk line must start with a space, - or +: " + quoteShort(t)}
 			}
 		}

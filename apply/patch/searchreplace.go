@@ -59,10 +59,10 @@ func parseSearchReplace(lines []rawLine) (*Patch, error) {
 			}
 		}
 		if div < 0 {
-			return nil, &Error{Kind: ErrMalformed, Path: path, PatchLine: start, Reason: "SEARCH block without a ======= line"}
+			return nil, &failure{Kind: ErrMalformed, Path: path, PatchLine: start, Reason: "SEARCH block without a ======= line"}
 		}
 		if end < 0 {
-			return nil, &Error{Kind: ErrMalformed, Path: path, PatchLine: start, Reason: "SEARCH block without a >>>>>>> REPLACE line"}
+			return nil, &failure{Kind: ErrMalformed, Path: path, PatchLine: start, Reason: "SEARCH block without a >>>>>>> REPLACE line"}
 		}
 		fp := byPath[path]
 		if fp == nil {
@@ -74,13 +74,13 @@ func parseSearchReplace(lines []rawLine) (*Patch, error) {
 		h := &Hunk{Line: start, HeaderOld: -1, HeaderNew: -1, Lines: searchReplace(search, replace)}
 		if len(search) == 0 {
 			if len(fp.Hunks) > 0 || fp.IsNew {
-				return nil, &Error{Kind: ErrMalformed, Path: path, Hunk: len(fp.Hunks) + 1, PatchLine: start,
+				return nil, &failure{Kind: ErrMalformed, Path: path, Hunk: len(fp.Hunks) + 1, PatchLine: start,
 					Reason: "an empty SEARCH section creates a file, so it must be the file's first block"}
 			}
 			fp.IsNew, fp.OldPath = true, ""
 		}
 		if !h.changes() {
-			return nil, &Error{Kind: ErrMalformed, Path: path, Hunk: len(fp.Hunks) + 1, PatchLine: start,
+			return nil, &failure{Kind: ErrMalformed, Path: path, Hunk: len(fp.Hunks) + 1, PatchLine: start,
 				Reason: "SEARCH and REPLACE are identical: the block changes nothing"}
 		}
 		fp.Hunks = append(fp.Hunks, h)
