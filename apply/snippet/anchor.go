@@ -186,8 +186,8 @@ func tail(content []byte, fl *lineindex.Index, r Region, from, limit int, shift 
 }
 
 func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, opt matcher.Options, atStart, atEnd bool) (*placed, int, *refusal) {
-	fail := func(kind error, format string, args ...any) *refusal {
-		return &refusal{Kind: kind, Region: i, Line: r.Line, Reason: fmt.Sprintf(format, args...)}
+	fail := func(why Reason, format string, args ...any) *refusal {
+		return &refusal{Why: why, Region: i, Line: r.Line, Reason: fmt.Sprintf(format, args...)}
 	}
 	N := fl.Count()
 	h := head(content, fl, r, cursor, len(r.Lines), opt)
@@ -199,13 +199,13 @@ func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, op
 		// (after the previous region), so that no other reading places
 		// them apart.
 		if atStart && h.line != 0 {
-			return nil, 0, fail(ErrEnds, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", h.line+1)
+			return nil, 0, fail(NotAtEdge, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", h.line+1)
 		}
 		L := len(r.Lines)
 		_, _, e1 := locate(content, fl, r.Lines[0], cursor, -1, opt)
 		_, _, e2 := locate(content, fl, strings.TrimSuffix(r.Lines[L-1], "\n")+"\n", cursor, -1, opt)
 		if L > 1 && (e1 != nil || e2 != nil) {
-			return nil, 0, fail(ErrAmbiguous, "it changes nothing, and its first or last line stands more than once in the file, so it could also mean deleting lines between them (graft does not delete lines a snippet does not show): show the change the region makes, or use edit to delete lines")
+			return nil, 0, fail(UnchangedTwice, "it changes nothing, and its first or last line stands more than once in the file, so it could also mean deleting lines between them (graft does not delete lines a snippet does not show): show the change the region makes, or use edit to delete lines")
 		}
 		return nil, h.line + h.n, nil
 	}
@@ -223,7 +223,7 @@ func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, op
 	if h.found && h.m.Tier != matcher.Exact {
 		lines := splitKeep(h.m.Adapt(strings.Join(r.Lines, "")))
 		if len(lines) != len(r.Lines) {
-			return nil, 0, fail(ErrNotFound, "its lines could not be re-indented line for line as its first lines were found: send the region with the file's indentation")
+			return nil, 0, fail(Unshiftable, "its lines could not be re-indented line for line as its first lines were found: send the region with the file's indentation")
 		}
 		r.Lines = lines
 		adapted = true
@@ -252,18 +252,18 @@ func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, op
 			if err != nil {
 				line = cursor
 			}
-			return nil, 0, &refusal{Kind: ErrAmbiguous, Region: i, Line: r.Line, Count: 2,
+			return nil, 0, &refusal{Why: EndsEitherWay, Region: i, Line: r.Line, Count: 2,
 				Reason: fmt.Sprintf("its last lines stand after its first lines (line %d) but also before them (near line %d), so they do not say where the region ends: show more unchanged lines before the end of the region", t.line+1, line+1)}
 		}
 	}
 	if !h.found && !t.found {
-		e := fail(ErrNotFound, "neither its first nor its last lines are in the file after line %d, so nothing says where it goes: start and end each region with unchanged lines of the file", cursor)
+		e := fail(NoAnchor, "neither its first nor its last lines are in the file after line %d, so nothing says where it goes: start and end each region with unchanged lines of the file", cursor)
 		if h.ambiguous != nil || t.ambiguous != nil {
 			ref := h.ambiguous
 			if ref == nil {
 				ref = t.ambiguous
 			}
-			e.Kind, e.Count = ErrAmbiguous, ref.Count
+			e.Why, e.Count = AnchorTwice, ref.Count
 			e.Reason = fmt.Sprintf("its unchanged lines stand %d times in the file (after line %d) and nothing tells them apart: show more unchanged lines around the change", ref.Count, cursor)
 			e.Candidates = shift(ref.Candidates, cursor)
 		} else {
@@ -272,12 +272,12 @@ func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, op
 		return nil, 0, e
 	}
 	if h.ambiguous != nil && !h.found && !atStart {
-		return nil, 0, &refusal{Kind: ErrAmbiguous, Region: i, Line: r.Line, Count: h.ambiguous.Count,
+		return nil, 0, &refusal{Why: AnchorTwice, Region: i, Line: r.Line, Count: h.ambiguous.Count,
 			Reason:     fmt.Sprintf("its first lines stand %d times in the file and the lines after them are new: show more unchanged lines before the change", h.ambiguous.Count),
 			Candidates: shift(h.ambiguous.Candidates, cursor)}
 	}
 	if t.ambiguous != nil && !t.found && !atEnd {
-		return nil, 0, &refusal{Kind: ErrAmbiguous, Region: i, Line: r.Line, Count: t.ambiguous.Count,
+		return nil, 0, &refusal{Why: AnchorTwice, Region: i, Line: r.Line, Count: t.ambiguous.Count,
 			Reason:     fmt.Sprintf("its last lines stand %d times in the file after its first lines and the lines before them are new: show more unchanged lines after the change", t.ambiguous.Count),
 			Candidates: shift(t.ambiguous.Candidates, tailFrom)}
 	}
@@ -286,7 +286,7 @@ func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, op
 	// region's line that is not in the file may be new code or a line the
 	// model misremembered, and only an anchor on the far side tells.
 	if !h.found && !atStart {
-		e := fail(ErrNotFound, "its first line %q is not in the file after line %d: start the region with unchanged lines of the file (a region inserting new lines shows the line before them and the line after)", clip(r.Lines[0]), cursor)
+		e := fail(NoAnchor, "its first line %q is not in the file after line %d: start the region with unchanged lines of the file (a region inserting new lines shows the line before them and the line after)", clip(r.Lines[0]), cursor)
 		e.Candidates = shift(h.candidates, cursor)
 		if t.found {
 			// The file's text where the region's first lines should be:
@@ -297,7 +297,7 @@ func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, op
 		return nil, 0, e
 	}
 	if !t.found && !atEnd {
-		e := fail(ErrNotFound, "its last line %q is not in the file after its first lines: end the region with unchanged lines of the file (a region inserting new lines shows the line before them and the line after)", clip(r.Lines[len(r.Lines)-1]))
+		e := fail(NoAnchor, "its last line %q is not in the file after its first lines: end the region with unchanged lines of the file (a region inserting new lines shows the line before them and the line after)", clip(r.Lines[len(r.Lines)-1]))
 		e.Candidates = shift(t.candidates, tailFrom)
 		if h.found {
 			// The file's text where the region's last lines should be:
@@ -317,10 +317,10 @@ func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, op
 		to = t.line
 	}
 	if atStart && h.found && h.line != 0 {
-		return nil, 0, fail(ErrEnds, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", h.line+1)
+		return nil, 0, fail(NotAtEdge, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", h.line+1)
 	}
 	if atEnd && t.found && t.line+t.n != N {
-		return nil, 0, fail(ErrEnds, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"// ... existing code ...\" after them", t.line+t.n, N)
+		return nil, 0, fail(NotAtEdge, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"// ... existing code ...\" after them", t.line+t.n, N)
 	}
 	newLines := r.Lines[h.n : len(r.Lines)-t.n]
 	// Re-indent the new lines as the anchor was found (the head's, else
@@ -333,7 +333,7 @@ func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, op
 		adapt = t.m
 	}
 	if h.found && t.found && t.m.Tier != matcher.Exact && t.m.Tier != h.m.Tier && adapted {
-		return nil, 0, fail(ErrAmbiguous, "its first lines were found with their indentation shifted and its last lines differ from the file in another way: send the region as the file has it")
+		return nil, 0, fail(MixedShift, "its first lines were found with their indentation shifted and its last lines differ from the file in another way: send the region as the file has it")
 	}
 	if !adapted {
 		text = adapt.Adapt(text)
@@ -359,7 +359,7 @@ func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, op
 			other = err == nil && m.Tier == matcher.Indentation && herr == nil && hm.Tier == matcher.Indentation
 		}
 		if !other {
-			return nil, 0, fail(ErrNotFound, "it is placed by one line whose indentation differs from the file's, and its other end does not show the same shift, so that line may be new: show more unchanged lines, indented as in the file")
+			return nil, 0, fail(WeakShift, "it is placed by one line whose indentation differs from the file's, and its other end does not show the same shift, so that line may be new: show more unchanged lines, indented as in the file")
 		}
 	}
 	if h.found && h.m.Tier == matcher.TrailingSpace || t.found && t.m.Tier == matcher.TrailingSpace {

@@ -13,8 +13,8 @@ import (
 // checkDeletions applies the deletion rule (package doc) to the file lines
 // [from, to) replaced by newLines; pool is every line of the snippet that
 // does not stand in the file (its new code, wherever it is). It returns
-// why the region is refused, or "".
-func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool []string, prose bool) string {
+// why the region is refused (0 and "" when it may delete what it does).
+func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool []string, prose bool) (Reason, string) {
 	var old []string
 	for i := from; i < to && i < fl.Count(); i++ {
 		old = append(old, string(fl.Text(i+1)))
@@ -32,7 +32,8 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool [
 	pi, pj := 0, 0
 	var total []string // removed lines like no new line, in all gaps
 	strict := ""       // why the line-for-line reading refuses
-	var removed []int  // the removed lines that are not blank, in all gaps
+	var strictWhy Reason
+	var removed []int // the removed lines that are not blank, in all gaps
 	var regionAdded []string
 	blankMsg := ""    // why dropping blank lines among removed code refuses, unless it is a block rewrite
 	var dropped []int // those blank lines
@@ -64,7 +65,7 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool [
 			// A blank line at the edge of what the region replaces (next
 			// to an anchor, or at the file's end) is not part of any
 			// rewrite: it separates the code the region leaves alone.
-			return fmt.Sprintf("it would delete a blank line of the file it does not show (near line %d): if it stays, show it or put a marker such as \"// ... existing code ...\" where it is; to delete it, use edit or replace_in_file",
+			return DeletesBlank, fmt.Sprintf("it would delete a blank line of the file it does not show (near line %d): if it stays, show it or put a marker such as \"// ... existing code ...\" where it is; to delete it, use edit or replace_in_file",
 				from+pi+1)
 		}
 		if blanks > 0 && len(deleted)+blanks > len(added)+addedBlanks {
@@ -74,24 +75,24 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool [
 			msg := fmt.Sprintf("it would delete %d blank line(s) of the file it does not show (from line %d) with nothing in their place: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
 				blanks, from+pi+1)
 			if len(deleted) == 0 || len(added) == 0 {
-				return msg
+				return DeletesBlank, msg
 			}
 			if blankMsg == "" {
 				blankMsg = msg
 			}
 			dropped = append(dropped, gapBlanks...)
 		}
-		why, lines, unlike := replaces(deleted, added, pool)
+		kind, why, lines, unlike := replaces(deleted, added, pool)
 		total = append(total, unlike...)
 		if why == "" && strict == "" && len(total) > maxUnlikeRegion {
-			why, lines = fmt.Sprintf("and %d of them (in all) are like none of the snippet's new lines", len(total)), listLines(total)
+			kind, why, lines = DeletesUnlike, fmt.Sprintf("and %d of them (in all) are like none of the snippet's new lines", len(total)), listLines(total)
 		}
 		if why == "" && len(unlike) > 0 && len(added) > len(deleted) && !sharesAny(deleted, pool) {
 			// More new lines than removed ones, and not a name in
 			// common: new code inserted after the line before the gap,
 			// and the file's lines after it dropped by a forgotten
 			// marker (a rewrite keeps some of what it rewrites).
-			why, lines = "and more new lines stand in their place, none of which shares a name with them (new code inserted and a marker forgotten)", listLines(unlike)
+			kind, why, lines = DeletesUnlike, "and more new lines stand in their place, none of which shares a name with them (new code inserted and a marker forgotten)", listLines(unlike)
 		}
 		if why != "" {
 			msg := fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), %s: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
@@ -99,10 +100,10 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool [
 			if len(added) == 0 {
 				// Nothing stands in their place: no reading makes this
 				// a rewrite.
-				return msg
+				return kind, msg
 			}
 			if strict == "" {
-				strict = msg
+				strict, strictWhy = msg, kind
 			}
 		}
 		pi, pj = p[0]+1, p[1]+1
@@ -112,7 +113,7 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool [
 		next = string(fl.Text(to + 1))
 	}
 	if why := cutOpening(ok, removed, nk, next); why != "" {
-		return why
+		return CutsBlock, why
 	}
 	if len(removed) > 0 && !prose && brackets(ok) != brackets(nk) {
 		// An edit of code that parses opens as many brackets as it
@@ -123,17 +124,20 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool [
 		if n < 0 {
 			verb, n = "close", -n
 		}
-		return fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), and they %s %d more bracket(s) than the lines in their place: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
+		return UnpairedBrackets, fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), and they %s %d more bracket(s) than the lines in their place: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
 			len(removed), from+i+1, clip(old[i]), verb, n)
 	}
 	if strict == "" {
 		// The code reads line for line: blank lines may not shrink.
-		return blankMsg
+		if blankMsg == "" {
+			return 0, ""
+		}
+		return DeletesBlank, blankMsg
 	}
 	if rewritesBlocks(fl.Content(), ok, removed, dropped, regionAdded, pool, next) {
-		return ""
+		return 0, ""
 	}
-	return strict
+	return strictWhy, strict
 }
 
 // cutOpening refuses a region that removes a block's opening line while
@@ -309,12 +313,12 @@ const maxExplained = 1
 // words with it, one of them a name (not a keyword of the languages graft
 // knows); a line without a name (a brace, "return nil", "else:") says
 // nothing either way.
-func replaces(deleted, added, pool []string) (why, lines string, unlike []string) {
+func replaces(deleted, added, pool []string) (kind Reason, why, lines string, unlike []string) {
 	if len(deleted) == 0 {
-		return "", "", nil
+		return 0, "", "", nil
 	}
 	if len(added) == 0 {
-		return "without anything in their place", "", nil
+		return DeletesUnlike, "without anything in their place", "", nil
 	}
 	explained := make([]int, len(pool))
 	pn := poolNames(pool)
@@ -358,13 +362,13 @@ func replaces(deleted, added, pool []string) (why, lines string, unlike []string
 	}
 	switch {
 	case len(unlike) > maxUnlike:
-		return fmt.Sprintf("and %d of them are like none of the snippet's new lines", len(unlike)), listLines(unlike), unlike
+		return DeletesUnlike, fmt.Sprintf("and %d of them are like none of the snippet's new lines", len(unlike)), listLines(unlike), unlike
 	case len(gone) > 0:
 		// A few lines changed beyond recognition are a rewrite; a block
 		// (a condition, a loop) gone with no block and no line like it
 		// in its place is not, unless the second reading finds the call
 		// that stands for it.
-		return "and a block among them opens where no new line opens one or reads like it", listLines(gone), unlike
+		return CutsBlock, "and a block among them opens where no new line opens one or reads like it", listLines(gone), unlike
 	case first >= 0 && (first > maxUnlike || len(deleted)-1-last > maxUnlike):
 		// The new lines read like the removed lines at one end of the
 		// gap; the lines at its other end, like none of them, are what a
@@ -373,9 +377,9 @@ func replaces(deleted, added, pool []string) (why, lines string, unlike []string
 		if first > maxUnlike {
 			lo, hi = 0, first
 		}
-		return "and the new lines stand for only part of them", listLines(deleted[lo:hi]), unlike
+		return DeletesUnlike, "and the new lines stand for only part of them", listLines(deleted[lo:hi]), unlike
 	}
-	return "", "", unlike
+	return 0, "", "", unlike
 }
 
 // sharesAny reports whether a line of deleted has a name in common with

@@ -4,7 +4,6 @@ package snippet
 // deletion rule over all of them) and the refusal value.
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/graftdev/graft/internal/lineindex"
@@ -58,21 +57,11 @@ func (p placed) change(content []byte) textedit.Change {
 		Line: p.line, EndLine: p.last, Method: string(p.tier), Similarity: p.similarity}
 }
 
-// Kinds of refusal. Not found and ambiguous are graft's shared sentinels
-// (internal/textedit); the two others are conflicts of their own, which
-// the refusal's error matches with errors.Is beside textedit.ErrConflict.
-var (
-	ErrNotFound  = textedit.ErrNotFound
-	ErrAmbiguous = textedit.ErrAmbiguous
-	ErrDeletes   = errors.New("region would delete lines it does not show")
-	ErrEnds      = errors.New("snippet does not reach the file's end")
-)
-
 // refusal is a refused region as the planner finds it: which, why, and
 // the nearest places in the file with their text. Plan returns it as the
 // one error value (textedit.Error).
 type refusal struct {
-	Kind       error
+	Why        Reason
 	Region     int // 0-based
 	Line       int // the region's first line in the snippet
 	Reason     string
@@ -84,12 +73,12 @@ type refusal struct {
 // a conflict (lines it would delete, ends that do not reach the file's).
 func (e *refusal) err() *textedit.Error {
 	out := &textedit.Error{Code: textedit.CodeConflict, Edit: fmt.Sprintf("region %d", e.Region+1),
-		Msg: fmt.Sprintf("(snippet line %d) %s", e.Line, e.Reason), Count: e.Count, Candidates: e.Candidates, Err: e.Kind}
-	switch e.Kind {
+		Msg: fmt.Sprintf("(snippet line %d) %s", e.Line, e.Reason), Count: e.Count, Candidates: e.Candidates, Err: e.Why}
+	switch e.Why.Kind() {
 	case ErrNotFound:
-		out.Code, out.Err = textedit.CodeTextNotFound, nil
+		out.Code = textedit.CodeTextNotFound
 	case ErrAmbiguous:
-		out.Code, out.Err = textedit.CodeAmbiguous, nil
+		out.Code = textedit.CodeAmbiguous
 	}
 	return out
 }
@@ -122,8 +111,8 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 		pool = append(pool, added(fl, r.from, r.to, r.newLines)...)
 	}
 	for _, r := range out {
-		if why := checkDeletions(fl, r.from, r.to, r.newLines, pool, s.Prose); why != "" {
-			return nil, (&refusal{Kind: ErrDeletes, Region: r.region, Line: r.snippetLine, Reason: why,
+		if kind, why := checkDeletions(fl, r.from, r.to, r.newLines, pool, s.Prose); kind != 0 {
+			return nil, (&refusal{Why: kind, Region: r.region, Line: r.snippetLine, Reason: why,
 				Candidates: []matcher.Candidate{{Line: r.from + 1, EndLine: r.to, Similarity: 1, Text: string(content[fl.Start(r.from+1):fl.Start(min(r.to, fl.Count())+1)]),
 					Reason: "the file's lines between the region's anchors"}}}).err()
 		}
