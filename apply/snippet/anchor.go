@@ -69,7 +69,7 @@ func anchorTier(t matcher.Tier) bool {
 // it grows n while the block stays found uniquely at the same place (the
 // same first line for a head, the same last line for a tail) by the same
 // tier, and while the block is ambiguous, until one place remains.
-func grow(content []byte, fl *lineindex.Index, block func(n int) string, limit, from int, isTail, shift bool, opt matcher.Options) anchor {
+func grow(content []byte, fl *lineindex.Index, block func(n int) string, limit, from int, isTail, shift, convert bool, opt matcher.Options) anchor {
 	var best anchor
 	for n := 1; n <= min(limit, maxAnchor); n++ {
 		text := block(n)
@@ -105,7 +105,7 @@ func grow(content []byte, fl *lineindex.Index, block func(n int) string, limit, 
 				return best
 			}
 			if best.found && m.Tier != best.m.Tier && (best.m.Tier != matcher.Exact || m.Tier != matcher.Indentation ||
-				indented(block(best.n)) || newLineBlank(text, isTail) || !converted(text, fl, line, block(min(limit, maxAnchor)), isTail)) {
+				!convert || indented(block(best.n)) || newLineBlank(text, isTail) || !converted(text, fl, line, block(min(limit, maxAnchor)), isTail)) {
 				// From exact to a looser tier at the same place is allowed
 				// only where the exact lines could not show a shift (they
 				// have no indentation, like a function's first and last
@@ -168,13 +168,13 @@ func anchorPlace(a anchor, isTail bool) int {
 }
 
 // head grows the region's leading anchor.
-func head(content []byte, fl *lineindex.Index, r Region, from, limit int, opt matcher.Options) anchor {
-	return grow(content, fl, func(n int) string { return strings.Join(r.Lines[:n], "") }, min(len(r.Lines), limit), from, false, true, opt)
+func head(content []byte, fl *lineindex.Index, r Region, from, limit int, convert bool, opt matcher.Options) anchor {
+	return grow(content, fl, func(n int) string { return strings.Join(r.Lines[:n], "") }, min(len(r.Lines), limit), from, false, true, convert, opt)
 }
 
 // tail grows the region's trailing anchor, from its last line back, at
 // most limit lines, located from line from on.
-func tail(content []byte, fl *lineindex.Index, r Region, from, limit int, shift bool, opt matcher.Options) anchor {
+func tail(content []byte, fl *lineindex.Index, r Region, from, limit int, shift, convert bool, opt matcher.Options) anchor {
 	L := len(r.Lines)
 	return grow(content, fl, func(n int) string {
 		text := strings.Join(r.Lines[L-n:], "")
@@ -182,15 +182,34 @@ func tail(content []byte, fl *lineindex.Index, r Region, from, limit int, shift 
 			text += "\n"
 		}
 		return text
-	}, limit, from, true, shift, opt)
+	}, limit, from, true, shift, convert, opt)
 }
 
+// planRegion places region r (the i-th, 0-based) in the file from line
+// cursor on. Its anchors are read as sent first: where that places the
+// region, its new lines are written as sent. Only where it does not is
+// the region read once more with its anchors grown from exact lines into
+// lines whose indentation the model wrote in the other character (tabs as
+// spaces or the reverse, throughout the region), and then its new lines
+// are re-indented as those lines were found. So behind anchors that stand
+// exactly, no indentation is changed.
 func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, opt matcher.Options, atStart, atEnd bool) (*placed, int, *refusal) {
+	rep, end, rf := placeRegion(content, fl, r, i, cursor, opt, atStart, atEnd, false)
+	if rf == nil || rf.Why.Kind() != ErrNotFound && rf.Why.Kind() != ErrAmbiguous {
+		return rep, end, rf
+	}
+	if rep2, end2, rf2 := placeRegion(content, fl, r, i, cursor, opt, atStart, atEnd, true); rf2 == nil {
+		return rep2, end2, nil
+	}
+	return rep, end, rf
+}
+
+func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, opt matcher.Options, atStart, atEnd, convert bool) (*placed, int, *refusal) {
 	fail := func(why Reason, format string, args ...any) *refusal {
 		return &refusal{Why: why, Region: i, Line: r.Line, Reason: fmt.Sprintf(format, args...)}
 	}
 	N := fl.Count()
-	h := head(content, fl, r, cursor, len(r.Lines), opt)
+	h := head(content, fl, r, cursor, len(r.Lines), convert, opt)
 	if h.found && h.n == len(r.Lines) {
 		// The whole region stands in the file: nothing changes here. But a
 		// region without a change is also how a deletion of the lines
@@ -200,6 +219,9 @@ func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, op
 		// them apart.
 		if atStart && h.line != 0 {
 			return nil, 0, fail(NotAtEdge, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", h.line+1)
+		}
+		if atEnd && h.line+h.n != N {
+			return nil, 0, fail(NotAtEdge, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"// ... existing code ...\" after them", h.line+h.n, N)
 		}
 		L := len(r.Lines)
 		_, _, e1 := locate(content, fl, r.Lines[0], cursor, -1, opt)
@@ -228,7 +250,7 @@ func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, op
 		r.Lines = lines
 		adapted = true
 	}
-	t := tail(content, fl, r, tailFrom, len(r.Lines)-h.n, !h.found, opt)
+	t := tail(content, fl, r, tailFrom, len(r.Lines)-h.n, !h.found, convert, opt)
 	if t.found && h.found && h.line > cursor && !atEnd && !standsOnce(content, fl, r.Lines[0], cursor, opt) {
 		// A tail that stands once after the head but also before it (after
 		// the previous region) is unique only because of where the search
