@@ -4,17 +4,24 @@ package snippet
 // region replaces without showing them.
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
 	"github.com/graftdev/graft/internal/lineindex"
 )
 
+// maxUnaccounted is how many removed lines with a name a region may drop
+// with nothing in the snippet like them (package doc: what a region may
+// delete).
+const maxUnaccounted = 2
+
 // checkDeletions applies the deletion rule (package doc) to the file lines
 // [from, to) replaced by newLines; pool is every line of the snippet that
-// does not stand in the file (its new code, wherever it is). It returns
-// why the region is refused (0 and "" when it may delete what it does).
-func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool []string, prose bool) (Reason, string) {
+// does not stand in the file (its new code, wherever it is), and scope the
+// scope each stands in. It returns why the region is refused (0 and ""
+// when it may delete what it does).
+func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool, scope []string, prose bool) (Reason, string) {
 	var old []string
 	for i := from; i < to && i < fl.Count(); i++ {
 		old = append(old, string(fl.Text(i+1)))
@@ -27,117 +34,121 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool [
 	for i, l := range newLines {
 		nk[i] = key(l)
 	}
-	pairs := trustedPairs(ok, nk)
-	pairs = append(pairs, [2]int{len(ok), len(nk)})
+	// The removed lines: the file's lines the region does not show,
+	// blank lines aside (a blank line holds no code: dropping one is
+	// the snippet's literal text, and no marker is forgotten for it);
+	// and for each, whether new lines stand in its gap (between the same
+	// two paired lines).
+	var removed []int
+	filled := map[int]bool{} // removed lines with new lines in their gap
 	pi, pj := 0, 0
-	var total []string // removed lines like no new line, in all gaps
-	strict := ""       // why the line-for-line reading refuses
-	var strictWhy Reason
-	var removed []int // the removed lines that are not blank, in all gaps
-	var regionAdded []string
-	blankMsg := ""    // why dropping blank lines among removed code refuses, unless it is a block rewrite
-	var dropped []int // those blank lines
-	for _, p := range pairs {
-		var deleted, added []string
-		first, blanks, addedBlanks := -1, 0, 0
-		var gapBlanks []int
-		for i := pi; i < p[0]; i++ {
-			if strings.TrimSpace(ok[i]) == "" {
-				blanks++
-				gapBlanks = append(gapBlanks, i)
-				continue
-			}
-			if first < 0 {
-				first = i
-			}
-			deleted = append(deleted, ok[i])
-			removed = append(removed, i)
-		}
+	for _, p := range append(trustedPairs(ok, nk), [2]int{len(ok), len(nk)}) {
+		fill := false
 		for j := pj; j < p[1]; j++ {
-			if strings.TrimSpace(nk[j]) == "" {
-				addedBlanks++
-				continue
-			}
-			added = append(added, nk[j])
+			fill = fill || strings.TrimSpace(nk[j]) != ""
 		}
-		regionAdded = append(regionAdded, added...)
-		if edgeBlanks(ok[pi:p[0]], false) > edgeBlanks(nk[pj:p[1]], false) || edgeBlanks(ok[pi:p[0]], true) > edgeBlanks(nk[pj:p[1]], true) {
-			// A blank line at the edge of what the region replaces (next
-			// to an anchor, or at the file's end) is not part of any
-			// rewrite: it separates the code the region leaves alone.
-			return DeletesBlank, fmt.Sprintf("it would delete a blank line of the file it does not show (near line %d): if it stays, show it or put a marker such as \"// ... existing code ...\" where it is; to delete it, use edit or replace_in_file",
-				from+pi+1)
-		}
-		if blanks > 0 && len(deleted)+blanks > len(added)+addedBlanks {
-			// Blank lines are lines too: dropping them unseen changes the
-			// file as much as any other line; but blank lines among code
-			// the gap rewrites go with it, when the rewrite reads as one.
-			msg := fmt.Sprintf("it would delete %d blank line(s) of the file it does not show (from line %d) with nothing in their place: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
-				blanks, from+pi+1)
-			if len(deleted) == 0 || len(added) == 0 {
-				return DeletesBlank, msg
-			}
-			if blankMsg == "" {
-				blankMsg = msg
-			}
-			dropped = append(dropped, gapBlanks...)
-		}
-		kind, why, lines, unlike := replaces(deleted, added, pool)
-		total = append(total, unlike...)
-		if why == "" && strict == "" && len(total) > maxUnlikeRegion {
-			kind, why, lines = DeletesUnlike, fmt.Sprintf("and %d of them (in all) are like none of the snippet's new lines", len(total)), listLines(total)
-		}
-		if why == "" && len(unlike) > 0 && len(added) > len(deleted) && !sharesAny(deleted, pool) {
-			// More new lines than removed ones, and not a name in
-			// common: new code inserted after the line before the gap,
-			// and the file's lines after it dropped by a forgotten
-			// marker (a rewrite keeps some of what it rewrites).
-			kind, why, lines = DeletesUnlike, "and more new lines stand in their place, none of which shares a name with them (new code inserted and a marker forgotten)", listLines(unlike)
-		}
-		if why != "" {
-			msg := fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), %s: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
-				len(deleted), from+first+1, clip(old[first]), why+lines)
-			if len(added) == 0 {
-				// Nothing stands in their place: no reading makes this
-				// a rewrite.
-				return kind, msg
-			}
-			if strict == "" {
-				strict, strictWhy = msg, kind
+		for i := pi; i < p[0]; i++ {
+			if strings.TrimSpace(ok[i]) != "" {
+				removed = append(removed, i)
+				filled[i] = fill
 			}
 		}
 		pi, pj = p[0]+1, p[1]+1
+	}
+	if len(removed) == 0 {
+		return 0, ""
+	}
+	deletes := func(why string, lines []int) string {
+		ls := make([]string, len(lines))
+		for k, i := range lines {
+			ls[k] = ok[i]
+		}
+		return fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), %s:%s\nif they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
+			len(removed), from+removed[0]+1, clip(old[removed[0]]), why, listLines(ls))
 	}
 	next := ""
 	if to < fl.Count() {
 		next = string(fl.Text(to + 1))
 	}
+	// Structure first: what no rewrite does.
 	if why := cutOpening(ok, removed, nk, next); why != "" {
 		return CutsBlock, why
 	}
-	if len(removed) > 0 && !prose && brackets(ok) != brackets(nk) {
-		// An edit of code that parses opens as many brackets as it
-		// closes: lines that leave some open (or close more) were cut
-		// off by a forgotten marker, not rewritten.
-		i := removed[0]
+	if !prose && brackets(ok) != brackets(nk) {
 		verb, n := "open", brackets(ok)-brackets(nk)
 		if n < 0 {
 			verb, n = "close", -n
 		}
-		return UnpairedBrackets, fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), and they %s %d more bracket(s) than the lines in their place: if they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
-			len(removed), from+i+1, clip(old[i]), verb, n)
+		return UnpairedBrackets, deletes(fmt.Sprintf("and they %s %d more bracket(s) than the lines in their place", verb, n), removed)
 	}
-	if strict == "" {
-		// The code reads line for line: blank lines may not shrink.
-		if blankMsg == "" {
-			return 0, ""
+	// Each removed line is accounted for by a new line like it in its
+	// scope, one for one.
+	del := make([]string, len(removed))
+	for k, i := range removed {
+		del[k] = ok[i]
+	}
+	removedScope, _ := scopes(ok, stackAt(fl, from))
+	calls := callsByScope(pool, scope)
+	like := oneForOneIn(del, pool, func(k, j int) bool { return inScope(removedScope[removed[k]], scope[j], calls) })
+	var unaccounted, blocks []int
+	newBlock := false // a new line of the region opens a block
+	for _, l := range nk {
+		newBlock = newBlock || opens(l) && !isComment(l)
+	}
+	for k, j := range like {
+		i := removed[k]
+		if j >= 0 {
+			continue
 		}
-		return DeletesBlank, blankMsg
+		if named(del[k]) || defName(del[k]) != "" {
+			unaccounted = append(unaccounted, i)
+		}
+		if opens(del[k]) && !isComment(del[k]) && filled[i] && !newBlock {
+			// A block gone whole with new lines in its place, none of
+			// them like it nor opening a block: new code inserted, and
+			// a marker forgotten for the block after it.
+			blocks = append(blocks, i)
+		}
 	}
-	if rewritesBlocks(fl.Content(), ok, removed, dropped, regionAdded, pool, next) {
+	if len(unaccounted) <= maxUnaccounted && len(blocks) == 0 && !definitionGone(del, like) && !usesVanishedName(del, pool) {
 		return 0, ""
 	}
-	return strictWhy, strict
+	// The second reading: blocks replaced by a call.
+	var regionAdded []string
+	for _, l := range nk {
+		if strings.TrimSpace(l) != "" {
+			regionAdded = append(regionAdded, l)
+		}
+	}
+	if rewritesBlocks(fl.Content(), ok, removed, nil, regionAdded, pool, like, next) {
+		return 0, ""
+	}
+	switch {
+	case definitionGone(del, like):
+		var defs []int
+		for k, j := range like {
+			if j < 0 && defName(del[k]) != "" {
+				defs = append(defs, removed[k])
+			}
+		}
+		return DeletesUnlike, deletes("and no new line defines what they define", defs)
+	case len(blocks) > 0:
+		return DeletesUnlike, deletes("and a block among them is gone with new lines in its place that read like none of it", blocks)
+	case len(unaccounted) <= maxUnaccounted:
+		return DeletesUnlike, deletes("and they declare a name that new lines still use", removed)
+	}
+	return DeletesUnlike, deletes(fmt.Sprintf("and %d of them are like none of the snippet's new lines", len(unaccounted)), unaccounted)
+}
+
+// definitionGone reports whether a removed definition line (del, paired
+// with pool lines by like) is stood for by no new line.
+func definitionGone(del []string, like []int) bool {
+	for k, j := range like {
+		if j < 0 && defName(del[k]) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // cutOpening refuses a region that removes a block's opening line while
@@ -229,8 +240,9 @@ func cutOpening(ok []string, removed []int, nk []string, next string) string {
 }
 
 // added is the region's new lines that stand for no file line between its
-// anchors (its new code), without the white space at their ends.
-func added(fl *lineindex.Index, from, to int, newLines []string) []string {
+// anchors (its new code), without the white space at their ends, and the
+// scope each stands in (scopes).
+func added(fl *lineindex.Index, from, to int, newLines []string) (lines, scope []string) {
 	var ok, nk []string
 	for i := from; i < to && i < fl.Count(); i++ {
 		ok = append(ok, strings.TrimRight(string(fl.Text(i+1)), " \t\r\n"))
@@ -242,30 +254,110 @@ func added(fl *lineindex.Index, from, to int, newLines []string) []string {
 	for _, p := range trustedPairs(ok, nk) {
 		paired[p[1]] = true
 	}
-	var out []string
+	in, _ := scopes(nk, stackAt(fl, from))
 	for j, l := range nk {
 		if t := strings.TrimSpace(l); t != "" && !paired[j] {
-			out = append(out, t)
+			lines, scope = append(lines, t), append(scope, in[j])
+		}
+	}
+	return lines, scope
+}
+
+// frame is a definition open at a line: its indentation and name.
+type frame struct {
+	indent int
+	name   string
+}
+
+// scopes is the scope each of lines stands in, read from the stack of
+// definitions open before them: "" at the top level, else the names of
+// the definitions (func, def, class, function) it stands in by its
+// indentation, outermost first, joined by "/". It returns the stack
+// after the lines too.
+func scopes(lines []string, stack []frame) ([]string, []frame) {
+	out := make([]string, len(lines))
+	name := func() string {
+		var b strings.Builder
+		for i, f := range stack {
+			if i > 0 {
+				b.WriteByte('/')
+			}
+			b.WriteString(f.name)
+		}
+		return b.String()
+	}
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			ind := indentWidth(l)
+			for len(stack) > 0 && stack[len(stack)-1].indent >= ind {
+				stack = stack[:len(stack)-1]
+			}
+		}
+		out[i] = name()
+		if n := defName(l); n != "" {
+			stack = append(stack, frame{indentWidth(l), n})
+		}
+	}
+	return out, stack
+}
+
+// stackAt is the stack of definitions open before file line from
+// (0-based).
+func stackAt(fl *lineindex.Index, from int) []frame {
+	var stack []frame
+	for i := 0; i < from && i < fl.Count(); i++ {
+		l := fl.Text(i + 1)
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		ind := len(l) - len(bytes.TrimLeft(l, " \t"))
+		for len(stack) > 0 && stack[len(stack)-1].indent >= ind {
+			stack = stack[:len(stack)-1]
+		}
+		if n := defName(string(l)); n != "" {
+			stack = append(stack, frame{ind, n})
+		}
+	}
+	return stack
+}
+
+// inScope reports whether a new line in scope to may stand for a removed
+// line in scope from: the same definition, one nested in it (a closure),
+// or a helper (the last name of to) that new lines of from's definition
+// call (calls: the names the new lines call, by scope).
+func inScope(from, to string, calls map[string]map[string]bool) bool {
+	if to == from || from != "" && strings.HasPrefix(to, from+"/") {
+		return true
+	}
+	helper := to[strings.LastIndexByte(to, '/')+1:]
+	if helper == "" {
+		return false
+	}
+	for sc, names := range calls {
+		if (sc == from || from != "" && strings.HasPrefix(sc, from+"/")) && names[helper] {
+			return true
+		}
+	}
+	return false
+}
+
+// callsByScope is the names the lines of pool call, by the scope each
+// stands in.
+func callsByScope(pool, scope []string) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for j, l := range pool {
+		def := defName(l)
+		for _, m := range callRE().FindAllStringSubmatch(stringsRE().ReplaceAllString(l, `""`), -1) {
+			if m[1] == def {
+				continue // a definition's own name is no call
+			}
+			if out[scope[j]] == nil {
+				out[scope[j]] = map[string]bool{}
+			}
+			out[scope[j]][m[1]] = true
 		}
 	}
 	return out
-}
-
-// edgeBlanks counts the blank lines at the start (or, with end, the end)
-// of ls.
-func edgeBlanks(ls []string, end bool) int {
-	n := 0
-	for k := range ls {
-		l := ls[k]
-		if end {
-			l = ls[len(ls)-1-k]
-		}
-		if strings.TrimSpace(l) != "" {
-			break
-		}
-		n++
-	}
-	return n
 }
 
 // trustedPairs pairs the unchanged lines of a region's file lines and its
@@ -286,114 +378,6 @@ func trustedPairs(a, b []string) [][2]int {
 		out = append(out, p)
 	}
 	return out
-}
-
-// maxUnlike is how many of the lines a gap removes may be unlike every
-// new line of the snippet: a rewrite changes a few lines beyond
-// recognition; a marker forgotten drops a run of code with nothing like
-// it in the snippet.
-const maxUnlike = 2
-
-// maxUnlikeRegion bounds the same over all gaps of a region: lines a
-// marker left out can be split into several gaps by the braces and
-// common lines the snippet happens to share with them.
-const maxUnlikeRegion = 2
-
-// maxExplained is how many removed lines one new line may stand for: a
-// line rewritten is one line; ten lines that each read like the one new
-// line (a table of similar calls) are a run dropped, not ten rewrites.
-const maxExplained = 1
-
-// replaces says why removing the deleted lines of one gap of a region in
-// favour of the added ones is not a rewrite ("" when it is), with the
-// lines that would vanish. Something must stand in their place, and at
-// most maxUnlike of the removed lines may be unlike every new line of the
-// snippet (the gap's, or another region's: code moved into a helper).
-// A removed line is like a new line when it shares at least half of its
-// words with it, one of them a name (not a keyword of the languages graft
-// knows); a line without a name (a brace, "return nil", "else:") says
-// nothing either way.
-func replaces(deleted, added, pool []string) (kind Reason, why, lines string, unlike []string) {
-	if len(deleted) == 0 {
-		return 0, "", "", nil
-	}
-	if len(added) == 0 {
-		return DeletesUnlike, "without anything in their place", "", nil
-	}
-	explained := make([]int, len(pool))
-	pn := poolNames(pool)
-	first, last := -1, -1 // the first and last removed lines like a new line
-	newBlock := false     // a new line opens a block
-	for _, l := range added {
-		newBlock = newBlock || opens(l)
-	}
-	var gone []string // removed block openings that nothing stands for
-	for k, d := range deleted {
-		nd := names(d)
-		if len(nd) == 0 {
-			if opens(d) && !newBlock && !isComment(d) {
-				gone = append(gone, d)
-			}
-			continue
-		}
-		report := reportLine(d)
-		best, score := -1, 0.0
-		for j := range pool {
-			if explained[j] >= maxExplained || pn[j].report && !report {
-				// A print or a log line reads like no line that works.
-				continue
-			}
-			if o := overlap(nd, pn[j].names); o >= 0.5 && o > score && sharesLong(nd, pn[j].names) {
-				best, score = j, o
-			}
-		}
-		if best < 0 {
-			unlike = append(unlike, d)
-			if opens(d) && !newBlock && !isComment(d) {
-				gone = append(gone, d)
-			}
-			continue
-		}
-		explained[best]++
-		if first < 0 {
-			first = k
-		}
-		last = k
-	}
-	switch {
-	case len(unlike) > maxUnlike:
-		return DeletesUnlike, fmt.Sprintf("and %d of them are like none of the snippet's new lines", len(unlike)), listLines(unlike), unlike
-	case len(gone) > 0:
-		// A few lines changed beyond recognition are a rewrite; a block
-		// (a condition, a loop) gone with no block and no line like it
-		// in its place is not, unless the second reading finds the call
-		// that stands for it.
-		return CutsBlock, "and a block among them opens where no new line opens one or reads like it", listLines(gone), unlike
-	case first >= 0 && (first > maxUnlike || len(deleted)-1-last > maxUnlike):
-		// The new lines read like the removed lines at one end of the
-		// gap; the lines at its other end, like none of them, are what a
-		// forgotten marker leaves out.
-		lo, hi := last+1, len(deleted)
-		if first > maxUnlike {
-			lo, hi = 0, first
-		}
-		return DeletesUnlike, "and the new lines stand for only part of them", listLines(deleted[lo:hi]), unlike
-	}
-	return 0, "", "", unlike
-}
-
-// sharesAny reports whether a line of deleted has a name in common with
-// a line of pool: one of two characters or more, or at least half of its
-// names.
-func sharesAny(deleted, pool []string) bool {
-	for _, d := range deleted {
-		for _, l := range pool {
-			if sharesLongName(d, l) || nameOverlap(d, l) >= 0.5 {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // listLines lists lines for a refusal, one a line, at most six.

@@ -112,15 +112,16 @@ func containsWord(content []byte, name string) bool {
 
 // lineNames is what the deletion rule asks of a snippet line, read once.
 type lineNames struct {
-	names                []string
-	comment, def, report bool
+	names           []string
+	def             string // what the line defines (defName)
+	comment, report bool
 }
 
 // poolNames reads the lines of pool once for the deletion rule.
 func poolNames(pool []string) []lineNames {
 	out := make([]lineNames, len(pool))
 	for j, l := range pool {
-		out[j] = lineNames{names(l), isComment(l), definitionRE().MatchString(l), reportLine(l)}
+		out[j] = lineNames{names: names(l), def: defName(l), comment: isComment(l), report: reportLine(l)}
 	}
 	return out
 }

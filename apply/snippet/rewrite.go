@@ -12,7 +12,7 @@ import (
 
 // maxVanished is how many removed lines may vanish with nothing in the
 // snippet like them, when a region is read as whole blocks rewritten.
-const maxVanished = 3
+const maxVanished = maxUnaccounted
 
 // rewritesBlocks is the second reading of a region whose removed lines
 // the line-for-line reading does not account for: a block replaced by a
@@ -49,7 +49,7 @@ const maxVanished = 3
 // the run from the first accounted line to the last (a forgotten marker
 // leaves its lines at one end), and those inside it with a name that are
 // not accounted for.
-func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, pool []string, next string) bool {
+func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, pool []string, like []int, next string) bool {
 	if len(removed) == 0 {
 		return true
 	}
@@ -57,7 +57,6 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 	for k, i := range removed {
 		del[k] = ok[i]
 	}
-	like := oneForOne(del, pool)
 	acc := make([]bool, len(del))
 	for k, j := range like {
 		acc[k] = j >= 0
@@ -235,7 +234,11 @@ func usesVanishedName(del, pool []string) bool {
 // one pool line for one removed line, as replaces matches them; but only
 // a comment stands for a comment, and only a definition for a
 // definition. It returns, per removed line, its pool line or -1.
-func oneForOne(del, pool []string) []int {
+func oneForOne(del, pool []string) []int { return oneForOneIn(del, pool, nil) }
+
+// oneForOneIn is oneForOne where fit, if not nil, says whether pool line
+// j may stand for removed line k at all.
+func oneForOneIn(del, pool []string, fit func(k, j int) bool) []int {
 	used := make([]bool, len(pool))
 	out := make([]int, len(del))
 	pn := poolNames(pool)
@@ -245,10 +248,10 @@ func oneForOne(del, pool []string) []int {
 		if len(nd) == 0 {
 			continue
 		}
-		comment, def, report := isComment(d), definitionRE().MatchString(d), reportLine(d)
+		comment, def, report := isComment(d), defName(d), reportLine(d)
 		best, score := -1, 0.0
 		for j := range pool {
-			if used[j] || comment != pn[j].comment || def != pn[j].def || pn[j].report && !report {
+			if used[j] || comment != pn[j].comment || def != pn[j].def || pn[j].report && !report || fit != nil && !fit(k, j) {
 				continue
 			}
 			if o := overlap(nd, pn[j].names); o >= 0.5 && o > score && sharesLong(nd, pn[j].names) {
@@ -290,10 +293,26 @@ func blockOf(ok []string, i int, next string) []int {
 	return nil
 }
 
-// definitionRE matches a line that defines a function or a class.
+// definitionRE matches a line that defines a function or a class, and
+// the name it defines (none for an anonymous function).
 var definitionRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*(?:export\s+)?(?:async\s+)?(?:func|def|class|function)\b`)
+	return regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:func|def|class|function)\b\s*\*?\s*(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)?`)
 })
+
+// defName is what line l defines: "" when it defines nothing, "()" for
+// an anonymous function, else the name. A definition is the same one
+// only where the name stays (a signature changed); one of another name
+// is another definition.
+func defName(l string) string {
+	m := definitionRE().FindStringSubmatch(l)
+	switch {
+	case m == nil:
+		return ""
+	case m[1] == "":
+		return "()"
+	}
+	return m[1]
+}
 
 // callRE matches a called name and its opening parenthesis.
 var callRE = sync.OnceValue(func() *regexp.Regexp {

@@ -106,12 +106,13 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	// The deletion rule, once every region is placed: a region's removed
 	// lines may have moved into another region's new code (a helper
 	// extracted below the function that called it).
-	var pool []string
+	var pool, scope []string
 	for _, r := range out {
-		pool = append(pool, added(fl, r.from, r.to, r.newLines)...)
+		ls, sc := added(fl, r.from, r.to, r.newLines)
+		pool, scope = append(pool, ls...), append(scope, sc...)
 	}
 	for _, r := range out {
-		if kind, why := checkDeletions(fl, r.from, r.to, r.newLines, pool, s.Prose); kind != 0 {
+		if kind, why := checkDeletions(fl, r.from, r.to, r.newLines, pool, scope, s.Prose); kind != 0 {
 			return nil, (&refusal{Why: kind, Region: r.region, Line: r.snippetLine, Reason: why,
 				Candidates: []matcher.Candidate{{Line: r.from + 1, EndLine: r.to, Similarity: 1, Text: string(content[fl.Start(r.from+1):fl.Start(min(r.to, fl.Count())+1)]),
 					Reason: "the file's lines between the region's anchors"}}}).err()
