@@ -41,6 +41,7 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool, 
 	// two paired lines).
 	var removed []int
 	filled := map[int]bool{} // removed lines with new lines in their gap
+	gap := map[int]int{}     // removed line -> the first file line of its gap
 	pi, pj := 0, 0
 	for _, p := range append(trustedPairs(ok, nk), [2]int{len(ok), len(nk)}) {
 		fill := false
@@ -50,7 +51,7 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool, 
 		for i := pi; i < p[0]; i++ {
 			if strings.TrimSpace(ok[i]) != "" {
 				removed = append(removed, i)
-				filled[i] = fill
+				filled[i], gap[i] = fill, pi
 			}
 		}
 		pi, pj = p[0]+1, p[1]+1
@@ -89,11 +90,41 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool, 
 	}
 	removedScope, _ := scopes(ok, stackAt(fl, from))
 	calls := callsByScope(pool, scope)
-	like := oneForOneIn(del, pool, func(k, j int) bool { return inScope(removedScope[removed[k]], scope[j], calls) })
+	// A definition may be renamed where its body stays: none of the
+	// removed lines stands in it.
+	bodyGone := map[string]bool{}
+	for _, i := range removed {
+		bodyGone[removedScope[i]] = true
+	}
+	renamable := func(k int) bool {
+		own := removedScope[removed[k]]
+		if own != "" {
+			own += "/"
+		}
+		own += defName(del[k])
+		for sc := range bodyGone {
+			if sc == own || strings.HasPrefix(sc, own+"/") {
+				return false
+			}
+		}
+		return true
+	}
+	like := oneForOneIn(del, pool, func(k, j int) bool {
+		if d := defName(del[k]); d != "" && d != defName(pool[j]) && !renamable(k) {
+			return false
+		}
+		return inScope(removedScope[removed[k]], scope[j], calls)
+	})
 	var unaccounted, blocks []int
 	newBlock := false // a new line of the region opens a block
 	for _, l := range nk {
 		newBlock = newBlock || opens(l) && !isComment(l)
+	}
+	rewrote := map[int]bool{} // gaps (by their first removed line) where a removed line is read like
+	for k, j := range like {
+		if j >= 0 {
+			rewrote[gap[removed[k]]] = true
+		}
 	}
 	for k, j := range like {
 		i := removed[k]
@@ -103,10 +134,10 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool, 
 		if named(del[k]) || defName(del[k]) != "" {
 			unaccounted = append(unaccounted, i)
 		}
-		if opens(del[k]) && !isComment(del[k]) && filled[i] && !newBlock {
-			// A block gone whole with new lines in its place, none of
-			// them like it nor opening a block: new code inserted, and
-			// a marker forgotten for the block after it.
+		if opens(del[k]) && !isComment(del[k]) && filled[i] && !rewrote[gap[i]] && !newBlock {
+			// A block gone with new lines in its place, none of them
+			// like any line of the gap nor opening a block: new code
+			// inserted, and a marker forgotten for the block after it.
 			blocks = append(blocks, i)
 		}
 	}

@@ -237,7 +237,9 @@ func usesVanishedName(del, pool []string) bool {
 func oneForOne(del, pool []string) []int { return oneForOneIn(del, pool, nil) }
 
 // oneForOneIn is oneForOne where fit, if not nil, says whether pool line
-// j may stand for removed line k at all.
+// j may stand for removed line k at all; with fit, a definition may also
+// be stood for by one of another name (a rename) that reads like it,
+// where fit allows it.
 func oneForOneIn(del, pool []string, fit func(k, j int) bool) []int {
 	used := make([]bool, len(pool))
 	out := make([]int, len(del))
@@ -251,8 +253,13 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool) []int {
 		comment, def, report := isComment(d), defName(d), reportLine(d)
 		best, score := -1, 0.0
 		for j := range pool {
-			if used[j] || comment != pn[j].comment || def != pn[j].def || pn[j].report && !report || fit != nil && !fit(k, j) {
+			if used[j] || comment != pn[j].comment || (def == "") != (pn[j].def == "") || pn[j].report && !report ||
+				def != pn[j].def && fit == nil || fit != nil && !fit(k, j) {
 				continue
+			}
+			if def != "" && def == pn[j].def {
+				best = j // the same definition, its signature changed
+				break
 			}
 			if o := overlap(nd, pn[j].names); o >= 0.5 && o > score && sharesLong(nd, pn[j].names) {
 				best, score = j, o
