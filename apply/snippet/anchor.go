@@ -393,7 +393,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 	}
 	rep := &placed{start: fl.Start(from + 1), end: fl.Start(min(to, N) + 1), text: text, region: i,
 		line: from + 1, last: max(from, to), tier: adapt.Tier, similarity: adapt.Similarity,
-		from: from, to: to, newLines: newLines, snippetLine: r.Line}
+		from: from, to: to, newLines: newLines, lines: r.Lines, headAt: from - h.n, snippetLine: r.Line}
 	if to == N && rep.end < len(content) {
 		rep.end = len(content)
 	}

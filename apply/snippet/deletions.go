@@ -6,6 +6,7 @@ package snippet
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/graftdev/graft/internal/lineindex"
@@ -19,9 +20,10 @@ const maxUnaccounted = 2
 // checkDeletions applies the deletion rule (package doc) to the file lines
 // [from, to) replaced by newLines; pool is every line of the snippet that
 // does not stand in the file (its new code, wherever it is), and scope the
-// scope each stands in. It returns why the region is refused (0 and ""
+// scope each stands in; region is the region's lines, from file line
+// headAt (0-based) on. It returns why the region is refused (0 and ""
 // when it may delete what it does).
-func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool, scope []string, prose bool) (Reason, string) {
+func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, prose bool) (Reason, string) {
 	var old []string
 	for i := from; i < to && i < fl.Count(); i++ {
 		old = append(old, string(fl.Text(i+1)))
@@ -39,7 +41,7 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool, 
 	// the snippet's literal text, and no marker is forgotten for it);
 	// and for each, whether new lines stand in its gap (between the same
 	// two paired lines).
-	var removed []int
+	var removed, blanks []int
 	filled := map[int]bool{} // removed lines with new lines in their gap
 	gap := map[int]int{}     // removed line -> the first file line of its gap
 	pi, pj := 0, 0
@@ -52,6 +54,8 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool, 
 			if strings.TrimSpace(ok[i]) != "" {
 				removed = append(removed, i)
 				filled[i], gap[i] = fill, pi
+			} else {
+				blanks = append(blanks, i)
 			}
 		}
 		pi, pj = p[0]+1, p[1]+1
@@ -75,6 +79,9 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool, 
 	if why := cutOpening(ok, removed, nk, next); why != "" {
 		return CutsBlock, why
 	}
+	if prose && fences(ok)%2 != fences(nk)%2 {
+		return UnpairedBrackets, deletes("and they open or close a code fence that the lines in their place do not", removed)
+	}
 	if !prose && brackets(ok) != brackets(nk) {
 		verb, n := "open", brackets(ok)-brackets(nk)
 		if n < 0 {
@@ -82,6 +89,10 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool, 
 		}
 		return UnpairedBrackets, deletes(fmt.Sprintf("and they %s %d more bracket(s) than the lines in their place", verb, n), removed)
 	}
+	// The lines that may still use what removed lines declare: the
+	// region's own and every new line, each in its scope.
+	regionScope, _ := scopes(region, stackAt(fl, headAt))
+	uses, usesScope := append(slices.Clip(region), pool...), append(regionScope, scope...)
 	// Each removed line is accounted for by a new line like it in its
 	// scope, one for one.
 	del := make([]string, len(removed))
@@ -109,6 +120,11 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool, 
 		}
 		return true
 	}
+	delScope := make([]string, len(removed))
+	for k, i := range removed {
+		delScope[k] = removedScope[i]
+	}
+	vanished := func() bool { return usesVanishedName(del, delScope, pool, uses, usesScope) }
 	like := oneForOneIn(del, pool, func(k, j int) bool {
 		if d := defName(del[k]); d != "" && d != defName(pool[j]) && !renamable(k) {
 			return false
@@ -141,7 +157,7 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool, 
 			blocks = append(blocks, i)
 		}
 	}
-	if len(unaccounted) <= maxUnaccounted && len(blocks) == 0 && !definitionGone(del, like) && !usesVanishedName(del, pool) {
+	if len(unaccounted) <= maxUnaccounted && len(blocks) == 0 && !definitionGone(del, like) && !vanished() {
 		return 0, ""
 	}
 	// The second reading: blocks replaced by a call.
@@ -151,7 +167,7 @@ func checkDeletions(fl *lineindex.Index, from, to int, newLines []string, pool, 
 			regionAdded = append(regionAdded, l)
 		}
 	}
-	if rewritesBlocks(fl.Content(), ok, removed, nil, regionAdded, pool, like, next) {
+	if rewritesBlocks(fl.Content(), ok, removed, nil, regionAdded, pool, like, next, vanished) {
 		return 0, ""
 	}
 	switch {
@@ -421,4 +437,16 @@ func listLines(ls []string) string {
 		fmt.Fprintf(&b, "\n\t(and %d more)", len(ls)-6)
 	}
 	return b.String()
+}
+
+// fences counts the lines of ls that open or close a code fence of
+// Markdown ("```", "~~~"): in prose, what brackets are in code.
+func fences(ls []string) int {
+	n := 0
+	for _, l := range ls {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			n++
+		}
+	}
+	return n
 }

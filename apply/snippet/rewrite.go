@@ -49,7 +49,7 @@ const maxVanished = maxUnaccounted
 // the run from the first accounted line to the last (a forgotten marker
 // leaves its lines at one end), and those inside it with a name that are
 // not accounted for.
-func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, pool []string, like []int, next string) bool {
+func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, pool []string, like []int, next string, declGone func() bool) bool {
 	if len(removed) == 0 {
 		return true
 	}
@@ -97,6 +97,7 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 		// one nested in a block that vanishes around it.
 		outer := i > hidden
 		block := blockOf(ok, i, next)
+		byCall := false
 		if outer && !acc[k] && !definitionRE().MatchString(d) {
 			body, free := blockValues(ok, block, imported())
 			short := named(codeOf(d)) && len(subjects(codeOf(d))) == 0
@@ -116,7 +117,7 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 				// forgotten marker would do.
 				if ok, byField := callNames(d, l); ok && (!byField || passes(l, free)) ||
 					short && len(body) > 0 && callsNewHelper(l, body, free, holds) {
-					used[j], acc[k] = true, true
+					used[j], acc[k], byCall = true, true, true
 					break
 				}
 			}
@@ -125,6 +126,12 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 			if len(block) > 0 {
 				hidden = max(hidden, block[len(block)-1])
 			}
+			continue
+		}
+		if !byCall && like[k] >= 0 && opens(pool[like[k]]) && !hasBody(added, pool[like[k]]) {
+			// An opening line rewritten as another whose block the
+			// snippet leaves empty has not rewritten the block: its
+			// removed lines answer for themselves.
 			continue
 		}
 		for _, j := range block {
@@ -153,7 +160,7 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 	if brackets(del) != brackets(added) {
 		return false
 	}
-	if usesVanishedName(del, pool) {
+	if declGone() {
 		return false
 	}
 	if first < 0 {
@@ -203,24 +210,26 @@ func declared(l string) []string {
 	return out
 }
 
-// usesVanishedName reports whether a removed line declares a name that
-// new code of the snippet uses and no new line declares: code that still
-// needs the value is no rewrite of the lines that made it (a forgotten
-// marker dropped them).
-func usesVanishedName(del, pool []string) bool {
+// usesVanishedName reports whether a removed line (del, in scopes
+// delScope) declares a name that a line the snippet keeps or adds (uses,
+// in scopes usesScope) still uses in that scope or one nested in it, and
+// that no new line of the snippet (pool) declares: code that still needs
+// the value is no rewrite of the line that made it (a forgotten marker
+// dropped it).
+func usesVanishedName(del, delScope, pool, uses, usesScope []string) bool {
 	decl := map[string]bool{}
 	for _, l := range pool {
 		for _, n := range declared(l) {
 			decl[n] = true
 		}
 	}
-	for _, d := range del {
+	for k, d := range del {
 		for _, n := range declared(d) {
-			if decl[n] || len(n) < 2 {
+			if decl[n] {
 				continue
 			}
-			for _, l := range pool {
-				if slices.Contains(words(stringsRE().ReplaceAllString(l, `""`)), n) {
+			for j, l := range uses {
+				if inside(usesScope[j], delScope[k]) && !isComment(l) && slices.Contains(words(codeOf(l)), n) {
 					return true
 				}
 			}
@@ -228,6 +237,9 @@ func usesVanishedName(del, pool []string) bool {
 	}
 	return false
 }
+
+// inside reports whether scope a is scope b or one nested in it.
+func inside(a, b string) bool { return a == b || b == "" || strings.HasPrefix(a, b+"/") }
 
 // oneForOne pairs the removed lines with the lines of pool that read
 // like them (at least half of its names, one of two characters or more),
@@ -601,4 +613,16 @@ func nameParts(w string) []string {
 	}
 	flush()
 	return out
+}
+
+// hasBody reports whether line l, one of the region's new lines (added,
+// blank lines left out), is followed there by a line indented deeper: the
+// block it opens has lines in the snippet.
+func hasBody(added []string, l string) bool {
+	for q, a := range added {
+		if strings.TrimSpace(a) == l && q+1 < len(added) && indentWidth(added[q+1]) > indentWidth(a) {
+			return true
+		}
+	}
+	return false
 }

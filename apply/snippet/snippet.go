@@ -46,6 +46,8 @@ type placed struct {
 
 	from, to    int
 	newLines    []string
+	lines       []string // the region's lines, anchors included
+	headAt      int      // the file line (0-based) its first line stands at
 	snippetLine int
 }
 
@@ -112,7 +114,7 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 		pool, scope = append(pool, ls...), append(scope, sc...)
 	}
 	for _, r := range out {
-		if kind, why := checkDeletions(fl, r.from, r.to, r.newLines, pool, scope, s.Prose); kind != 0 {
+		if kind, why := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, s.Prose); kind != 0 {
 			return nil, (&refusal{Why: kind, Region: r.region, Line: r.snippetLine, Reason: why,
 				Candidates: []matcher.Candidate{{Line: r.from + 1, EndLine: r.to, Similarity: 1, Text: string(content[fl.Start(r.from+1):fl.Start(min(r.to, fl.Count())+1)]),
 					Reason: "the file's lines between the region's anchors"}}}).err()
