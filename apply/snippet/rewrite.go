@@ -101,8 +101,14 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 		if outer && !acc[k] && !definitionRE().MatchString(d) {
 			body, free := blockValues(ok, block, imported())
 			short := named(codeOf(d)) && len(subjects(codeOf(d))) == 0
+			inside := map[int]bool{i: true}
+			for _, b := range block {
+				inside[b] = true
+			}
 			for j, l := range pool {
-				if used[j] {
+				if used[j] || pairedElsewhere(like, removed, j, inside) {
+					// One new line stands for one thing: a line it reads
+					// like outside this block, or another block.
 					continue
 				}
 				// A call naming half the values the opening line works
@@ -621,6 +627,17 @@ func nameParts(w string) []string {
 func hasBody(added []string, l string) bool {
 	for q, a := range added {
 		if strings.TrimSpace(a) == l && q+1 < len(added) && indentWidth(added[q+1]) > indentWidth(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// pairedElsewhere reports whether pool line j reads like (like, by
+// removed line) a removed line that is not inside.
+func pairedElsewhere(like, removed []int, j int, inside map[int]bool) bool {
+	for k, jj := range like {
+		if jj == j && !inside[removed[k]] {
 			return true
 		}
 	}
