@@ -354,8 +354,12 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		// shows the region's indentation shifted: the tail says how.
 		adapt = t.m
 	}
-	if h.found && t.found && t.m.Tier != matcher.Exact && t.m.Tier != h.m.Tier && adapted {
-		return nil, 0, fail(MixedShift, "its first lines were found with their indentation shifted and its last lines differ from the file in another way: send the region as the file has it")
+	if h.found && t.found && t.m.Tier == matcher.Indentation && h.m.Tier != matcher.Indentation && adapted {
+		// Re-indented as its first lines were found, the region's last
+		// lines still need a shift of their own: its lines do not share
+		// one. (Last lines that then differ only by trailing white space
+		// or line endings are the file's, as anchors are.)
+		return nil, 0, fail(MixedShift, "its first lines were found with a shift of their indentation and its last lines need another: send the region as the file has it")
 	}
 	if !adapted {
 		text = adapt.Adapt(text)

@@ -21,9 +21,10 @@ const maxUnaccounted = 2
 // [from, to) replaced by newLines; pool is every line of the snippet that
 // does not stand in the file (its new code, wherever it is), and scope the
 // scope each stands in; region is the region's lines, from file line
-// headAt (0-based) on. It returns why the region is refused (0 and ""
+// headAt (0-based) on; others is how many more brackets the other regions
+// open than they close (bracketDelta). It returns why the region is refused (0 and ""
 // when it may delete what it does).
-func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, prose bool) (Reason, string) {
+func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, others int, prose bool) (Reason, string) {
 	var old []string
 	for i := from; i < to && i < fl.Count(); i++ {
 		old = append(old, string(fl.Text(i+1)))
@@ -82,7 +83,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	if prose && fences(ok)%2 != fences(nk)%2 {
 		return UnpairedBrackets, deletes("and they open or close a code fence that the lines in their place do not", removed)
 	}
-	if !prose && brackets(ok) != brackets(nk) {
+	if !prose && brackets(ok)-brackets(nk)+others != 0 {
 		verb, n := "open", brackets(ok)-brackets(nk)
 		if n < 0 {
 			verb, n = "close", -n
@@ -449,4 +450,14 @@ func fences(ls []string) int {
 		}
 	}
 	return n
+}
+
+// bracketDelta is how many more brackets the file lines [from, to) open
+// than the region's new lines in their place.
+func bracketDelta(fl *lineindex.Index, from, to int, newLines []string) int {
+	var old []string
+	for i := from; i < to && i < fl.Count(); i++ {
+		old = append(old, string(fl.Text(i+1)))
+	}
+	return brackets(old) - brackets(newLines)
 }

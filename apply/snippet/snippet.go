@@ -113,8 +113,16 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 		ls, sc := added(fl, r.from, r.to, r.newLines)
 		pool, scope = append(pool, ls...), append(scope, sc...)
 	}
+	// Brackets pair over the whole snippet: one region may open what the
+	// next closes (a call wrapped around a closure whose end another
+	// region shows).
+	total := 0
 	for _, r := range out {
-		if kind, why := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, s.Prose); kind != 0 {
+		total += bracketDelta(fl, r.from, r.to, r.newLines)
+	}
+	for _, r := range out {
+		others := total - bracketDelta(fl, r.from, r.to, r.newLines)
+		if kind, why := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, others, s.Prose); kind != 0 {
 			return nil, (&refusal{Why: kind, Region: r.region, Line: r.snippetLine, Reason: why,
 				Candidates: []matcher.Candidate{{Line: r.from + 1, EndLine: r.to, Similarity: 1, Text: string(content[fl.Start(r.from+1):fl.Start(min(r.to, fl.Count())+1)]),
 					Reason: "the file's lines between the region's anchors"}}}).err()
