@@ -20,11 +20,11 @@ const maxUnaccounted = 2
 // checkDeletions applies the deletion rule (package doc) to the file lines
 // [from, to) replaced by newLines; pool is every line of the snippet that
 // does not stand in the file (its new code, wherever it is), and scope the
-// scope each stands in; region is the region's lines, from file line
+// scope each stands in (this region's from index poolAt on); region is the region's lines, from file line
 // headAt (0-based) on; others is how many more brackets the other regions
 // open than they close (bracketDelta). It returns why the region is refused (0 and ""
 // when it may delete what it does).
-func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, others int, prose bool) (Reason, string) {
+func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, poolAt, others int, prose bool) (Reason, string) {
 	var old []string
 	for i := from; i < to && i < fl.Count(); i++ {
 		old = append(old, string(fl.Text(i+1)))
@@ -45,19 +45,28 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	var removed, blanks []int
 	filled := map[int]bool{} // removed lines with new lines in their gap
 	gap := map[int]int{}     // removed line -> the first file line of its gap
-	pi, pj := 0, 0
+	inPlace := map[int]int{} // a removed line replaced by one new line in place -> that line's pool index
+	pi, pj, at := 0, 0, poolAt
 	for _, p := range append(trustedPairs(ok, nk), [2]int{len(ok), len(nk)}) {
-		fill := false
+		var gapNew []int // pool indexes of the gap's new lines
 		for j := pj; j < p[1]; j++ {
-			fill = fill || strings.TrimSpace(nk[j]) != ""
+			if strings.TrimSpace(nk[j]) != "" {
+				gapNew = append(gapNew, at)
+				at++
+			}
 		}
+		var gapOld []int
 		for i := pi; i < p[0]; i++ {
 			if strings.TrimSpace(ok[i]) != "" {
 				removed = append(removed, i)
-				filled[i], gap[i] = fill, pi
+				gapOld = append(gapOld, len(removed)-1)
+				filled[i], gap[i] = len(gapNew) > 0, pi
 			} else {
 				blanks = append(blanks, i)
 			}
+		}
+		if len(gapOld) == 1 && len(gapNew) == 1 {
+			inPlace[gapOld[0]] = gapNew[0]
 		}
 		pi, pj = p[0]+1, p[1]+1
 	}
@@ -125,18 +134,18 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	for k, i := range removed {
 		delScope[k] = removedScope[i]
 	}
-	vanished := func() bool { return usesVanishedName(del, delScope, pool, uses, usesScope) }
 	like := oneForOneIn(del, pool, func(k, j int) bool {
 		if d := defName(del[k]); d != "" && d != defName(pool[j]) && !renamable(k) {
 			return false
 		}
 		return inScope(removedScope[removed[k]], scope[j], calls)
-	})
+	}, inPlace)
 	var unaccounted, blocks []int
 	newBlock := false // a new line of the region opens a block
 	for _, l := range nk {
 		newBlock = newBlock || opens(l) && !isComment(l)
 	}
+	vanished := func() bool { return usesVanishedName(del, delScope, pool, uses, usesScope, like) }
 	rewrote := map[int]bool{} // gaps (by their first removed line) where a removed line is read like
 	for k, j := range like {
 		if j >= 0 {

@@ -217,12 +217,12 @@ func declared(l string) []string {
 }
 
 // usesVanishedName reports whether a removed line (del, in scopes
-// delScope) declares a name that a line the snippet keeps or adds (uses,
+// delScope) that no new line reads like (like) declares a name that a line the snippet keeps or adds (uses,
 // in scopes usesScope) still uses in that scope or one nested in it, and
 // that no new line of the snippet (pool) declares: code that still needs
 // the value is no rewrite of the line that made it (a forgotten marker
 // dropped it).
-func usesVanishedName(del, delScope, pool, uses, usesScope []string) bool {
+func usesVanishedName(del, delScope, pool, uses, usesScope []string, like []int) bool {
 	decl := map[string]bool{}
 	for _, l := range pool {
 		for _, n := range declared(l) {
@@ -230,6 +230,9 @@ func usesVanishedName(del, delScope, pool, uses, usesScope []string) bool {
 		}
 	}
 	for k, d := range del {
+		if like[k] >= 0 {
+			continue // rewritten in place: the new line answers for it
+		}
 		for _, n := range declared(d) {
 			if decl[n] {
 				continue
@@ -252,18 +255,31 @@ func inside(a, b string) bool { return a == b || b == "" || strings.HasPrefix(a,
 // one pool line for one removed line, as replaces matches them; but only
 // a comment stands for a comment, and only a definition for a
 // definition. It returns, per removed line, its pool line or -1.
-func oneForOne(del, pool []string) []int { return oneForOneIn(del, pool, nil) }
+func oneForOne(del, pool []string) []int { return oneForOneIn(del, pool, nil, nil) }
 
 // oneForOneIn is oneForOne where fit, if not nil, says whether pool line
-// j may stand for removed line k at all; with fit, a definition may also
+// j may stand for removed line k at all, and pre pairs removed lines with
+// pool lines first (a line replaced by one line in place), where both are
+// of a kind (comment, definition) and fit; with fit, a definition may also
 // be stood for by one of another name (a rename) that reads like it,
 // where fit allows it.
-func oneForOneIn(del, pool []string, fit func(k, j int) bool) []int {
+func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int) []int {
 	used := make([]bool, len(pool))
 	out := make([]int, len(del))
 	pn := poolNames(pool)
-	for k, d := range del {
+	for k := range del {
 		out[k] = -1
+	}
+	for k, j := range pre {
+		d := del[k]
+		if isComment(d) == pn[j].comment && (defName(d) == "") == (pn[j].def == "") && (fit == nil || fit(k, j)) {
+			used[j], out[k] = true, j
+		}
+	}
+	for k, d := range del {
+		if out[k] >= 0 {
+			continue
+		}
 		nd := names(d)
 		if len(nd) == 0 {
 			continue
@@ -278,6 +294,13 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool) []int {
 			if def != "" && def == pn[j].def {
 				best = j // the same definition, its signature changed
 				break
+			}
+			if def != "" {
+				// A definition renamed: the rest of its line reads alike.
+				if o := renamedLike(d, pool[j]); o > score {
+					best, score = j, o
+				}
+				continue
 			}
 			if o := overlap(nd, pn[j].names); o >= 0.5 && o > score && sharesLong(nd, pn[j].names) {
 				best, score = j, o
@@ -642,4 +665,32 @@ func pairedElsewhere(like, removed []int, j int, inside map[int]bool) bool {
 		}
 	}
 	return false
+}
+
+// renamedLike is how alike two definition lines of different names are
+// once their names are set aside: the share of the rest of a's names that
+// b has (1 when neither has any other and the lines are the same but for
+// the names), or 0 under one half.
+func renamedLike(a, b string) float64 {
+	na, nb := defName(a), defName(b)
+	rest := func(l, name string) []string {
+		var out []string
+		for _, w := range names(l) {
+			if w != name {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	ra, rb := rest(a, na), rest(b, nb)
+	if len(ra) == 0 {
+		if len(rb) == 0 && strings.Replace(strings.TrimSpace(a), na, "", 1) == strings.Replace(strings.TrimSpace(b), nb, "", 1) {
+			return 1
+		}
+		return 0
+	}
+	if o := overlap(ra, rb); o >= 0.5 {
+		return o
+	}
+	return 0
 }

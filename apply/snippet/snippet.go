@@ -109,7 +109,9 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	// lines may have moved into another region's new code (a helper
 	// extracted below the function that called it).
 	var pool, scope []string
-	for _, r := range out {
+	poolAt := make([]int, len(out)) // where each region's new lines start in pool
+	for i, r := range out {
+		poolAt[i] = len(pool)
 		ls, sc := added(fl, r.from, r.to, r.newLines)
 		pool, scope = append(pool, ls...), append(scope, sc...)
 	}
@@ -120,9 +122,9 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	for _, r := range out {
 		total += bracketDelta(fl, r.from, r.to, r.newLines)
 	}
-	for _, r := range out {
+	for i, r := range out {
 		others := total - bracketDelta(fl, r.from, r.to, r.newLines)
-		if kind, why := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, others, s.Prose); kind != 0 {
+		if kind, why := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, poolAt[i], others, s.Prose); kind != 0 {
 			return nil, (&refusal{Why: kind, Region: r.region, Line: r.snippetLine, Reason: why,
 				Candidates: []matcher.Candidate{{Line: r.from + 1, EndLine: r.to, Similarity: 1, Text: string(content[fl.Start(r.from+1):fl.Start(min(r.to, fl.Count())+1)]),
 					Reason: "the file's lines between the region's anchors"}}}).err()
