@@ -119,7 +119,8 @@ func FuzzEditFileLiteralMerge(f *testing.F) {
 // file; ok is false when the picks do not make such a snippet. New lines
 // are indented as the line after them, or with that indentation's tabs
 // written as spaces, or two spaces deeper; an edited line gets a suffix on
-// one of its words and, half the time, its tabs written as spaces.
+// one of its words and, half the time, its tabs written as spaces; or one
+// to three lines are sent re-indented, each tab as two spaces.
 func literalMerge(ls []string, lang string, rng *rand.Rand) (code, want string, ok bool) {
 	n := len(ls)
 	if n < 12 {
@@ -153,7 +154,8 @@ func literalMerge(ls []string, lang string, rng *rand.Rand) (code, want string, 
 		at := h0 + hn
 		a1 := at
 		var lines []string
-		if rng.IntN(2) == 0 {
+		switch rng.IntN(3) {
+		case 0:
 			ind := indentOf(ls[at])
 			switch rng.IntN(3) {
 			case 1:
@@ -164,7 +166,25 @@ func literalMerge(ls []string, lang string, rng *rand.Rand) (code, want string, 
 			for k := range 1 + rng.IntN(3) {
 				lines = append(lines, ind+"graftFuzzInserted"+string(rune('A'+k))+"(state)\n")
 			}
-		} else {
+		case 1:
+			// One to three lines re-indented, their tabs as two spaces
+			// each (what gofmt does to a doc comment's list): the
+			// change is the indentation.
+			m := 1 + rng.IntN(3)
+			if at+m > n {
+				return "", "", false
+			}
+			tabbed := false
+			for _, l := range ls[at : at+m] {
+				ind := indentOf(l)
+				tabbed = tabbed || strings.Contains(ind, "\t")
+				lines = append(lines, strings.ReplaceAll(ind, "\t", "  ")+l[len(ind):])
+			}
+			if !tabbed {
+				return "", "", false
+			}
+			a1 = at + m
+		default:
 			old := strings.TrimSuffix(ls[at], "\n")
 			ws := strings.FieldsFunc(old, func(r rune) bool { return r > 0x7f || !wordByte(byte(r)) })
 			if len(ws) == 0 || blank(old) {

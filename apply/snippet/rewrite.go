@@ -291,8 +291,8 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int) [
 				def != pn[j].def && fit == nil || fit != nil && !fit(k, j) {
 				continue
 			}
-			if def != "" && def == pn[j].def {
-				best = j // the same definition, its signature changed
+			if def != "" && def == pn[j].def || strings.TrimSpace(d) == strings.TrimSpace(pool[j]) {
+				best = j // the same definition (its signature changed), or the line re-indented
 				break
 			}
 			if def != "" {
