@@ -1,7 +1,8 @@
 package snippet
 
-// What a region may delete: the line-for-line reading of the file lines a
-// region replaces without showing them.
+// What a region may delete (package doc, parts 1, 3 and 4): the removed
+// lines, read like by new lines in their scope, what is left over, and
+// the structure no rewrite breaks.
 
 import (
 	"bytes"
@@ -42,7 +43,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	// the snippet's literal text, and no marker is forgotten for it);
 	// and for each, whether new lines stand in its gap (between the same
 	// two paired lines).
-	var removed, blanks []int
+	var removed []int
 	filled := map[int]bool{} // removed lines with new lines in their gap
 	gap := map[int]int{}     // removed line -> the first file line of its gap
 	inPlace := map[int]int{} // a removed line replaced by one new line in place -> that line's pool index
@@ -61,8 +62,6 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 				removed = append(removed, i)
 				gapOld = append(gapOld, len(removed)-1)
 				filled[i], gap[i] = len(gapNew) > 0, pi
-			} else {
-				blanks = append(blanks, i)
 			}
 		}
 		if len(gapOld) == 1 && len(gapNew) == 1 {
@@ -177,7 +176,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 			regionAdded = append(regionAdded, l)
 		}
 	}
-	if rewritesBlocks(fl.Content(), ok, removed, nil, regionAdded, pool, like, next, vanished) {
+	if rewritesBlocks(fl.Content(), ok, removed, regionAdded, pool, like, next, vanished) {
 		return 0, ""
 	}
 	switch {

@@ -1,6 +1,7 @@
 package snippet
 
-// What a region may delete, second reading: blocks rewritten as a call.
+// What a region may delete (package doc, part 2): blocks rewritten as a
+// call; and how a removed line is read like a new one.
 
 import (
 	"regexp"
@@ -15,41 +16,23 @@ import (
 const maxVanished = maxUnaccounted
 
 // rewritesBlocks is the second reading of a region whose removed lines
-// the line-for-line reading does not account for: a block replaced by a
-// call (of a helper, for the loop it was) rarely reads like the block
-// line for line, but the call's arguments name the block's variables.
-// ok is the file's lines the region replaces, removed the indexes of
-// those it removes (not blank), added the region's new lines (not
-// blank), pool every new line of the snippet, next the file line after
-// the region's last replaced line.
-//
-// A removed line is accounted for when a new line of the snippet reads
-// like it (one for one, as replaces does; a comment only by a comment, a
-// definition only by a definition, and a print or log line by none). A
-// block's opening line (ending in "{" or ":") may also be accounted for
-// by a call, one call for one block and only at the top of what vanishes
-// (not for a block nested in one dropped around it), never for a
-// definition's line: a call whose arguments name half of the values the
-// opening line works on (where they name only what those values are
-// fields of, p for p.dirty, they must also pass half of the values the
-// block works on and neither declares nor imports), or a part of whose
-// name (three characters or more) the line names (processItem, for
-// item); or, for an opening line that names only short values (for n >
-// 0 {), a call of a helper the file does not hold, passed values the
-// body uses and half of the block's values. An opening line accounted
-// for takes its whole block (deeper lines and the closing line at its
-// depth, all within the region) with it.
+// the first does not account for (package doc, part 2): a block replaced
+// by a call (of a helper, for the loop it was) rarely reads like the block
+// line for line, but the call's arguments name the block's values. ok is
+// the file's lines the region replaces, removed the indexes of those it
+// removes (not blank), added the region's new lines (not blank), pool
+// every new line of the snippet, like the first reading's pairs (per
+// removed line, its pool line or -1), next the file line after the
+// region's last replaced line, and declGone whether a removed declaration
+// is of a name still used (usesVanishedName).
 //
 // It reads as a rewrite when no definition vanishes unaccounted for, the
-// removed lines open as many brackets as the new lines do (a run cut off
-// by a forgotten marker rarely closes what it opens), no removed
-// declaration is of a name new code still uses, the blank lines the
-// region drops (blanks, indexes into ok) stand inside a block accounted
-// for whole, and at most maxVanished removed lines vanish: those outside
-// the run from the first accounted line to the last (a forgotten marker
-// leaves its lines at one end), and those inside it with a name that are
-// not accounted for.
-func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, pool []string, like []int, next string, declGone func() bool) bool {
+// removed lines open as many brackets as the new lines do, no removed
+// declaration is of a name still used, and at most maxVanished removed
+// lines vanish: those outside the run from the first accounted line to the
+// last (a forgotten marker leaves its lines at one end), and those inside
+// it with a name that are not accounted for.
+func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []string, like []int, next string, declGone func() bool) bool {
 	if len(removed) == 0 {
 		return true
 	}
@@ -86,7 +69,6 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 		}
 		return h
 	}
-	inBlock := map[int]bool{} // lines inside a block accounted for whole
 	hidden := -1              // the last line of the blocks of removed opening lines not accounted for
 	for k, i := range removed {
 		d := del[k]
@@ -145,11 +127,7 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 				acc[kk] = true
 			}
 		}
-		if len(block) > 0 {
-			for j := i + 1; j < block[len(block)-1]; j++ {
-				inBlock[j] = true
-			}
-		}
+
 	}
 	first, last := -1, -1
 	for k, d := range del {
@@ -173,14 +151,6 @@ func rewritesBlocks(content []byte, ok []string, removed, blanks []int, added, p
 		// Nothing of the snippet reads like the removed lines: the
 		// line-for-line reading has judged them already.
 		return false
-	}
-	for _, b := range blanks {
-		if !inBlock[b] {
-			// A blank line the region drops goes with the rewrite only
-			// inside a block it rewrites whole: elsewhere it separates
-			// the rewrite from what a forgotten marker left out.
-			return false
-		}
 	}
 	vanished := first + len(del) - 1 - last
 	for k := first; k <= last; k++ {
