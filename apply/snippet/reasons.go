@@ -42,14 +42,12 @@ const (
 	// first lines were found.
 	Unshiftable
 	// MixedShift: its first lines were found with their indentation
-	// shifted and its last lines with another difference.
+	// shifted, and its last lines, re-indented so, need another shift.
 	MixedShift
-	// DeletesBlank: it would drop a blank line of the file it does not
-	// show.
-	DeletesBlank
-	// DeletesUnlike: it would remove lines it does not show that read
-	// like none of the snippet's new lines (more than a rewrite changes
-	// beyond recognition).
+	// DeletesUnlike: it would remove lines it does not show that the
+	// snippet does not account for (package doc, parts 1 to 3), a
+	// definition with its body, a declaration whose name is still used,
+	// or a block with unrelated new lines in its place.
 	DeletesUnlike
 	// CutsBlock: it would remove a block's opening line and leave the
 	// block's body where it is, past the region.
@@ -68,7 +66,6 @@ var reasonText = map[Reason]string{
 	WeakShift:        "one line found by its indentation only places the region",
 	Unshiftable:      "the region cannot be re-indented line for line",
 	MixedShift:       "the region's ends differ from the file in different ways",
-	DeletesBlank:     "the region would delete a blank line it does not show",
 	DeletesUnlike:    "the region would delete lines like none of its new lines",
 	CutsBlock:        "the region would delete a block's opening line and keep its body",
 	UnpairedBrackets: "the region's removed and new lines do not pair their brackets",

@@ -69,7 +69,7 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 		}
 		return h
 	}
-	hidden := -1              // the last line of the blocks of removed opening lines not accounted for
+	hidden := -1 // the last line of the blocks of removed opening lines not accounted for
 	for k, i := range removed {
 		d := del[k]
 		if !opens(d) {

@@ -30,7 +30,7 @@ func apply(content string, reps []textedit.Change) string {
 // reasons name the Reason values for the tables' "why:".
 var reasons = map[string]Reason{"NoAnchor": NoAnchor, "AnchorTwice": AnchorTwice, "UnchangedTwice": UnchangedTwice,
 	"EndsEitherWay": EndsEitherWay, "NotAtEdge": NotAtEdge, "WeakShift": WeakShift, "Unshiftable": Unshiftable,
-	"MixedShift": MixedShift, "DeletesBlank": DeletesBlank, "DeletesUnlike": DeletesUnlike, "CutsBlock": CutsBlock,
+	"MixedShift": MixedShift, "DeletesUnlike": DeletesUnlike, "CutsBlock": CutsBlock,
 	"UnpairedBrackets": UnpairedBrackets}
 
 // TestTable runs testdata/*.txtar: sections content, snippet and want (or
