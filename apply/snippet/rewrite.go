@@ -312,9 +312,13 @@ func blockOf(ok []string, i int, next string) []int {
 }
 
 // definitionRE matches a line that defines a function or a class, and
-// the name it defines (none for an anonymous function).
+// the name it defines (none for an anonymous function): func, def, class
+// and function forms, and JavaScript's functions given to a name (name:
+// function (, const name = (...) =>, const name = function).
 var definitionRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:func|def|class|function)\b\s*\*?\s*(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)?`)
+	return regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:func|def|class|function)\b\s*\*?\s*(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)?` +
+		`|^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*:\s*(?:async\s+)?function\b` +
+		`|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)`)
 })
 
 // defName is what line l defines: "" when it defines nothing, "()" for
@@ -323,13 +327,15 @@ var definitionRE = sync.OnceValue(func() *regexp.Regexp {
 // is another definition.
 func defName(l string) string {
 	m := definitionRE().FindStringSubmatch(l)
-	switch {
-	case m == nil:
+	if m == nil {
 		return ""
-	case m[1] == "":
-		return "()"
 	}
-	return m[1]
+	for _, g := range m[1:] {
+		if g != "" {
+			return g
+		}
+	}
+	return "()"
 }
 
 // callRE matches a called name and its opening parenthesis.
