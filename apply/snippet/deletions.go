@@ -133,8 +133,15 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	for k, i := range removed {
 		delScope[k] = removedScope[i]
 	}
+	delDef, poolDef := make([]string, len(del)), make([]string, len(pool))
+	for k, d := range del {
+		delDef[k] = defName(d)
+	}
+	for j, l := range pool {
+		poolDef[j] = defName(l)
+	}
 	like := oneForOneIn(del, pool, func(k, j int) bool {
-		if d := defName(del[k]); d != "" && d != defName(pool[j]) && !renamable(k) {
+		if d := delDef[k]; d != "" && d != poolDef[j] && !renamable(k) {
 			return false
 		}
 		return inScope(removedScope[removed[k]], scope[j], calls)

@@ -199,6 +199,7 @@ func usesVanishedName(del, delScope, pool, uses, usesScope []string, like []int)
 			decl[n] = true
 		}
 	}
+	var useWords [][]string // the words of each line of uses, read once when needed
 	for k, d := range del {
 		if like[k] >= 0 {
 			continue // rewritten in place: the new line answers for it
@@ -207,8 +208,16 @@ func usesVanishedName(del, delScope, pool, uses, usesScope []string, like []int)
 			if decl[n] {
 				continue
 			}
-			for j, l := range uses {
-				if inside(usesScope[j], delScope[k]) && !isComment(l) && slices.Contains(words(codeOf(l)), n) {
+			if useWords == nil {
+				useWords = make([][]string, len(uses))
+				for j, l := range uses {
+					if !isComment(l) {
+						useWords[j] = words(codeOf(l))
+					}
+				}
+			}
+			for j := range uses {
+				if inside(usesScope[j], delScope[k]) && slices.Contains(useWords[j], n) {
 					return true
 				}
 			}
@@ -326,6 +335,9 @@ var definitionRE = sync.OnceValue(func() *regexp.Regexp {
 // only where the name stays (a signature changed); one of another name
 // is another definition.
 func defName(l string) string {
+	if !strings.Contains(l, "func") && !strings.Contains(l, "def") && !strings.Contains(l, "class") && !strings.Contains(l, "=>") {
+		return "" // none of the forms, without the regular expression
+	}
 	m := definitionRE().FindStringSubmatch(l)
 	if m == nil {
 		return ""
