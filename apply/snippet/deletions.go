@@ -151,7 +151,19 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	for _, l := range nk {
 		newBlock = newBlock || opens(l) && !isComment(l)
 	}
-	vanished := func() bool { return usesVanishedName(del, delScope, pool, uses, usesScope, like) }
+	removedAt := map[int]bool{}
+	for _, i := range removed {
+		removedAt[from+i] = true
+	}
+	elsewhere := func(n string) bool { // a line of the file the region keeps declares n
+		for i := 0; i < fl.Count(); i++ {
+			if l := string(fl.Text(i + 1)); !removedAt[i] && strings.Contains(l, n) && slices.Contains(declared(l), n) {
+				return true
+			}
+		}
+		return false
+	}
+	vanished := func() bool { return usesVanishedName(del, delScope, pool, uses, usesScope, like, elsewhere) }
 	rewrote := map[int]bool{} // gaps (by their first removed line) where a removed line is read like
 	for k, j := range like {
 		if j >= 0 {

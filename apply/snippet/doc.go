@@ -155,8 +155,9 @@
 // its gap or opens a block (new code inserted, and a marker forgotten for
 // the block after it); and a removed declaration (a, b :=, var, let,
 // const) that no new line reads like may not be of a name that the
-// region's lines or the snippet's new lines still use in its scope (code
-// that still needs the value is no rewrite of the line that made it).
+// region's lines or the snippet's new lines still use in its scope and
+// that no other line declares (code that still needs the value is no
+// rewrite of the line that made it).
 //
 // A refusal's Reason says which part refused: DeletesUnlike (parts 1 to
 // 3, a definition gone, a declaration still used), CutsBlock,

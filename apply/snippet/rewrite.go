@@ -175,6 +175,9 @@ func declared(l string) []string {
 		return nil
 	}
 	if m[1] != "" {
+		if keywords()[m[1]] {
+			return nil
+		}
 		return []string{m[1]}
 	}
 	var out []string
@@ -187,12 +190,13 @@ func declared(l string) []string {
 }
 
 // usesVanishedName reports whether a removed line (del, in scopes
-// delScope) that no new line reads like (like) declares a name that a line the snippet keeps or adds (uses,
-// in scopes usesScope) still uses in that scope or one nested in it, and
-// that no new line of the snippet (pool) declares: code that still needs
-// the value is no rewrite of the line that made it (a forgotten marker
-// dropped it).
-func usesVanishedName(del, delScope, pool, uses, usesScope []string, like []int) bool {
+// delScope) that no new line reads like (like) declares a name that a
+// line the snippet keeps or adds (uses, in scopes usesScope) still uses in
+// that scope or one nested in it, and that neither a new line of the
+// snippet (pool) nor a line of the file the region keeps (elsewhere)
+// declares: code that still needs the value is no rewrite of the line
+// that made it (a forgotten marker dropped it).
+func usesVanishedName(del, delScope, pool, uses, usesScope []string, like []int, elsewhere func(string) bool) bool {
 	decl := map[string]bool{}
 	for _, l := range pool {
 		for _, n := range declared(l) {
@@ -217,7 +221,7 @@ func usesVanishedName(del, delScope, pool, uses, usesScope []string, like []int)
 				}
 			}
 			for j := range uses {
-				if inside(usesScope[j], delScope[k]) && slices.Contains(useWords[j], n) {
+				if inside(usesScope[j], delScope[k]) && slices.Contains(useWords[j], n) && !elsewhere(n) {
 					return true
 				}
 			}
