@@ -88,17 +88,20 @@ func (c *outlineCache) put(key string, co *cachedOutline) {
 	}
 }
 
-// outlineOf returns the outline of content, the content of the file rel,
-// and its version (blob id), from the engine's cache when the same
+// outlineOf returns the outline of content, the content of the file rel
+// (its lines read through the file's text view, as every tool reads
+// them), and its version (blob id), from the engine's cache when the same
 // content was outlined before. store says to save the content as a
 // version an edit may name later (as file_read does).
 func (e *Engine) outlineOf(rel string, content []byte, store bool, edit string) (*outline.Outline, string, error) {
+	data := content
+	content = textedit.NewView(content).Text
 	lang := detectLanguage(rel, content)
 	if lang == "" {
 		_, err := parseOutline(rel, lang, content, edit)
 		return nil, "", err
 	}
-	id := e.store.BlobID(content)
+	id := e.store.BlobID(data)
 	key := id + "\x00" + lang
 	co := e.outlines.get(key)
 	if co == nil {
@@ -111,7 +114,7 @@ func (e *Engine) outlineOf(rel string, content []byte, store bool, edit string) 
 	}
 	if store && !co.stored.Load() {
 		// The version is stored, so that a later edit can diff against it.
-		if _, err := e.store.SaveBlob(content); err != nil {
+		if _, err := e.store.SaveBlob(data); err != nil {
 			e.log.Debug("version not stored", "path", rel, "err", err)
 		}
 		co.stored.Store(true)

@@ -43,7 +43,10 @@ func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileRea
 	if err != nil {
 		return nil, err
 	}
-	ix := newFileLines(f.Old)
+	// Lines are shown as every tool addresses them: through the file's
+	// text view, which leaves a UTF-8 byte order mark out (it belongs to
+	// the file, not to line 1).
+	ix := newFileLines(f.Text())
 	total := ix.Count()
 	// The version is stored, so that a later edit can diff against it.
 	version, err := e.store.SaveBlob(f.Old)

@@ -1,6 +1,9 @@
 package textedit
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // bom is the UTF-8 byte order mark.
 var bom = []byte{0xEF, 0xBB, 0xBF}
@@ -39,6 +42,11 @@ func (v View) Bytes(changes []Change) []Change {
 	for i := range changes {
 		changes[i].Start += len(v.Prefix)
 		changes[i].End += len(v.Prefix)
+		// New text at the top that brings the mark again (a whole file
+		// sent back as read with it) does not get a second one.
+		if changes[i].Start == len(v.Prefix) && strings.HasPrefix(changes[i].New, string(v.Prefix)) {
+			changes[i].New = changes[i].New[len(v.Prefix):]
+		}
 	}
 	return changes
 }
