@@ -20,17 +20,13 @@ func lineBlock(lines []string, eol string, terminated bool) string {
 }
 
 // replaceLinesHunk replaces lines first..last (1-based, inclusive) with
-// text; empty text deletes them. The replaced range keeps its last line's
-// ending, or its absence at the end of the file.
+// text; empty text deletes them (linesHunk).
 func replaceLinesHunk(ix *fileLines, file string, first, last int, text string, edit string, plan indentPlan) (textedit.Change, string, error) {
 	if err := checkRange(ix, first, last, edit); err != nil {
 		return textedit.Change{}, "", err
 	}
 	lines, note := plan.reindent(splitText(text), file, ix, first, last)
-	eol := eolNear(ix.Index, first)
-	terminated := ix.EOL(last) != ""
-	return textedit.Change{Start: ix.Start(first), End: ix.End(last), New: lineBlock(lines, eol, terminated),
-		Edit: edit, Desc: lineDesc(first, last)}, note, nil
+	return linesHunk(ix, first, last, lines, edit), note, nil
 }
 
 // insertLinesHunk inserts text after line `after` (0 is the top of the

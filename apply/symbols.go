@@ -582,17 +582,18 @@ func shiftLines(lines []string, from, to string) []string {
 	return out
 }
 
-// linesHunk replaces lines first..last with lines (none deletes them),
-// keeping the last replaced line's ending or its absence.
+// linesHunk replaces lines first..last with lines (none deletes them):
+// the one line-range change of edit_lines, replace_in_file and symbol
+// edits. A line is its text and its own ending, and a line operation
+// changes only the lines it names: new lines keep the last replaced
+// line's ending or its absence, and deleting the last lines of a file
+// without a final newline removes exactly their bytes, so the line before
+// them keeps its own ending (a diff of the deletion shows only the
+// deleted lines).
 func linesHunk(ix *fileLines, first, last int, lines []string, edit string) textedit.Change {
 	eol := eolNear(ix.Index, first)
 	terminated := ix.EOL(last) != ""
 	start, end := ix.Start(first), ix.End(last)
-	if len(lines) == 0 && !terminated && first > 1 {
-		// Deleting the last lines of a file without a final newline:
-		// the line before loses its line ending instead.
-		start -= len(ix.EOL(first - 1))
-	}
 	return textedit.Change{Start: start, End: end, New: lineBlock(lines, eol, terminated), Edit: edit, Desc: lineDesc(first, last)}
 }
 
