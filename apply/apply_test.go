@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/graftdev/graft/internal/textedit"
 	"strings"
 	"testing"
+
+	"github.com/graftdev/graft/internal/textedit"
 
 	"github.com/graftdev/graft/internal/lineindex"
 	"github.com/graftdev/graft/matcher"

@@ -3,8 +3,9 @@ package apply
 import (
 	"bytes"
 	"fmt"
-	"github.com/graftdev/graft/internal/textedit"
 	"strings"
+
+	"github.com/graftdev/graft/internal/textedit"
 
 	"github.com/graftdev/graft/gitstore/textdiff"
 	"github.com/graftdev/graft/internal/lineindex"

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/graftdev/graft/apply/symbol"
 )
 
 func init() {
@@ -46,7 +48,7 @@ func (ed *FileEdit) run(tx *Tx, edit string) (noop bool, err error) {
 		if ed.OldString != nil || ed.NewString != nil || ed.ReplaceAll {
 			return false, invalidf(ed.FilePath, edit, "give symbol (with action and content) or old_string and new_string, not both")
 		}
-		return false, tx.editSymbol(ed.FilePath, edit, symbolEdit{Symbol: ed.Symbol, Action: ed.Action, Content: ed.Content, Line: ed.Line}, "")
+		return false, tx.editSymbol(ed.FilePath, edit, symbol.Edit{Symbol: ed.Symbol, Action: ed.Action, Content: ed.Content, Line: ed.Line}, "")
 	}
 	if ed.OldString == nil || ed.NewString == nil {
 		return false, invalidf(ed.FilePath, edit, "old_string and new_string are required (or symbol, action and content)")

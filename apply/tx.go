@@ -260,19 +260,6 @@ func (f *TxFile) Step(changes []textedit.Change) error {
 // stepped reports whether a step changed the file already in this call.
 func (f *TxFile) stepped() bool { return f.whole || len(f.changes) > 0 || f.deleted }
 
-// located gives an operation's changes its Location: the first carries
-// it, the others complete it (textedit.Change).
-func located(changes []textedit.Change, loc Located) []textedit.Change {
-	for i := range changes {
-		l := loc
-		if i > 0 {
-			l.Method = ""
-		}
-		changes[i] = changes[i].Located(l)
-	}
-	return changes
-}
-
 // partsBytes is the file size from which Step keeps the result in parts.
 const partsBytes = 4 << 20
 

@@ -73,6 +73,21 @@ func (c Change) Label() string {
 	return c.Edit + " (" + c.Desc + ")"
 }
 
+// Locate gives an operation's changes its Location: the first carries
+// it, the others complete it (their Method is left empty, so that a
+// result lists the operation once). The slice is changed in place and
+// returned.
+func Locate(changes []Change, loc Location) []Change {
+	for i := range changes {
+		l := loc
+		if i > 0 {
+			l.Method = ""
+		}
+		changes[i] = changes[i].Located(l)
+	}
+	return changes
+}
+
 // overlapMessage says that change w overlaps c, for an error that names
 // w's Edit already: w's own label is not repeated ("replacements[0]:
 // lines 5-7 and replacements[1] (line 6) overlap").

@@ -1,37 +1,36 @@
-package apply
+package lineedit
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/graftdev/graft/internal/lineindex"
 	"github.com/graftdev/graft/internal/textedit"
 )
 
-// fileLines is a file's content as the line operations of one call read
+// File is a file's content as the line operations of one call read
 // it: its line index (internal/lineindex, the one every part of graft
 // reads lines with) and the file's indentation style, read once on the
 // first ask (every line operation of a call asks).
-type fileLines struct {
+type File struct {
 	*lineindex.Index
-	style *indentStyle // fileIndentStyle's result, once computed
+	style *Style // StyleOf's result, once computed
 }
 
-func newFileLines(content []byte) *fileLines {
-	return &fileLines{Index: lineindex.New(content)}
+func NewFile(content []byte) *File {
+	return &File{Index: lineindex.New(content)}
 }
 
-// eolNear is the line ending of text inserted at line n of ix: the one
+// EOLNear is the line ending of text inserted at line n of ix: the one
 // line-ending policy (textedit.EOL) at that line's start.
-func eolNear(ix *lineindex.Index, n int) string {
+func EOLNear(ix *lineindex.Index, n int) string {
 	return textedit.EOL(ix.Content(), ix.Start(min(max(n, 1), ix.Count()+1)))
 }
 
-// splitText splits text given for line operations into lines without
+// Split splits text given for line operations into lines without
 // their endings. A final line break ends the last line rather than
 // starting an empty one: "" is no lines, "\n" is one empty line, "a\nb"
 // and "a\nb\n" are both two lines.
-func splitText(text string) []string {
+func Split(text string) []string {
 	if text == "" {
 		return nil
 	}
@@ -42,13 +41,3 @@ func splitText(text string) []string {
 	}
 	return lines
 }
-
-// isBinary reports whether content looks binary: a NUL byte in the first
-// 8000 bytes, as git decides.
-func isBinary(content []byte) bool {
-	return bytes.IndexByte(content[:min(len(content), binarySniff)], 0) >= 0
-}
-
-// binarySniff is how many bytes from the start isBinary looks at, as git
-// does.
-const binarySniff = 8000
