@@ -88,7 +88,8 @@
 // a Codex chunk without context or anchor, which Codex's format adds at
 // the end (the parser states that position; the engine places it).
 // Elsewhere nothing confirms its place, so it is refused: a unified diff's
-// hunk (as git apply does without --unidiff-zero), and a Codex chunk
+// hunk, which only its line numbers place (git apply refuses it too
+// without --unidiff-zero, unless it ends the file), and a Codex chunk
 // under an "@@ anchor", which names a place it does not confirm.
 //
 // # Bytes
