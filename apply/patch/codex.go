@@ -153,15 +153,18 @@ func parseCodexChunks(ls []rawLine, i int, fp *FilePatch, indent string) (int, e
 		implicit = 0
 		if h != nil && len(h.Lines) > 0 && len(h.OldLines()) == 0 && len(h.Anchors) == 0 {
 			// Only added lines, no context and no anchor: Codex's format
-			// adds them at the end of the file (codex-rs/apply-patch,
-			// src/lib.rs, compute_replacements: a chunk whose old_lines
-			// are empty is inserted after the last line, before a final
-			// blank line if the file ends with one, which graft keeps
-			// before them). Stated as a position the engine places like
-			// any other: the hunk's (no) old lines end the file. Under an
-			// "@@ anchor" the model meant a place the anchor names and
-			// nothing confirms, so that chunk is refused where it is
-			// located, as a unified diff's hunk without context is.
+			// adds them at the end of the file (openai/codex,
+			// codex-rs/apply-patch/src/lib.rs, compute_replacements: a
+			// chunk whose old_lines are empty is inserted after the last
+			// line, "or just before the final empty line if one exists",
+			// a blank last line its result then loses; graft keeps that
+			// line and appends after it). Stated as a position the engine
+			// places like any other hunk's: its old lines (none) end the
+			// file. Under an "@@ anchor" (which Codex only checks exists)
+			// the model meant a place that the anchor names and nothing
+			// confirms: that chunk stays without a position and is
+			// refused where it is located, as a unified hunk without
+			// context is.
 			h.AtEOF = true
 		}
 		if h != nil && len(h.Lines) > 0 {
