@@ -101,8 +101,9 @@ type Hunk struct {
 	// Anchors are Codex "@@ text" lines: the hunk lies after a line equal to
 	// each anchor, in turn.
 	Anchors []string
-	// AtEOF is set for a Codex hunk marked "*** End of File": its old lines
-	// end the file.
+	// AtEOF is set for a Codex hunk marked "*** End of File", or one that
+	// only adds lines with no context or anchor (Codex's format appends
+	// those): its old lines end the file.
 	AtEOF bool
 	// Line is the 1-based line of the patch text where the hunk starts.
 	Line  int
