@@ -90,15 +90,19 @@ func (c *outlineCache) put(key string, co *cachedOutline) {
 // content was outlined before. store says to save the content as a
 // version an edit may name later (as file_read does).
 func (e *Engine) outlineOf(rel string, content []byte, store bool, edit string) (*outline.Outline, string, error) {
-	data := content
-	content = textedit.NewView(content).Text
+	return e.outlineText(rel, content, textedit.NewView(content).Text, "", store, edit)
+}
+
+// outlineText is outlineOf for content data whose text is content, decoded
+// from the encoding enc ("" for UTF-8).
+func (e *Engine) outlineText(rel string, data, content []byte, enc string, store bool, edit string) (*outline.Outline, string, error) {
 	lang := symbol.Language(rel, content)
 	if lang == "" {
 		_, err := symbol.Parse(rel, lang, content, edit)
 		return nil, "", err
 	}
 	id := e.store.BlobID(data)
-	key := id + "\x00" + lang
+	key := id + "\x00" + lang + "\x00" + enc
 	co := e.outlines.get(key)
 	if co == nil {
 		o, err := symbol.Parse(rel, lang, content, edit)

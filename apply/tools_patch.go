@@ -64,6 +64,12 @@ func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*App
 		}
 		located[name] = append(located[name], f.Hunks...)
 	}
+	// A rename or copy keeps its source's encoding (encoding.go).
+	for _, fr := range res.Files {
+		if fr.OldPath != "" && fr.NewPath != "" && fr.OldPath != fr.NewPath && src.files[fr.NewPath] != nil {
+			src.files[fr.NewPath].inheritEncoding(src.files[fr.OldPath])
+		}
+	}
 	for _, c := range res.Changes {
 		f := src.files[c.Path]
 		if f == nil {

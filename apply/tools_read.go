@@ -37,6 +37,15 @@ type FileReadResult struct {
 	// LineEndings is "lf", "crlf", "mixed" or "none".
 	LineEndings  string `json:"line_endings"`
 	FinalNewline bool   `json:"final_newline"`
+	// Encoding is the file's encoding: Content is decoded from it, and
+	// edits are written back in it ("UTF-8", "windows-1252", "Shift_JIS",
+	// "UTF-16LE", ...; "unknown" for a file that is not UTF-8 and that
+	// nothing names an encoding for: its other bytes show as U+FFFD).
+	Encoding string `json:"encoding"`
+	// EncodingFrom says how the encoding was determined, when it is not
+	// plain UTF-8; BOM that the file starts with a byte order mark.
+	EncodingFrom string `json:"encoding_from,omitempty"`
+	BOM          bool   `json:"bom,omitempty"`
 }
 
 func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileReadResult, error) {
@@ -46,8 +55,8 @@ func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileRea
 		return nil, err
 	}
 	// Lines are shown as every tool addresses them: through the file's
-	// text view, which leaves a UTF-8 byte order mark out (it belongs to
-	// the file, not to line 1).
+	// text view, which leaves a byte order mark out (it belongs to the
+	// file, not to line 1) and decodes a file that is not UTF-8.
 	ix := lineedit.NewFile(f.Text())
 	total := ix.Count()
 	// The version is stored, so that a later edit can diff against it.
@@ -77,6 +86,8 @@ func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileRea
 	}
 	res := &FileReadResult{Path: f.Rel, Content: b.String(), StartLine: first, EndLine: last,
 		TotalLines: total, Version: version, LineEndings: lineEndings(ix)}
+	res.Encoding, res.EncodingFrom = f.Encoding()
+	res.BOM = len(f.view().Prefix) > 0
 	if total == 0 {
 		res.StartLine = 0
 	}

@@ -50,7 +50,7 @@ func runFileOutline(_ context.Context, e *Engine, req *FileOutlineRequest) (*Fil
 	if err != nil {
 		return nil, err
 	}
-	o, version, err := e.outlineOf(f.Rel, f.Old, true, "")
+	o, version, err := e.outlineText(f.Rel, f.Old, f.Text(), f.encodingKey(), true, "")
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (e *Engine) Outline(path string) (*outline.Outline, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, _, err := e.outlineOf(f.Rel, f.Old, false, "")
+	o, _, err := e.outlineText(f.Rel, f.Old, f.Text(), f.encodingKey(), false, "")
 	return o, err
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/graftdev/graft/apply/syntax"
 	"github.com/graftdev/graft/gitstore"
@@ -120,6 +121,21 @@ type TxFile struct {
 	located      []Located
 	replacements int
 	deleted      bool
+
+	// enc is the file's encoding and encFrom how it was determined
+	// (encoding.go); validUTF8: the content was valid UTF-8 when read.
+	enc       *textedit.Encoding
+	encFrom   string
+	validUTF8 bool
+	// raw: binary content (OpenBinary), taken as given.
+	raw bool
+	// cached is the view of the content so far (not for UTF-8 files).
+	cached *textedit.View
+	// source is what a rename or copy onto this path takes its content
+	// from (inheritEncoding).
+	source *renamed
+	// err is a whole content's refusal (SetContent), reported by Land.
+	err error
 }
 
 // Begin starts a transaction for one call of tool.
@@ -157,10 +173,14 @@ func (tx *Tx) open(path, edit string, create, binary bool) (*TxFile, error) {
 		}
 		return f, nil
 	}
-	f := &TxFile{Rel: rel, Abs: abs, Mode: 0o644}
+	f := &TxFile{Rel: rel, Abs: abs, Mode: 0o644, raw: binary}
 	fi, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && create:
+		if !binary {
+			f.enc, f.encFrom, _ = tx.encodingOf(rel, abs, nil, false)
+			f.validUTF8 = f.enc.IsUTF8()
+		}
 	case err != nil:
 		return nil, errFromFS(err, rel, edit)
 	case fi.IsDir():
@@ -175,7 +195,12 @@ func (tx *Tx) open(path, edit string, create, binary bool) (*TxFile, error) {
 		if err != nil {
 			return nil, errFromFS(err, rel, edit)
 		}
-		if !binary && isBinary(content) {
+		var isBin bool
+		if !binary {
+			f.enc, f.encFrom, isBin = tx.encodingOf(rel, abs, content, true)
+			f.validUTF8 = f.enc.IsUTF8() && (f.encFrom == "" || utf8.Valid(content))
+		}
+		if isBin {
 			verb := "edit"
 			if t := Lookup(tx.tool); t != nil && t.ReadOnly {
 				verb = "read"
@@ -201,14 +226,14 @@ func (f *TxFile) Missing() bool {
 }
 
 // Text is the file's text so far, as every format reads and locates in
-// it: its content through its view (internal/edit: a UTF-8 byte order
-// mark belongs to the file, not to its first line). nil for a missing
-// file.
+// it: its content through its view (internal/textedit: a byte order mark
+// belongs to the file, not to its first line, and a file in another
+// encoding than UTF-8 is decoded). nil for a missing file.
 func (f *TxFile) Text() []byte {
 	if f.Missing() {
 		return nil
 	}
-	return textedit.NewView(f.Content()).Text
+	return f.view().Text
 }
 
 // Step applies one step of an operation: changes of the file's text as it
@@ -218,17 +243,38 @@ func (f *TxFile) Text() []byte {
 // step of a file sees the text the call began with; a later step
 // (multi_edit's next edit, the next SEARCH/REPLACE block) sees the text
 // the earlier ones left, and is composed with them.
-func (f *TxFile) Step(changes []textedit.Change) error {
+func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 	if f.Missing() {
 		return &Error{Code: CodeFileNotFound, Path: f.Rel, Msg: "file not found"}
 	}
 	cur := f.Content()
-	view := textedit.NewView(cur)
+	view := f.view()
 	sorted, err := textedit.Check(len(view.Text), changes)
 	if err != nil {
 		return textedit.WithPath(err, f.Rel)
 	}
-	sorted = view.Bytes(sorted)
+	// Next to bytes that do not decode, the result is checked to read as
+	// the changed text (checkDecodes).
+	var want []byte
+	if view.Undecodable() > 0 {
+		if want, err = textedit.Splice(view.Text, sorted); err != nil {
+			return textedit.WithPath(err, f.Rel)
+		}
+	}
+	if sorted, err = view.Bytes(sorted); err != nil {
+		return textedit.WithPath(err, f.Rel)
+	}
+	prev := *f
+	defer func() {
+		if want != nil && stepErr == nil {
+			if err := f.checkDecodes(want); err != nil {
+				*f = prev
+				f.cached = nil
+				stepErr = err
+			}
+		}
+	}()
+	f.cached = nil
 	for _, c := range changes {
 		if c.Method != "" {
 			f.located = append(f.located, c.Location())
@@ -315,7 +361,8 @@ func (f *TxFile) SetContent(content []byte, located ...Located) {
 	if content == nil {
 		content = []byte{}
 	}
-	f.cur, f.parts, f.changes, f.whole, f.deleted = content, nil, nil, true, false
+	content, f.err = f.encodeWhole(content)
+	f.cur, f.parts, f.changes, f.whole, f.deleted, f.cached = content, nil, nil, true, false, nil
 	for _, l := range located {
 		f.located = append(f.located, l)
 		f.replacements++
@@ -324,7 +371,7 @@ func (f *TxFile) SetContent(content []byte, located ...Located) {
 
 // Delete marks the file for deletion.
 func (f *TxFile) Delete() {
-	f.cur, f.parts, f.changes, f.whole, f.deleted = nil, nil, nil, false, true
+	f.cur, f.parts, f.changes, f.whole, f.deleted, f.cached = nil, nil, nil, false, true, nil
 }
 
 // Land computes each changed file's diff and, unless the call is a dry
@@ -336,6 +383,9 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	var changed []*TxFile
 	var total int64 // bytes changed: removed plus added, over every file
 	for _, f := range tx.files {
+		if f.err != nil && !f.deleted {
+			return nil, f.err
+		}
 		if f.changed() {
 			changed = append(changed, f)
 			total += f.changedBytes()
@@ -439,7 +489,15 @@ func (tx *Tx) checkSyntax(f *TxFile) (*syntax.Report, error) {
 	if f.size() >= phaseBytes {
 		tx.e.phase(int64(f.size()), "check "+f.Rel)
 	}
-	rep, err := syntax.Check(f.Rel, before, f.Content())
+	after := f.Content()
+	if !f.identity() {
+		// The languages are read in their text, not in the file's bytes.
+		before, after = f.oldView().Text, f.Text()
+		if !f.Exists {
+			before = nil
+		}
+	}
+	rep, err := syntax.Check(f.Rel, before, after)
 	if err != nil {
 		tx.e.log.Debug("syntax check failed", "path", f.Rel, "err", err)
 		return nil, nil
@@ -484,6 +542,9 @@ func (f *TxFile) result() FileResult {
 	}
 	if f.deleted {
 		newName = "/dev/null"
+	}
+	if !f.identity() {
+		return f.textResult(oldName, newName)
 	}
 	if isBinary(f.Old) || isBinary(f.head(binarySniff)) {
 		return FileResult{Path: f.Rel, Diff: fmt.Sprintf("Binary files %s and %s differ\n", oldName, newName),
@@ -582,7 +643,7 @@ func (tx *Tx) changedUnder(cause error) error {
 		case err == nil && !f.Exists:
 			e.Path, e.Msg = f.Rel, "file created while the call ran"
 		case err == nil && !bytes.Equal(now, f.Old):
-			ai, bi := lineindex.New(f.Old), lineindex.New(now)
+			ai, bi := lineindex.New(f.decode(f.Old)), lineindex.New(f.decode(now))
 			edits := diffLines(ai, 1, ai.Count()+1, bi, 1, bi.Count()+1)
 			e.Path = f.Rel
 			e.Msg = "file changed while the call ran; read it again. What changed:\n" +

@@ -54,7 +54,7 @@ func (tx *Tx) since(f *TxFile, version, edit string) (*sinceVersion, error) {
 			return nil, &Error{Code: CodeInternal, Path: f.Rel, Edit: edit, Msg: err.Error(), Err: err}
 		}
 	}
-	ai, bi := lineindex.New(base), lineindex.New(f.Old)
+	ai, bi := lineindex.New(f.decode(base)), lineindex.New(f.decode(f.Old))
 	edits := diffLines(ai, 1, ai.Count()+1, bi, 1, bi.Count()+1)
 	tx.e.log.Debug("stale version", "path", f.Rel, "version", short(version), "changes", len(edits))
 	return &sinceVersion{rel: f.Rel, version: version, edits: edits,

@@ -230,6 +230,9 @@ func summarizeRead(b *strings.Builder, m map[string]any) {
 	if m["final_newline"] == false && num(m["total_lines"]) > 0 {
 		b.WriteString(", no final newline")
 	}
+	if enc, _ := m["encoding"].(string); enc != "" && enc != "UTF-8" {
+		fmt.Fprintf(b, ", encoding %s", enc)
+	}
 	b.WriteString("\n")
 	b.WriteString(m["content"].(string))
 }
