@@ -395,3 +395,90 @@ func TestPatchOnEncodedFile(t *testing.T) {
 		t.Fatalf("renamed file %q", got)
 	}
 }
+
+// The reproduction without any declaration: the detector names
+// the Latin-1 file's encoding, the accented old text is found, and '漢'
+// is refused.
+func TestUndeclaredLatin1(t *testing.T) {
+	dir := newRepo(t)
+	name := filepath.Join(dir, "m.py")
+	writeFile(t, name, []byte("caf\xe9 = 1\nx = 2\n"))
+	commitAll(t, dir)
+	res, err := call(t, dir, "file_read", map[string]any{"path": "m.py"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.(*apply.FileReadResult); r.Content != "1: café = 1\n2: x = 2\n" || r.Encoding != "windows-1252" || !strings.HasPrefix(r.EncodingFrom, "detected") {
+		t.Fatalf("file_read %+v", r)
+	}
+	_, err = call(t, dir, "edit", map[string]any{"filePath": "m.py", "oldString": "x = 2", "newString": "x = '漢'"})
+	if apply.CodeOf(err) != apply.CodeInvalid || !strings.Contains(err.Error(), "windows-1252") || !strings.Contains(err.Error(), "U+6F22") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := call(t, dir, "edit", map[string]any{"filePath": "m.py", "oldString": "café = 1", "newString": "crème = 1"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(name); string(got) != "cr\xe8me = 1\nx = 2\n" {
+		t.Fatalf("file %q", got)
+	}
+}
+
+// A file whose encoding nothing names and the detector cannot tell (here
+// Latin-1 with UTF-8 pasted in): its other bytes show as U+FFFD, an edit
+// touching them is refused saying how to declare the encoding, edits
+// elsewhere land byte for byte; once .editorconfig names latin1, the
+// same edit lands.
+func TestUnknownEncodingFile(t *testing.T) {
+	dir := newRepo(t)
+	name := filepath.Join(dir, "m.txt")
+	data := "d\xe9j\xe0 vu, l'\xe9t\xe9 est l\xe0\n漢字 mixed\nlast\n"
+	writeFile(t, name, []byte(data))
+	commitAll(t, dir)
+	res, err := call(t, dir, "file_read", map[string]any{"path": "m.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.(*apply.FileReadResult)
+	if r.Encoding != "unknown" || !strings.Contains(r.Content, "1: d\uFFFDj\uFFFD vu") || !strings.Contains(r.Content, "2: 漢字 mixed") {
+		t.Fatalf("file_read %+v", r)
+	}
+	_, err = call(t, dir, "edit", map[string]any{"filePath": "m.txt", "oldString": "d\uFFFDj\uFFFD vu", "newString": "deja vu"})
+	if apply.CodeOf(err) != apply.CodeInvalid || !strings.Contains(err.Error(), "working-tree-encoding") || !strings.Contains(err.Error(), "charset = latin1") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := call(t, dir, "edit", map[string]any{"filePath": "m.txt", "oldString": "last", "newString": "dernière"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(name); string(got) != strings.Replace(data, "last", "dernière", 1) {
+		t.Fatalf("file %q", got)
+	}
+	writeFile(t, filepath.Join(dir, ".editorconfig"), []byte("[m.txt]\ncharset = latin1\n"))
+	if _, err := call(t, dir, "edit", map[string]any{"filePath": "m.txt", "oldString": "déjà vu", "newString": "deja vu"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(name); !strings.HasPrefix(string(got), "deja vu, l'\xe9t\xe9") {
+		t.Fatalf("file %q", got)
+	}
+}
+
+// An edit beside bytes that do not decode must not make them read as
+// something else: deleting the X of "\xe6X\xbc\xa2" would turn four
+// undecodable bytes into '漢'.
+func TestEditBesideUndecodableBytes(t *testing.T) {
+	dir := newRepo(t)
+	writeFile(t, filepath.Join(dir, ".editorconfig"), []byte("[*]\ncharset = utf-8\n"))
+	name := filepath.Join(dir, "m.txt")
+	data := "a\xe6X\xbc\xa2b\nok\n"
+	writeFile(t, name, []byte(data))
+	commitAll(t, dir)
+	_, err := call(t, dir, "edit", map[string]any{"filePath": "m.txt", "oldString": "X", "newString": ""})
+	if apply.CodeOf(err) != apply.CodeInvalid || !strings.Contains(err.Error(), "read as something else") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := call(t, dir, "edit", map[string]any{"filePath": "m.txt", "oldString": "ok", "newString": "fine"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(name); string(got) != "a\xe6X\xbc\xa2b\nfine\n" {
+		t.Fatalf("file %q", got)
+	}
+}

@@ -378,3 +378,13 @@ func isASCII(s string) bool {
 	}
 	return true
 }
+
+// EncodeText returns s in the encoding, or an error naming the first
+// character it cannot represent.
+func (e *Encoding) EncodeText(s string) ([]byte, error) {
+	v := View{Encoding: e}
+	if e.IsUTF8() {
+		return []byte(s), nil
+	}
+	return v.Encode([]byte(s))
+}
