@@ -177,8 +177,8 @@ func Scores(data []byte) []Score {
 		return nil
 	}
 	type scored struct {
-		name string
-		text string
+		name  string
+		text  string
 		ll    float64 // log2-likelihood with the prior
 		prior float64
 		bits  float64
