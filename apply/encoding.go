@@ -108,21 +108,29 @@ func (f *TxFile) view() textedit.View {
 		return textedit.NewView(f.Content())
 	}
 	if f.cached == nil {
-		v := textedit.Decode(f.Content(), f.enc)
-		v.From = f.encFrom
-		f.cached = &v
+		if f.Exists && !f.stepped() {
+			v := f.oldView()
+			f.cached = &v
+		} else {
+			v := textedit.Decode(f.Content(), f.enc)
+			v.From = f.encFrom
+			f.cached = &v
+		}
 	}
 	return *f.cached
 }
 
-// oldView is the view of the content the call began with.
+// oldView is the view of the content the call began with (cached).
 func (f *TxFile) oldView() textedit.View {
 	if f.identity() {
 		return textedit.NewView(f.Old)
 	}
-	v := textedit.Decode(f.Old, f.enc)
-	v.From = f.encFrom
-	return v
+	if f.oldCached == nil {
+		v := textedit.Decode(f.Old, f.enc)
+		v.From = f.encFrom
+		f.oldCached = &v
+	}
+	return *f.oldCached
 }
 
 // decode reads other content of the file (a version read earlier, the
@@ -180,7 +188,7 @@ func (f *TxFile) inheritEncoding(src *TxFile) {
 	v := src.oldView()
 	f.source = &renamed{text: v.Text, data: src.Old, bad: v.Undecodable() > 0}
 	f.enc, f.encFrom, f.validUTF8 = src.enc, src.encFrom, src.validUTF8
-	f.cached = nil
+	f.cached, f.oldCached = nil, nil
 }
 
 // checkDecodes refuses a step whose changes, next to bytes that do not

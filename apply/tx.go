@@ -129,8 +129,9 @@ type TxFile struct {
 	validUTF8 bool
 	// raw: binary content (OpenBinary), taken as given.
 	raw bool
-	// cached is the view of the content so far (not for UTF-8 files).
-	cached *textedit.View
+	// cached is the view of the content so far, oldCached of Old (not
+	// for UTF-8 files).
+	cached, oldCached *textedit.View
 	// source is what a rename or copy onto this path takes its content
 	// from (inheritEncoding).
 	source *renamed

@@ -3,6 +3,7 @@ package textedit
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
@@ -37,6 +38,9 @@ type Encoding struct {
 	bom []byte
 	// ascii: every byte below 0x80 is the ASCII character, alone.
 	ascii bool
+	// table is a single-byte encoding's bytes decoded (singleTable).
+	once  *sync.Once
+	table *[256]sbChar
 }
 
 type encKind uint8
@@ -232,7 +236,7 @@ func normName(name string) string {
 }
 
 func single(name string, cm *charmap.Charmap) *Encoding {
-	e := &Encoding{name: name, kind: kindSingle, cm: cm, ascii: true}
+	e := &Encoding{name: name, kind: kindSingle, cm: cm, ascii: true, once: new(sync.Once)}
 	for b := 0; b < 0x80; b++ {
 		if cm.DecodeByte(byte(b)) != rune(b) {
 			e.ascii = false

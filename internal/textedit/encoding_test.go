@@ -3,8 +3,11 @@ package textedit
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/japanese"
@@ -309,5 +312,84 @@ func TestLookupEncoding(t *testing.T) {
 	got, err := replaceIn(t, data, ebcdic, "World", "Earth")
 	if err != nil || !bytes.Equal(got, must(charmap.CodePage037.NewEncoder().Bytes([]byte("Hello\nEarth\n")))) {
 		t.Fatalf("got %q %v", got, err)
+	}
+}
+
+// On big files (many marks) with undecodable bytes here and there, any
+// change at character boundaries that leaves those bytes alone gives a
+// file that decodes to the changed text, and keeps every other byte.
+func TestViewChangesRandom(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	for _, tc := range []string{"windows-1252", "KOI8-R", "Shift_JIS", "EUC-JP", "GB18030", "Big5", "EUC-KR", "UTF-16LE", "UTF-16BE", "UTF-32LE", "unknown"} {
+		for _, dirty := range []bool{false, true} {
+			name := tc
+			t.Run(fmt.Sprint(name, dirty), func(t *testing.T) {
+				enc := LookupEncoding(name)
+				if name == "unknown" {
+					enc = Unknown
+				}
+				pool := []rune("abc xyz\n\té€ÿжЯ日本語かなカナ中文說明한국어ｱ😀")
+				var data []byte
+				for data == nil || len(data) < 40<<10 {
+					var b strings.Builder
+					for i := 0; i < 200; i++ {
+						b.WriteRune(pool[r.Intn(len(pool))])
+					}
+					s := strings.Map(func(c rune) rune {
+						if out, _, ok := enc.appendEncoded(nil, string(c)); ok && len(out) > 0 {
+							return c
+						}
+						return 'q'
+					}, b.String())
+					chunk, _, _ := enc.appendEncoded(nil, s)
+					data = append(data, chunk...)
+					if dirty && r.Intn(4) == 0 {
+						data = append(data, byte(0x80+r.Intn(0x80))) // maybe undecodable
+					}
+				}
+				v := Decode(data, enc)
+				if len(v.marks) < 5 && !utf8.Valid(data) {
+					t.Fatalf("%d marks", len(v.marks))
+				}
+				for trial := 0; trial < 300; trial++ {
+					a, b := r.Intn(len(v.Text)+1), r.Intn(len(v.Text)+1)
+					if a > b {
+						a, b = b, a
+					}
+					if b-a > 200 {
+						b = a + r.Intn(200)
+					}
+					for a > 0 && !utf8.RuneStart(v.Text[a]) {
+						a--
+					}
+					for b < len(v.Text) && !utf8.RuneStart(v.Text[b]) {
+						b++
+					}
+					newText := string(pool[r.Intn(len(pool))])
+					if _, _, ok := enc.appendEncoded(nil, newText); !ok {
+						newText = "z"
+					}
+					want := must(Splice(v.Text, []Change{{Start: a, End: b, New: newText}}))
+					cs, err := v.Bytes([]Change{{Start: a, End: b, New: newText}})
+					if err != nil {
+						if !strings.Contains(err.Error(), "splits") && !strings.Contains(err.Error(), "touches") {
+							t.Fatal(err)
+						}
+						continue
+					}
+					got := must(Splice(data, cs))
+					if !bytes.Equal(got[:cs[0].Start], data[:cs[0].Start]) || !bytes.Equal(got[len(got)-(len(data)-cs[0].End):], data[cs[0].End:]) {
+						t.Fatal("bytes outside the change differ")
+					}
+					near := false
+					for _, x := range v.bads {
+						near = near || x.b+x.bw+8 > cs[0].Start && x.b < cs[0].End+8
+					}
+					if !near && !bytes.Equal(Decode(got, enc).Text, want) {
+						t.Fatalf("change [%d,%d) %q: the file no longer reads as the changed text", a, b, newText)
+					}
+				}
+			})
+		}
 	}
 }

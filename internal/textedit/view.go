@@ -3,6 +3,7 @@ package textedit
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -24,14 +25,16 @@ var bom = bomUTF8
 //
 // The rest of the file is decoded from its [Encoding] into UTF-8 text.
 // For a UTF-8 file every byte maps to itself. For any other encoding the
-// view keeps, while it decodes, a map of which bytes each run of
-// characters came from; a change of [Start, End) of the text becomes the
-// change of exactly the bytes those characters came from, its new text
-// encoded in the file's encoding, so every byte outside an edited range
-// stays as it was by construction. Bytes that do not decode (a file in
-// two encodings, or in an encoding nobody named) show as U+FFFD, one per
-// byte or sequence; a change that touches them is refused, since graft
-// cannot know what they mean, while changes elsewhere land.
+// view keeps, while it decodes, an offset map: character boundaries every
+// few KiB (text offset and byte offset), from which a text offset is
+// mapped by decoding forward, and every run of bytes that did not decode.
+// A change of [Start, End) of the text becomes the change of exactly the
+// bytes those characters came from, its new text encoded in the file's
+// encoding, so every byte outside an edited range stays as it was by
+// construction. Bytes that do not decode (a file in two encodings, or in
+// an encoding nobody named) show as U+FFFD, one per byte or sequence; a
+// change that touches them is refused, since graft cannot know what they
+// mean, while changes elsewhere land.
 type View struct {
 	// Text is what formats see.
 	Text []byte
@@ -41,32 +44,38 @@ type View struct {
 	// Encoding is the file's encoding; nil is UTF-8.
 	Encoding *Encoding
 	// From says how the encoding was determined, for messages: "from
-	// .gitattributes", "detected", ... ("" for UTF-8).
+	// .gitattributes working-tree-encoding", "detected ...", ... ("" for
+	// UTF-8).
 	From string
 
-	// segs maps runs of characters of Text to the bytes after Prefix;
-	// nil when every byte maps to itself.
-	segs []seg
 	// body is the file's bytes after Prefix.
 	body []byte
-	// bad counts the runs of undecodable bytes.
-	bad int
+	// marks are character boundaries, the first at 0, about markBytes of
+	// the file apart; nil when every byte maps to itself.
+	marks []mark
+	// bads are the undecodable runs, in order.
+	bads []bad
 }
 
-// seg is a run of characters of equal widths: from text offset t and
-// byte offset b, each character is tw bytes of text decoded from bw bytes
-// of the file; the run ends where the next one starts.
-type seg struct {
-	t, b   int
-	tw, bw uint8
-	// bad: the bytes did not decode; the text shows U+FFFD for each.
-	bad bool
-}
+// mark is a character boundary: text offset t is byte offset b.
+type mark struct{ t, b int }
+
+// bad is one undecodable run: bw bytes at b, shown as U+FFFD at text
+// offset t.
+type bad struct{ t, b, bw int }
+
+// markBytes is how far apart marks are: a text offset is mapped by
+// decoding at most this many bytes.
+const markBytes = 4 << 10
 
 // NewView returns the view of a UTF-8 file's bytes. Text shares data's
 // memory.
 func NewView(data []byte) View {
-	return Decode(data, nil)
+	v := View{Text: data, body: data}
+	if bytes.HasPrefix(data, bom) {
+		v.Prefix, v.Text, v.body = data[:len(bom)], data[len(bom):], data[len(bom):]
+	}
+	return v
 }
 
 // NewFileView is the view of a new, empty file in enc: its prefix is the
@@ -80,8 +89,8 @@ func NewFileView(enc *Encoding) View {
 }
 
 // Decode returns the view of data, a file in enc (nil: UTF-8). A byte
-// order mark of enc's family at the start is the prefix. For UTF-8 Text
-// shares data's memory unless data has invalid bytes.
+// order mark of enc's family at the start is the prefix. For valid UTF-8
+// Text shares data's memory.
 func Decode(data []byte, enc *Encoding) View {
 	if enc == nil {
 		enc = UTF8
@@ -105,63 +114,83 @@ func Decode(data []byte, enc *Encoding) View {
 		v.decodeSingle(data)
 	case kindMulti:
 		v.decodeMulti(data)
-	case kindUTF16LE, kindUTF16BE:
-		v.decodeUTF16(data)
-	case kindUTF32LE, kindUTF32BE:
-		v.decodeUTF32(data)
+	case kindUTF16LE, kindUTF16BE, kindUTF32LE, kindUTF32BE:
+		v.decodeWide(data)
 	}
 	return v
 }
 
 // Undecodable reports how many runs of the file's bytes did not decode.
-func (v View) Undecodable() int { return v.bad }
+func (v View) Undecodable() int { return len(v.bads) }
 
-// builder accumulates a view's text and segments.
+// builder accumulates a view's text, marks and undecodable runs.
 type builder struct {
-	text []byte
-	segs []seg
-	b    int // bytes consumed
-	bad  int
+	text  []byte
+	marks []mark
+	bads  []bad
+	b     int // bytes consumed
 }
 
-// add records one character of tw text bytes (already appended) decoded
-// from bw file bytes.
-func (d *builder) add(tw, bw int, bad bool) {
-	t := len(d.text) - tw
-	if n := len(d.segs); n == 0 || d.segs[n-1].tw != uint8(tw) || d.segs[n-1].bw != uint8(bw) || d.segs[n-1].bad != bad {
-		d.segs = append(d.segs, seg{t: t, b: d.b, tw: uint8(tw), bw: uint8(bw), bad: bad})
-		if bad {
-			d.bad++
-		}
+func newBuilder(size int) *builder {
+	return &builder{text: make([]byte, 0, size), marks: []mark{{}}}
+}
+
+// boundary records a mark at the current character boundary when the
+// last is far enough behind.
+func (d *builder) boundary() {
+	if last := d.marks[len(d.marks)-1]; d.b-last.b >= markBytes {
+		d.marks = append(d.marks, mark{len(d.text), d.b})
 	}
+}
+
+// undecodable records bw bytes that did not decode.
+func (d *builder) undecodable(bw int) {
+	d.bads = append(d.bads, bad{len(d.text), d.b, bw})
+	d.text = append(d.text, replacement...)
 	d.b += bw
-}
-
-// run records n characters of one byte each, mapped to themselves.
-func (d *builder) run(n int) {
-	if n == 0 {
-		return
-	}
-	if k := len(d.segs); k == 0 || d.segs[k-1].tw != 1 || d.segs[k-1].bw != 1 || d.segs[k-1].bad {
-		d.segs = append(d.segs, seg{t: len(d.text) - n, b: d.b, tw: 1, bw: 1})
-	}
-	d.b += n
 }
 
 const replacement = "\uFFFD"
 
 func (v *View) finish(d *builder) {
-	v.Text, v.segs, v.bad = d.text, d.segs, d.bad
-	if v.segs == nil {
-		v.segs = []seg{{tw: 1, bw: 1}}
+	v.Text, v.marks, v.bads = d.text, d.marks, d.bads
+}
+
+// charAt returns the widths, in the text and in the file, of the
+// character at byte offset b of the body, as the view decoded it.
+func (v View) charAt(b int) (tw, bw int) {
+	if i := sort.Search(len(v.bads), func(k int) bool { return v.bads[k].b >= b }); i < len(v.bads) && v.bads[i].b == b {
+		return len(replacement), v.bads[i].bw
 	}
+	data := v.body
+	enc := v.Encoding
+	if enc == nil {
+		enc = UTF8
+	}
+	switch enc.kind {
+	case kindSingle:
+		return int(enc.singleTable()[data[b]].n), 1
+	case kindMulti:
+		if data[b] < utf8.RuneSelf {
+			return 1, 1
+		}
+		var buf [16]byte
+		nDst, nSrc := enc.decodeOne(enc.mb.NewDecoder(), buf[:], data, b)
+		return nDst, nSrc
+	case kindUTF16LE, kindUTF16BE, kindUTF32LE, kindUTF32BE:
+		r, n := enc.wideAt(data, b)
+		return utf8.RuneLen(r), n
+	}
+	_, n := utf8.DecodeRune(data[b:])
+	return n, n
 }
 
 func (v *View) decodeUTF8(data []byte) {
-	d := &builder{text: make([]byte, 0, len(data)+len(data)/8)}
-	for i := 0; i < len(data); {
-		j := i
-		for j < len(data) {
+	d := newBuilder(len(data) + len(data)/8)
+	for d.b < len(data) {
+		end := min(d.b+markBytes, len(data))
+		j := d.b
+		for j < end {
 			if data[j] < utf8.RuneSelf {
 				j++
 				continue
@@ -172,95 +201,133 @@ func (v *View) decodeUTF8(data []byte) {
 			}
 			j += n
 		}
-		d.text = append(d.text, data[i:j]...)
-		d.run(j - i)
-		if j < len(data) {
-			d.text = append(d.text, replacement...)
-			d.add(len(replacement), 1, true)
-			j++
+		d.text = append(d.text, data[d.b:j]...)
+		d.b = j
+		if j < end {
+			d.undecodable(1)
 		}
-		i = j
+		d.boundary()
 	}
 	v.finish(d)
 }
 
-func (v *View) decodeSingle(data []byte) {
-	cm := v.Encoding.cm
-	var table [256]rune
-	for i := range table {
-		table[i] = cm.DecodeByte(byte(i))
-	}
-	d := &builder{text: make([]byte, 0, len(data)+len(data)/4)}
-	ascii := v.Encoding.ascii
-	for i := 0; i < len(data); {
-		if ascii && data[i] < utf8.RuneSelf {
-			j := i + 1
-			for j < len(data) && data[j] < utf8.RuneSelf {
-				j++
-			}
-			d.text = append(d.text, data[i:j]...)
-			d.run(j - i)
-			i = j
-			continue
+// sbChar is one byte of a single-byte encoding, decoded to UTF-8.
+type sbChar struct {
+	n   uint8 // text bytes
+	bad bool
+	s   [3]byte
+}
+
+// singleTable is the encoding's 256 bytes decoded, computed once.
+func (e *Encoding) singleTable() *[256]sbChar {
+	e.once.Do(func() {
+		t := new([256]sbChar)
+		for i := range t {
+			r := e.cm.DecodeByte(byte(i))
+			n := utf8.EncodeRune(t[i].s[:], r)
+			t[i].n, t[i].bad = uint8(n), r == utf8.RuneError
 		}
-		r := table[data[i]]
-		n := len(d.text)
-		d.text = utf8.AppendRune(d.text, r)
-		d.add(len(d.text)-n, 1, r == utf8.RuneError)
-		i++
+		e.table = t
+	})
+	return e.table
+}
+
+func (v *View) decodeSingle(data []byte) {
+	table := v.Encoding.singleTable()
+	size := 0
+	for _, c := range data {
+		size += int(table[c].n)
+	}
+	d := newBuilder(size + len(replacement)*8)
+	ascii := v.Encoding.ascii
+	for d.b < len(data) {
+		end := min(d.b+markBytes, len(data))
+		for i := d.b; i < end; {
+			if ascii && data[i] < utf8.RuneSelf {
+				j := i + 1
+				for j < end && data[j] < utf8.RuneSelf {
+					j++
+				}
+				d.text = append(d.text, data[i:j]...)
+				d.b += j - i
+				i = j
+				continue
+			}
+			c := &table[data[i]]
+			if c.bad {
+				d.undecodable(1)
+			} else {
+				d.text = append(d.text, c.s[:c.n]...)
+				d.b++
+			}
+			i++
+		}
+		d.boundary()
 	}
 	v.finish(d)
+}
+
+// decodeOne decodes the character at data[i:] (not ASCII): the shortest
+// prefix the decoder consumes, into buf. nSrc is 0 when nothing decodes
+// there.
+func (e *Encoding) decodeOne(dec transform.Transformer, buf, data []byte, i int) (nDst, nSrc int) {
+	for n := 1; n <= 4 && i+n <= len(data); n++ {
+		dec.Reset()
+		var err error
+		nDst, nSrc, err = dec.Transform(buf, data[i:i+n], i+n == len(data) || n == 4)
+		if nSrc > 0 || err != transform.ErrShortSrc {
+			break
+		}
+	}
+	if nSrc > 0 {
+		out := buf[:nDst]
+		if r, n := utf8.DecodeRune(out); n < len(out) && bytes.ContainsRune(out, utf8.RuneError) {
+			// The decoder gave up on the first byte and decoded what
+			// followed it: the first byte alone is the undecodable run.
+			return len(replacement), -1
+		} else if r == utf8.RuneError && n == len(out) && !e.encodesAs(replacement, data[i:i+nSrc]) {
+			return len(replacement), -nSrc
+		}
+	}
+	return nDst, nSrc
 }
 
 func (v *View) decodeMulti(data []byte) {
 	enc := v.Encoding
 	dec := enc.mb.NewDecoder()
-	d := &builder{text: make([]byte, 0, len(data)+len(data)/2)}
+	d := newBuilder(len(data)*3/2 + 4*markBytes)
 	var buf [16]byte
-	for i := 0; i < len(data); {
-		if data[i] < utf8.RuneSelf {
-			j := i + 1
-			for j < len(data) && data[j] < utf8.RuneSelf {
-				j++
-			}
-			d.text = append(d.text, data[i:j]...)
-			d.run(j - i)
-			i = j
+	for d.b < len(data) {
+		// A run of whole characters at full speed; a run that holds
+		// U+FFFD again a character at a time, to find the bytes that did
+		// not decode.
+		end := min(d.b+markBytes, len(data))
+		d.text = slices.Grow(d.text, 4*(end-d.b))
+		dec.Reset()
+		nDst, nSrc, _ := dec.Transform(d.text[len(d.text):cap(d.text)], data[d.b:end], end == len(data))
+		if out := d.text[len(d.text) : len(d.text)+nDst]; nSrc > 0 && !bytes.Contains(out, []byte(replacement)) {
+			d.text = d.text[:len(d.text)+nDst]
+			d.b += nSrc
+			d.boundary()
 			continue
 		}
-		// One character: the shortest prefix the decoder consumes.
-		nDst, nSrc := 0, 0
-		for n := 1; n <= 4 && i+n <= len(data); n++ {
-			dec.Reset()
-			var err error
-			nDst, nSrc, err = dec.Transform(buf[:], data[i:i+n], i+n == len(data) || n == 4)
-			if nSrc > 0 || err != transform.ErrShortSrc {
-				break
+		stop := max(d.b+nSrc, d.b+1)
+		for d.b < stop {
+			if data[d.b] < utf8.RuneSelf {
+				d.text = append(d.text, data[d.b])
+				d.b++
+				continue
+			}
+			n, m := enc.decodeOne(dec, buf[:], data, d.b)
+			switch {
+			case m <= 0:
+				d.undecodable(max(-m, 1))
+			default:
+				d.text = append(d.text, buf[:n]...)
+				d.b += m
 			}
 		}
-		if nSrc == 0 {
-			// Nothing decodes here: one undecodable byte.
-			d.text = append(d.text, replacement...)
-			d.add(len(replacement), 1, true)
-			i++
-			continue
-		}
-		out := buf[:nDst]
-		if r, n := utf8.DecodeRune(out); n < len(out) && bytes.ContainsRune(out, utf8.RuneError) || r == utf8.RuneError && n == len(out) && !enc.encodesAs(replacement, data[i:i+nSrc]) {
-			// The decoder gave up here (and perhaps decoded what followed
-			// the first byte): one undecodable run, then decode on.
-			bw := 1
-			if n == len(out) {
-				bw = nSrc
-			}
-			d.text = append(d.text, replacement...)
-			d.add(len(replacement), bw, true)
-			i += bw
-			continue
-		}
-		d.text = append(d.text, out...)
-		d.add(nDst, nSrc, false)
-		i += nSrc
+		d.boundary()
 	}
 	v.finish(d)
 }
@@ -271,96 +338,100 @@ func (e *Encoding) encodesAs(s string, b []byte) bool {
 	return ok && bytes.Equal(out, b)
 }
 
-func (v *View) decodeUTF16(data []byte) {
-	le := v.Encoding.kind == kindUTF16LE
-	unit := func(i int) rune {
-		if le {
-			return rune(data[i]) | rune(data[i+1])<<8
-		}
-		return rune(data[i])<<8 | rune(data[i+1])
-	}
-	d := &builder{text: make([]byte, 0, len(data)/2+len(data)/8)}
-	for i := 0; i < len(data); {
+// wideAt decodes the UTF-16 or UTF-32 character at data[i:]: the rune
+// (RuneError when it does not decode) and its bytes.
+func (e *Encoding) wideAt(data []byte, i int) (rune, int) {
+	switch e.kind {
+	case kindUTF16LE, kindUTF16BE:
 		if i+2 > len(data) {
-			d.text = append(d.text, replacement...)
-			d.add(len(replacement), 1, true)
-			break
+			return utf8.RuneError, len(data) - i
 		}
-		r, n := unit(i), 2
+		unit := func(i int) rune {
+			if e.kind == kindUTF16LE {
+				return rune(data[i]) | rune(data[i+1])<<8
+			}
+			return rune(data[i])<<8 | rune(data[i+1])
+		}
+		r := unit(i)
 		switch {
 		case r >= 0xD800 && r < 0xDC00 && i+4 <= len(data):
 			if r2 := unit(i + 2); r2 >= 0xDC00 && r2 < 0xE000 {
-				r, n = 0x10000+(r-0xD800)<<10+(r2-0xDC00), 4
-			} else {
-				r = utf8.RuneError
+				return 0x10000 + (r-0xD800)<<10 + (r2 - 0xDC00), 4
 			}
+			return utf8.RuneError, 2
 		case r >= 0xD800 && r < 0xE000:
-			r = utf8.RuneError
+			return utf8.RuneError, 2
 		}
-		k := len(d.text)
-		d.text = utf8.AppendRune(d.text, r)
-		// A real U+FFFD (FFFD in the file) decodes; a lone surrogate does not.
-		d.add(len(d.text)-k, n, r == utf8.RuneError && unit(i) != 0xFFFD)
-		i += n
-	}
-	v.finish(d)
-}
-
-func (v *View) decodeUTF32(data []byte) {
-	le := v.Encoding.kind == kindUTF32LE
-	d := &builder{text: make([]byte, 0, len(data)/4+len(data)/8)}
-	for i := 0; i < len(data); {
+		return r, 2
+	default:
 		if i+4 > len(data) {
-			d.text = append(d.text, replacement...)
-			d.add(len(replacement), len(data)-i, true)
-			break
+			return utf8.RuneError, len(data) - i
 		}
 		var u uint32
-		if le {
+		if e.kind == kindUTF32LE {
 			u = uint32(data[i]) | uint32(data[i+1])<<8 | uint32(data[i+2])<<16 | uint32(data[i+3])<<24
 		} else {
 			u = uint32(data[i])<<24 | uint32(data[i+1])<<16 | uint32(data[i+2])<<8 | uint32(data[i+3])
 		}
-		r := rune(u)
-		bad := u > utf8.MaxRune || u >= 0xD800 && u < 0xE000
-		if bad {
-			r = utf8.RuneError
+		if u > utf8.MaxRune || u >= 0xD800 && u < 0xE000 {
+			return utf8.RuneError, 4
 		}
-		k := len(d.text)
-		d.text = utf8.AppendRune(d.text, r)
-		d.add(len(d.text)-k, 4, bad)
-		i += 4
+		return rune(u), 4
+	}
+}
+
+// isFFFD reports whether the bytes at data[i:i+n] are U+FFFD itself.
+func (e *Encoding) isFFFD(data []byte, i, n int) bool {
+	switch e.kind {
+	case kindUTF16LE:
+		return n == 2 && data[i] == 0xFD && data[i+1] == 0xFF
+	case kindUTF16BE:
+		return n == 2 && data[i] == 0xFF && data[i+1] == 0xFD
+	case kindUTF32LE:
+		return n == 4 && data[i] == 0xFD && data[i+1] == 0xFF && data[i+2] == 0 && data[i+3] == 0
+	case kindUTF32BE:
+		return n == 4 && data[i] == 0 && data[i+1] == 0 && data[i+2] == 0xFF && data[i+3] == 0xFD
+	}
+	return false
+}
+
+func (v *View) decodeWide(data []byte) {
+	enc := v.Encoding
+	d := newBuilder(len(data)*3/2 + 16)
+	for d.b < len(data) {
+		r, n := enc.wideAt(data, d.b)
+		if r == utf8.RuneError && !enc.isFFFD(data, d.b, n) {
+			d.undecodable(n)
+		} else {
+			d.text = utf8.AppendRune(d.text, r)
+			d.b += n
+		}
+		d.boundary()
 	}
 	v.finish(d)
 }
 
 // byteOf maps a text offset to the byte offset after the prefix; ok is
-// false when off falls inside a character. i is the index of its run.
-func (v View) byteOf(off int) (b, i int, ok bool) {
-	if v.segs == nil {
-		return off, 0, true
+// false when off falls inside a character.
+func (v View) byteOf(off int) (b int, ok bool) {
+	if v.marks == nil {
+		return off, true
 	}
-	i = sort.Search(len(v.segs), func(k int) bool { return v.segs[k].t > off }) - 1
-	s := v.segs[i]
-	d := off - s.t
-	if d%int(s.tw) != 0 {
-		return 0, i, false
+	k := sort.Search(len(v.marks), func(k int) bool { return v.marks[k].t > off }) - 1
+	t, b := v.marks[k].t, v.marks[k].b
+	for t < off {
+		tw, bw := v.charAt(b)
+		t, b = t+tw, b+bw
 	}
-	return s.b + d/int(s.tw)*int(s.bw), i, true
+	return b, t == off
 }
 
 // touchesBad returns the text offset of the first undecodable run that
-// [start, end) overlaps, or -1. i is the run of start.
-func (v View) touchesBad(start, end, i int) int {
-	for ; i < len(v.segs) && v.segs[i].t < end; i++ {
-		s := v.segs[i]
-		next := len(v.Text)
-		if i+1 < len(v.segs) {
-			next = v.segs[i+1].t
-		}
-		if s.bad && next > start {
-			return max(s.t, start)
-		}
+// [start, end) overlaps, or -1.
+func (v View) touchesBad(start, end int) int {
+	i := sort.Search(len(v.bads), func(k int) bool { return v.bads[k].t+len(replacement) > start })
+	if i < len(v.bads) && v.bads[i].t < end {
+		return max(v.bads[i].t, start)
 	}
 	return -1
 }
@@ -389,14 +460,14 @@ func (v View) Bytes(changes []Change) ([]Change, error) {
 		if p > 0 && c.Start == 0 {
 			c.New = strings.TrimPrefix(c.New, "\uFEFF")
 		}
-		if v.segs != nil {
-			s, si, ok1 := v.byteOf(c.Start)
-			e, _, ok2 := v.byteOf(c.End)
+		if v.marks != nil {
+			s, ok1 := v.byteOf(c.Start)
+			e, ok2 := v.byteOf(c.End)
 			if !ok1 || !ok2 {
 				return nil, &Error{Code: CodeInvalid, Edit: c.Edit, Msg: fmt.Sprintf("%s splits a character of the file (text offset %d)", orChange(c.Label()), c.Start)}
 			}
-			if v.bad > 0 {
-				if at := v.touchesBad(c.Start, c.End, si); at >= 0 && c.End > c.Start {
+			if len(v.bads) > 0 && c.End > c.Start {
+				if at := v.touchesBad(c.Start, c.End); at >= 0 {
 					return nil, v.badError(c, at)
 				}
 			}
