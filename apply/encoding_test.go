@@ -21,13 +21,12 @@ import (
 // sample is a text of our own in one language, the word an edit replaces
 // and its replacement, and a character the encoding has no bytes for.
 type sample struct {
-	enc              string
-	codec            encoding.Encoding
-	text, old, new   string
-	unrepresentable  string
-	eightBit         bool
-	gitName          string // the name git (iconv) knows it by
-	attributeCapable bool   // git converts every byte of the sample
+	enc             string
+	codec           encoding.Encoding
+	text, old, new  string
+	unrepresentable string
+	eightBit        bool
+	gitName         string // the name git (iconv) knows it by
 }
 
 var samples = []sample{

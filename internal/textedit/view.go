@@ -565,14 +565,3 @@ func (v View) Encode(text []byte) ([]byte, error) {
 	}
 	return out, nil
 }
-
-// DecodeBytes returns the text of other content of the same file (an
-// earlier version, the content on disk now) read through the view's
-// encoding: for diffs and messages.
-func (v View) DecodeBytes(data []byte) []byte {
-	enc := v.Encoding
-	if enc.IsUTF8() {
-		return Decode(data, nil).Text
-	}
-	return Decode(data, enc).Text
-}
