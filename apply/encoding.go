@@ -2,6 +2,7 @@ package apply
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"unicode/utf8"
 
@@ -42,8 +43,11 @@ func (tx *Tx) encodingOf(rel, abs string, data []byte, exists bool) (enc *texted
 		// read above; one named without a mark is written without.
 		return e, fromAttributes, exists && isBinary(data) && !e.Wide()
 	}
-	if cs := charset.EditorConfig(abs); cs != "" {
+	if cs := charset.EditorConfig(tx.e.store.Root(), abs); cs != "" {
 		if e := editorConfigEncoding(cs); e != nil {
+			if e == textedit.UTF8 && (!exists || utf8.Valid(data)) {
+				return e, "", false // plain UTF-8: nothing to report
+			}
 			return e, fromEditorConfig, exists && isBinary(data) && !e.Wide()
 		}
 	}
@@ -166,7 +170,9 @@ func (f *TxFile) encodeWhole(content []byte) ([]byte, error) {
 			return nil, &Error{Code: CodeInvalid, Path: f.Rel, Msg: "the patch renames or copies a file with bytes that do not decode and changes it: graft cannot write the undecodable bytes again. Rename or copy it unchanged, then edit it"}
 		}
 	}
-	out, err := textedit.NewFileView(f.enc).Encode(content)
+	v := textedit.NewFileView(f.enc)
+	v.From = f.encFrom
+	out, err := v.Encode(content)
 	if err != nil {
 		return nil, textedit.WithPath(err, f.Rel)
 	}
@@ -254,4 +260,51 @@ func (f *TxFile) encodingKey() string {
 		return ""
 	}
 	return f.enc.Name()
+}
+
+// resolveEncoding determines the encoding of a file that was read as plain
+// ASCII, if it was not yet: such a file reads the same in every
+// ASCII-compatible encoding, so the attribute and .editorconfig files
+// that name it are read only when something needs the name (new text
+// that is not ASCII, a whole new content, file_read).
+func (f *TxFile) resolveEncoding() {
+	if f.lazy != nil {
+		lazy := f.lazy
+		f.lazy = nil
+		lazy()
+	}
+}
+
+// resolveFor determines the encoding before changes that bring text
+// other than ASCII.
+func (f *TxFile) resolveFor(changes []textedit.Change) {
+	if f.lazy == nil {
+		return
+	}
+	for _, c := range changes {
+		for i := 0; i < len(c.New); i++ {
+			if c.New[i] >= utf8.RuneSelf || c.New[i] == 0 || c.New[i] == 0x1b {
+				f.resolveEncoding()
+				return
+			}
+		}
+	}
+}
+
+// plainASCII reports whether data is 7-bit text without NUL or ESC (the
+// escapes of the stateful encodings): the same text in every
+// ASCII-compatible encoding.
+func plainASCII(data []byte) bool {
+	i := 0
+	for ; i+8 <= len(data); i += 8 {
+		if binary.LittleEndian.Uint64(data[i:])&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(data); i++ {
+		if data[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return bytes.IndexByte(data, 0) < 0 && bytes.IndexByte(data, 0x1b) < 0
 }

@@ -481,3 +481,36 @@ func TestEditBesideUndecodableBytes(t *testing.T) {
 		t.Fatalf("file %q", got)
 	}
 }
+
+// A file that is plain ASCII reads the same in every encoding, but new
+// text that is not ASCII is written in the encoding its attribute names.
+func TestASCIIFileTakesDeclaredEncoding(t *testing.T) {
+	dir := newRepo(t)
+	writeFile(t, filepath.Join(dir, ".editorconfig"), []byte("[*.py]\ncharset = latin1\n"))
+	name := filepath.Join(dir, "a.py")
+	writeFile(t, name, []byte("x = 1\ny = 2\n"))
+	commitAll(t, dir)
+	if _, err := call(t, dir, "multi_edit", map[string]any{"description": "d", "edits": []any{
+		map[string]any{"file_path": "a.py", "old_string": "x = 1", "new_string": "x = 3"},
+		map[string]any{"file_path": "a.py", "old_string": "y = 2", "new_string": "y = 'é'"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(name); string(got) != "x = 3\ny = '\xe9'\n" {
+		t.Fatalf("file %q", got)
+	}
+	res, err := call(t, dir, "file_read", map[string]any{"path": "a.py"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.(*apply.FileReadResult); r.Encoding != "ISO-8859-1" || r.Content != "1: x = 3\n2: y = 'é'\n" {
+		t.Fatalf("file_read %+v", r)
+	}
+	writeFile(t, name, []byte("plain\n"))
+	res, err = call(t, dir, "file_read", map[string]any{"path": "a.py"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.(*apply.FileReadResult); r.Encoding != "ISO-8859-1" || r.EncodingFrom != "from .editorconfig charset" {
+		t.Fatalf("file_read of an ASCII file %+v", r)
+	}
+}

@@ -86,6 +86,7 @@ func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileRea
 	}
 	res := &FileReadResult{Path: f.Rel, Content: b.String(), StartLine: first, EndLine: last,
 		TotalLines: total, Version: version, LineEndings: lineEndings(ix)}
+	f.resolveEncoding()
 	res.Encoding, res.EncodingFrom = f.Encoding()
 	res.BOM = len(f.view().Prefix) > 0
 	if total == 0 {

@@ -132,6 +132,9 @@ type TxFile struct {
 	// cached is the view of the content so far, oldCached of Old (not
 	// for UTF-8 files).
 	cached, oldCached *textedit.View
+	// lazy, when set, determines the encoding of a file read as plain
+	// ASCII (resolveEncoding).
+	lazy func()
 	// source is what a rename or copy onto this path takes its content
 	// from (inheritEncoding).
 	source *renamed
@@ -197,7 +200,18 @@ func (tx *Tx) open(path, edit string, create, binary bool) (*TxFile, error) {
 			return nil, errFromFS(err, rel, edit)
 		}
 		var isBin bool
-		if !binary {
+		switch {
+		case binary:
+		case plainASCII(content):
+			// It reads the same in every encoding graft writes: what names
+			// its encoding is read when new text needs it (encoding.go).
+			f.enc, f.validUTF8 = textedit.UTF8, true
+			f.lazy = func() {
+				f.enc, f.encFrom, _ = tx.encodingOf(rel, abs, content, true)
+				f.validUTF8 = f.enc.IsUTF8()
+				f.cached, f.oldCached = nil, nil
+			}
+		default:
 			f.enc, f.encFrom, isBin = tx.encodingOf(rel, abs, content, true)
 			f.validUTF8 = f.enc.IsUTF8() && (f.encFrom == "" || utf8.Valid(content))
 		}
@@ -248,6 +262,7 @@ func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 	if f.Missing() {
 		return &Error{Code: CodeFileNotFound, Path: f.Rel, Msg: "file not found"}
 	}
+	f.resolveFor(changes)
 	cur := f.Content()
 	view := f.view()
 	sorted, err := textedit.Check(len(view.Text), changes)
@@ -362,6 +377,7 @@ func (f *TxFile) SetContent(content []byte, located ...Located) {
 	if content == nil {
 		content = []byte{}
 	}
+	f.resolveEncoding()
 	content, f.err = f.encodeWhole(content)
 	f.cur, f.parts, f.changes, f.whole, f.deleted, f.cached = content, nil, nil, true, false, nil
 	for _, l := range located {

@@ -62,7 +62,7 @@ func TestEditorConfig(t *testing.T) {
 		"sub/r.md":         "utf-16be",
 		"sub/r.ini":        "",
 	} {
-		if got := EditorConfig(filepath.Join(root, filepath.FromSlash(rel))); got != want {
+		if got := EditorConfig(root, filepath.Join(root, filepath.FromSlash(rel))); got != want {
 			t.Errorf("%s: %q, want %q", rel, got, want)
 		}
 	}

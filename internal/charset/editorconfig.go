@@ -12,23 +12,22 @@ import (
 )
 
 // EditorConfig returns the charset .editorconfig files give the file at
-// abs (an absolute path): "latin1", "utf-8", "utf-8-bom", "utf-16be",
-// "utf-16le" (lower case), or "" when none does. Files are read from the
-// file's directory up, as EditorConfig says: sections whose glob matches
-// the path apply, a later section over an earlier one, a nearer file over
-// a farther one, and a file with root = true ends the search.
-func EditorConfig(abs string) string {
+// abs (an absolute path inside the directory top): "latin1", "utf-8",
+// "utf-8-bom", "utf-16be", "utf-16le" (lower case), or "" when none does.
+// Files are read from the file's directory up to top (the worktree: a
+// file above it is no part of the project), as EditorConfig says: sections
+// whose glob matches the path apply, a later section over an earlier one,
+// a nearer file over a farther one, and a file with root = true ends the
+// search.
+func EditorConfig(top, abs string) string {
 	dir := filepath.Dir(abs)
 	for {
 		cs, root, ok := editorConfigIn(dir, abs)
 		if ok {
 			return cs
 		}
-		if root {
-			return ""
-		}
 		up := filepath.Dir(dir)
-		if up == dir {
+		if root || dir == top || up == dir || !strings.HasPrefix(dir, top) {
 			return ""
 		}
 		dir = up
