@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,10 +24,23 @@ func BenchmarkEncodingOf(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tx := e.Begin("edit", true)
-	for b.Loop() {
-		if enc, _, _ := tx.encodingOf(rel, abs, data, true); enc.Name() != "UTF-8" {
-			b.Fatal(enc)
-		}
+	if err := os.WriteFile(abs, data, 0o644); err != nil {
+		b.Fatal(err)
 	}
+	b.Run("encodingOf", func(b *testing.B) {
+		tx := e.Begin("edit", true)
+		for b.Loop() {
+			if enc, _, _ := tx.encodingOf(rel, abs, data, true); enc.Name() != "UTF-8" {
+				b.Fatal(enc)
+			}
+		}
+	})
+	// The whole read, which determines the encoding once, for scale.
+	b.Run("file_read", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := runFileRead(context.Background(), e, &FileReadRequest{Path: rel}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
