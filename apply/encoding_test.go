@@ -514,3 +514,29 @@ func TestASCIIFileTakesDeclaredEncoding(t *testing.T) {
 		t.Fatalf("file_read of an ASCII file %+v", r)
 	}
 }
+
+// A stale version of a UTF-16 file carries line numbers through what
+// changed since, by the decoded lines; a conflict shows decoded text.
+func TestVersionOnUTF16File(t *testing.T) {
+	u16 := unicode.UTF16(unicode.LittleEndian, unicode.UseBOM)
+	dir := newRepo(t)
+	name := filepath.Join(dir, "a.txt")
+	writeFile(t, name, encodeWith(t, u16, "un\ndeux\ntrois\n"))
+	commitAll(t, dir)
+	res, err := call(t, dir, "file_read", map[string]any{"path": "a.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	version := res.(*apply.FileReadResult).Version
+	writeFile(t, name, encodeWith(t, u16, "zéro\nun\ndeux\ntrois\n"))
+	if _, err := call(t, dir, "edit_lines", map[string]any{"command": "replace", "path": "a.txt", "start_line": 2, "new_content": "DEUX", "version": version}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(name); !bytes.Equal(got, encodeWith(t, u16, "zéro\nun\nDEUX\ntrois\n")) {
+		t.Fatalf("file %q", got)
+	}
+	_, err = call(t, dir, "edit_lines", map[string]any{"command": "replace", "path": "a.txt", "start_line": 2, "new_content": "2", "version": version})
+	if apply.CodeOf(err) != apply.CodeConflict || !strings.Contains(err.Error(), "+zéro") || !strings.Contains(err.Error(), "+DEUX") {
+		t.Fatalf("got %v", err)
+	}
+}
