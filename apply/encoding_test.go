@@ -540,3 +540,24 @@ func TestVersionOnUTF16File(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// The Shift_JIS reproduction, undeclared: the detector names the
+// encoding, an old text in Japanese is found, the edit lands in
+// Shift_JIS, and a character Shift_JIS lacks is refused.
+func TestUndeclaredShiftJIS(t *testing.T) {
+	dir := newRepo(t)
+	name := filepath.Join(dir, "conf.ini")
+	text := "; 設定ファイルを開けませんでした。\n; 権限を確認してから、もう一度お試しください。\nname = 山田\n"
+	writeFile(t, name, encodeWith(t, japanese.ShiftJIS, text))
+	commitAll(t, dir)
+	if _, err := call(t, dir, "edit", map[string]any{"filePath": "conf.ini", "oldString": "name = 山田", "newString": "name = 田中"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(name); !bytes.Equal(got, encodeWith(t, japanese.ShiftJIS, strings.Replace(text, "山田", "田中", 1))) {
+		t.Fatalf("file %q", got)
+	}
+	_, err := call(t, dir, "edit", map[string]any{"filePath": "conf.ini", "oldString": "name = 田中", "newString": "name = 김"})
+	if apply.CodeOf(err) != apply.CodeInvalid || !strings.Contains(err.Error(), "Shift_JIS") {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -25,7 +25,8 @@ import (
 // order; every single-byte code page of x/text (ISO-8859-*, windows-125*,
 // KOI8-R/U, IBM and Mac code pages); and the stateless multi-byte ones
 // (Shift_JIS, EUC-JP, EUC-KR, GBK, GB18030, Big5). A stateful encoding
-// (ISO-2022-JP, HZ-GB-2312, UTF-7) or a name graft does not know is
+// (ISO-2022-JP, HZ-GB-2312, UTF-7), or one a .gitattributes file names
+// that graft does not know ([UnsupportedEncoding]), is
 // [Encoding.Unsupported]: such a file reads as UTF-8 would, and every
 // change to it is refused.
 type Encoding struct {
