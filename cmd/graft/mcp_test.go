@@ -572,8 +572,8 @@ func TestSummarize(t *testing.T) {
 		tool, json string
 		want       []string
 	}{
-		{"edit", `{"success":true,"dry_run":true,"files":[{"path":"a.go","diff":"--- a/a.go\n+++ b/a.go\n","additions":1,"deletions":2,"line_range":{"start":3,"end":4},"hunks":[{"line":3,"end_line":4,"located":"indentation","similarity":0.9}],"syntax_errors":[{"line":3,"column":5,"message":"unexpected }","snippet":"3 | }\n"}]}]}`,
-			[]string{"dry run, nothing written:\nwould edit a.go: +1 -2, lines 3-4 [located by indentation at line 3, similarity 0.90]", "warning: the edit adds a syntax error at a.go:3:5: unexpected }\n3 | }\n", "\n--- a/a.go\n+++ b/a.go\n"}},
+		{"edit", `{"success":true,"dry_run":true,"files":[{"path":"a.go","diff":"--- a/a.go\n+++ b/a.go\n","additions":1,"deletions":2,"line_range":{"start":3,"end":4},"hunks":[{"line":3,"end_line":4,"located":"indentation","similarity":0.9}]}]}`,
+			[]string{"dry run, nothing written:\nwould edit a.go: +1 -2, lines 3-4 [located by indentation at line 3, similarity 0.90]", "\n--- a/a.go\n+++ b/a.go\n"}},
 		{"multi_edit", `{"success":false,"files":[{"path":"b.txt","diff":"","additions":0,"deletions":0,"created":true}],"results":[{"file_path":"c.txt","success":false,"error":"c.txt: text not found"}],"commit":"abc"}`,
 			[]string{"created b.txt: +0 -0", "failed c.txt: c.txt: text not found\n", "journal commit abc\n"}},
 		{"undo", `{"success":true,"commit":"c1","entries":["0123456789abcdef"],"files":["a.go"],"diff":"diff --git a/a.go b/a.go\n"}`,

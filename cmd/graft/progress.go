@@ -133,10 +133,19 @@ func (p *progressBar) stop() {
 }
 
 // call runs a tool on the engine for the CLI; the progress bar, if any,
-// is gone when it returns.
+// is gone when it returns, and what the result warns of (syntax errors
+// that --check=warn let land) is on stderr.
 func (c *Context) call(e *apply.Engine, tool string, args json.RawMessage) (any, error) {
+	res, err := e.Call(context.Background(), tool, args)
 	if c.bar != nil {
-		defer c.bar.stop()
+		c.bar.stop()
 	}
-	return e.Call(context.Background(), tool, args)
+	if l, ok := res.(interface{ Landed() *apply.Landing }); ok && err == nil {
+		for _, f := range l.Landed().Files {
+			if w := syntaxWarning(f.Syntax, l.Landed().DryRun); w != "" {
+				fmt.Fprint(c.Stderr, w)
+			}
+		}
+	}
+	return res, err
 }
