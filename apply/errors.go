@@ -24,6 +24,7 @@ const (
 	CodeConflict     Code = -32012 // changed since read, or a patch does not fit
 	CodeSyntax       Code = -32013 // the edit adds a syntax error
 	CodeTooLarge     Code = -32014 // a file or a call over the size limits
+	CodeIO           Code = -32015 // the disk failed a read or write (full, over quota): nothing changed
 	CodeInvalid      Code = -32600 // an invalid request
 	CodeInternal     Code = -32603 // a bug or an I/O failure of graft itself
 )
@@ -78,13 +79,18 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // CodeOf returns the code of err: the code of the first *Error in its chain,
-// else CodeInternal.
+// else CodeInternal; an internal error whose cause is the disk (full, over
+// quota, failing) is CodeIO.
 func CodeOf(err error) Code {
 	var e *Error
+	code := CodeInternal
 	if errors.As(err, &e) && e.Code != codeUnclassified {
-		return e.Code
+		code = e.Code
 	}
-	return CodeInternal
+	if code == CodeInternal && diskFailure(err) {
+		return CodeIO
+	}
+	return code
 }
 
 // errorf makes an *Error with a formatted message.
@@ -135,7 +141,7 @@ func storeError(err error, path string) error {
 		errors.Is(err, gitstore.ErrReadOnly), errors.Is(err, gitstore.ErrOtherRepository):
 		code = CodePermission
 	case errors.Is(err, gitstore.ErrNothingToUndo), errors.Is(err, gitstore.ErrNothingToRedo),
-		errors.Is(err, gitstore.ErrNoJournal), errors.Is(err, gitstore.ErrUnknownEntry):
+		errors.Is(err, gitstore.ErrNoJournal), errors.Is(err, gitstore.ErrUnknownEntry), errors.Is(err, gitstore.ErrNoBranch):
 		code = CodeInvalid
 	}
 	// gitstore names the path in its message; the Error names it once.

@@ -76,7 +76,7 @@ func (s *Store) state(mode Mode) (*state, error) {
 	}
 	if mode == ModeCommit {
 		if st.branch == "" {
-			return nil, errors.New("gitstore: branch mode needs a branch, and HEAD is detached")
+			return nil, fmt.Errorf("gitstore: branch mode needs a branch, and HEAD is detached (%w)", ErrNoBranch)
 		}
 		st.ref, st.tip, st.parent, st.base, st.valid = st.branch, st.head, st.head, st.head, true
 		st.tree, err = s.commitTree(st.head)

@@ -38,6 +38,10 @@ var ErrFiltered = errors.New("path is under a git filter or end-of-line conversi
 // that could (root): graft respects the mode rather than overriding it.
 var ErrReadOnly = errors.New("file is read-only")
 
+// ErrNoBranch: landing the journal (or branch mode) needs a branch, and
+// HEAD is detached, or the journal is kept outside any repository.
+var ErrNoBranch = errors.New("no branch")
+
 // ErrNothingToUndo and ErrNothingToRedo: the journal has no edit to undo or
 // no undone edit to redo.
 var (

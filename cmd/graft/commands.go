@@ -59,8 +59,8 @@ func runCall(c *Context, _ *pflag.FlagSet, args []string) error {
 		return err
 	}
 	if s, ok := res.(interface{ Succeeded() bool }); ok && !s.Succeeded() {
-		fmt.Fprintln(c.Stderr, "graft: not every edit succeeded (see results)")
-		return errRefused
+		fmt.Fprintln(c.Stderr, "graft: partly applied: not every edit succeeded; results lists each edit, files what landed")
+		return errPartial
 	}
 	return nil
 }

@@ -332,7 +332,8 @@ func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessag
 // toolResult is a successful call: the structured result is the JSON
 // `graft call` prints, the text a short summary and the diff. A result
 // that says not every part succeeded (a non-atomic multi_edit with
-// failures) is flagged IsError, as `graft call` exits 1 for it.
+// failures) is flagged IsError, as `graft call` exits 3 for it, partly
+// applied; its text says which edits landed and which did not.
 func toolResult(tool string, out any) *mcp.CallToolResult {
 	raw, err := marshalJSON(out)
 	if err != nil {

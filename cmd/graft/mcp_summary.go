@@ -23,6 +23,7 @@ var codeNames = map[apply.Code]string{
 	apply.CodeConflict:     "conflict",
 	apply.CodeSyntax:       "syntax check failed",
 	apply.CodeTooLarge:     "too large",
+	apply.CodeIO:           "I/O error, nothing changed",
 	apply.CodeInvalid:      "invalid request",
 	apply.CodeInternal:     "internal error",
 }
