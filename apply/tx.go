@@ -280,6 +280,9 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	var total int64 // bytes changed: removed plus added, over every file
 	for _, f := range tx.files {
 		if f.changed() {
+			if n := int64(f.size()); !f.deleted && n > tx.e.opts.MaxFileBytes {
+				return nil, errorf(CodeTooLarge, f.Rel, "", "the file would be %s after the call (the limit is %s; graft --max-file-size raises it)", sizeOf(n), sizeOf(tx.e.opts.MaxFileBytes))
+			}
 			changed = append(changed, f)
 			total += f.changedBytes()
 		}
