@@ -39,10 +39,11 @@ import (
 // debug logs only with -v.
 
 func init() {
-	register(&command{Name: "mcp", Args: "[-C DIR] [--tools PROFILE|NAME,...] [--http ADDR [--token-file FILE]]",
+	register(&command{Name: "mcp", Args: "[-C DIR|--root DIR] [--tools PROFILE|NAME,...] [--http ADDR [--token-file FILE]]",
 		Summary: "serve the tools to an agent over MCP (stdio, or streamable HTTP with --http)",
 		Flags: func(fs *pflag.FlagSet) {
 			fs.StringP("directory", "C", "", "serve the worktree of `DIR` (as the global -C)")
+			fs.String("root", "", "serve `DIR`: the worktree of the repository holding it, or outside any repository DIR itself (required there)")
 			fs.String("match", "", "`exact` or fuzzy matching of old text (as the global --match)")
 			fs.String("check", "", "syntax check `MODE`: reject, warn or off (as the global --check)")
 			fs.Bool("read-only", false, "serve only the tools that change nothing (the readonly profile)")
@@ -103,8 +104,20 @@ func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 	if len(args) != 0 {
 		return usagef("mcp takes no arguments (got %q)", args[0])
 	}
+	// Whoever starts the server names what it serves: a -C (global or
+	// the command's) or --root. Without one the working directory is
+	// served, which outside a repository is refused (see below).
+	explicit := c.Dir != ""
 	if fs.Changed("directory") {
 		c.Dir, _ = fs.GetString("directory")
+		explicit = true
+	}
+	if fs.Changed("root") {
+		if fs.Changed("directory") {
+			return usagef("mcp: give -C or --root, not both")
+		}
+		c.Dir, _ = fs.GetString("root")
+		explicit = true
 	}
 	if fs.Changed("match") {
 		c.Match, _ = fs.GetString("match")
@@ -141,6 +154,9 @@ func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	if e.Store().Private() && !explicit {
+		return outsideRepository(e.Store().Root())
+	}
 	s.engine = e
 	s.server = s.newSDKServer()
 	s.log.Debug("mcp: serving", "tools", len(tools), "dir", c.Dir, "http", httpAddr)
@@ -148,6 +164,16 @@ func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 		return serveHTTP(c, s, httpAddr, tokenFile)
 	}
 	return serveStdio(c, s)
+}
+
+// outsideRepository refuses to serve dir, a directory outside any git
+// repository that nobody named: a desktop client launching its servers in
+// / or the home directory would otherwise hand a model every file below
+// it. The message says how to name the directory.
+func outsideRepository(dir string) error {
+	return &usageError{cmd: "mcp", msg: fmt.Sprintf("mcp: %s is not inside a git repository, and no directory to serve was given: "+
+		"graft will not serve every file below the directory it was started in. Name the directory to serve with --root "+
+		"(or -C), as in a client's configuration: \"args\": [\"mcp\", \"--root\", \"/path/to/project\"]", dir)}
 }
 
 // selectTools applies --tools and --read-only to the registry: the

@@ -64,11 +64,18 @@ func gitRun(t testing.TB, dir string, args ...string) string {
 // session.
 func startMCP(t testing.TB, dir string, args ...string) *mcpSession {
 	t.Helper()
+	return startMCPArgs(t, append([]string{"-C", dir, "mcp"}, args...)...)
+}
+
+// startMCPArgs runs `graft ARGS` in process (ARGS start the server) and
+// initializes the session.
+func startMCPArgs(t testing.TB, args ...string) *mcpSession {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	s := &mcpSession{t: t, in: inW, lines: make(chan []byte, 1024), exit: make(chan int, 1), stderr: &lockedBuffer{}, nextID: 100}
 	go func() {
-		code := Main(append([]string{"-C", dir, "mcp"}, args...), inR, outW, s.stderr)
+		code := Main(args, inR, outW, s.stderr)
 		outW.Close()
 		s.exit <- code
 	}()
