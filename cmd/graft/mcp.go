@@ -10,7 +10,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/graftdev/graft/apply"
@@ -32,10 +31,8 @@ import (
 // JSON a client sent and a refusal reads the same as on the CLI.
 //
 // The engine is opened once and keeps the repository open for the whole
-// server; it is not for concurrent use, so calls run one at a time (the
-// SDK dispatches them concurrently: mcpServer.mu serialises them, and on
-// stdio the transport hands them to the SDK in arrival order, see
-// lineConn). stdout carries protocol messages only; logs go to stderr,
+// server; it is not for concurrent use, so calls run one at a time, in the
+// order they arrived (the SDK dispatches them concurrently: turns.go). stdout carries protocol messages only; logs go to stderr,
 // debug logs only with -v.
 
 func init() {
@@ -49,7 +46,9 @@ func init() {
 			fs.Bool("read-only", false, "serve only the tools that change nothing (the readonly profile)")
 			fs.StringSlice("tools", nil, "serve these profiles and tools (comma-separated `NAMES`; profiles: "+profileNames()+"; default: default)")
 			fs.String("http", "", "serve streamable HTTP on `ADDR` (host:port; port 0 picks one) at /mcp instead of stdio")
-			fs.String("token-file", "", "with --http: require 'Authorization: Bearer TOKEN', TOKEN read from `FILE`; allows a non-loopback ADDR (put TLS in front)")
+			fs.String("token-file", "", "with --http: require 'Authorization: Bearer TOKEN', TOKEN read from `FILE` (mode 600); allows a non-loopback ADDR (put TLS in front)")
+			fs.Duration("session-idle", defaultSessionIdle, "with --http: close a session that made no request for `DURATION` (0: never)")
+			fs.Int("max-sessions", defaultMaxSessions, "with --http: keep at most `N` sessions open (0: no bound)")
 		},
 		Run: runMCP})
 	engineOptions = append(engineOptions, func(c *Context, o *apply.Options) error {
@@ -141,11 +140,24 @@ func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 	}
 	httpAddr, _ := fs.GetString("http")
 	tokenFile, _ := fs.GetString("token-file")
-	if tokenFile != "" && httpAddr == "" {
-		return usagef("mcp: --token-file needs --http")
+	for _, f := range []string{"token-file", "session-idle", "max-sessions"} {
+		if fs.Changed(f) && httpAddr == "" {
+			return usagef("mcp: --%s needs --http", f)
+		}
+	}
+	ho := httpOptions{bodyTimeout: defaultBodyTimeout}
+	ho.sessionIdle, _ = fs.GetDuration("session-idle")
+	ho.maxSessions, _ = fs.GetInt("max-sessions")
+	if ho.sessionIdle < 0 || ho.maxSessions < 0 {
+		return usagef("mcp: --session-idle and --max-sessions take 0 or more")
+	}
+	if tokenFile != "" {
+		if ho.token, err = readToken(tokenFile); err != nil {
+			return err
+		}
 	}
 
-	s := &mcpServer{log: c.logger, tools: tools}
+	s := &mcpServer{log: c.logger, tools: tools, turns: newTurns()}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -161,7 +173,7 @@ func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 	s.server = s.newSDKServer()
 	s.log.Debug("mcp: serving", "tools", len(tools), "dir", c.Dir, "http", httpAddr)
 	if httpAddr != "" {
-		return serveHTTP(c, s, httpAddr, tokenFile)
+		return serveHTTP(c, s, httpAddr, ho)
 	}
 	return serveStdio(c, s)
 }
@@ -283,9 +295,10 @@ type mcpServer struct {
 	tools  []*apply.Tool
 	server *mcp.Server
 
-	// mu serialises calls: the engine is not for concurrent use.
-	mu   sync.Mutex
-	sink *progressSink // the running call's, nil without a progress token
+	// turns runs calls one at a time, in the order they arrived: the
+	// engine is not for concurrent use.
+	turns *turns
+	sink  *progressSink // the running call's, nil without a progress token
 }
 
 // newSDKServer registers the selected tools with a new SDK server.
@@ -312,7 +325,16 @@ func (s *mcpServer) handler(t *apply.Tool) mcp.ToolHandler {
 		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 			sink = &progressSink{session: req.Session, ctx: ctx, token: tok, last: -1}
 		}
-		return s.call(ctx, t, args, sink), nil
+		// Over HTTP the ticket was taken when the request arrived
+		// (httpLimits); otherwise it is taken now.
+		ticket, ok := uint64(0), false
+		if req.Extra != nil && req.Extra.Header != nil {
+			ticket, ok = parseTicket(req.Extra.Header.Get(ticketHeader))
+		}
+		if !ok {
+			ticket = s.turns.take()
+		}
+		return s.call(ctx, t, args, sink, ticket), nil
 	}
 }
 
@@ -329,9 +351,11 @@ func (s *mcpServer) progress(p apply.Progress) {
 // file versions it replaced are freed on another goroutine
 // (gitstore.OpenOptions.DeferFrees): freeing them can wait for the disk,
 // and the client need not.
-func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessage, sink *progressSink) (res *mcp.CallToolResult) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessage, sink *progressSink, ticket uint64) (res *mcp.CallToolResult) {
+	defer s.turns.done(ticket)
+	if err := s.turns.wait(ctx, ticket); err != nil {
+		return toolError(t.Name, &apply.Error{Code: apply.CodeInvalid, Msg: "cancelled before it ran"})
+	}
 	s.sink = sink
 	start := time.Now()
 	defer func() {
