@@ -46,6 +46,11 @@ func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*App
 			return nil, patchError(err)
 		}
 	}
+	for _, fp := range p.Files {
+		if fp.OldMode == gitLinkMode {
+			return nil, invalidf(fp.OldPath, "", "the patch changes a symbolic link (old mode 120000), which graft does not do: change it with git")
+		}
+	}
 	tx := e.Begin("apply_patch", req.DryRun)
 	if req.Version != "" {
 		if err := carryHunks(tx, p, req.Version); err != nil {
@@ -80,8 +85,16 @@ func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*App
 		if c.Mode != 0 {
 			f.Mode = c.Mode.Perm()
 		}
+		if c.Mode == gitLinkMode {
+			f.Mode = linkMode
+		}
 		if err := landChange(f, c, located[c.Path]); err != nil {
 			return nil, err
+		}
+		if isLink(f.Mode) {
+			if err := tx.checkLink(f, ""); err != nil {
+				return nil, err
+			}
 		}
 	}
 	l, err := tx.Land(ctx, "")

@@ -367,7 +367,7 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 // check only warns. It returns the report for the result: nil when the
 // check is off or the language unknown.
 func (tx *Tx) checkSyntax(f *TxFile) (*syntax.Report, error) {
-	if tx.e.opts.Check == CheckOff || f.deleted {
+	if tx.e.opts.Check == CheckOff || f.deleted || isLink(f.Mode) {
 		return nil, nil
 	}
 	before := f.Old
@@ -478,8 +478,12 @@ func nonNil(l []Located) []Located {
 	return l
 }
 
-// gitMode is the git file mode of permission bits: 100755 or 100644.
+// gitMode is the git file mode of permission bits: 100755 or 100644, or
+// 120000 for a symbolic link.
 func gitMode(m fs.FileMode) int {
+	if isLink(m) {
+		return gitLinkMode
+	}
 	if m&0o111 != 0 {
 		return 0o100755
 	}

@@ -73,6 +73,9 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 				if isExec(ch.after.Mode) {
 					f.NewPerm = 0o755
 				}
+				if ch.after.Mode == modeSymlink {
+					f.NewPerm = linkPerm
+				}
 			}
 			in.Files = append(in.Files, f)
 			out.Files = append(out.Files, ch.path)

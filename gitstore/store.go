@@ -65,7 +65,8 @@ type Change struct {
 	// of its unchanged bytes.
 	NewParts [][]byte
 	// Mode holds the permission bits of New (the executable bit matters);
-	// 0 keeps the file's current mode (0o644 for a new file).
+	// 0 keeps the file's current mode (0o644 for a new file). With
+	// fs.ModeSymlink, New is the target of a symbolic link written at Path.
 	Mode fs.FileMode
 	// OldHash and NewHash, when set, are the blob ids of Old and New
 	// being computed already (Store.HashAsync of these very slices, or
