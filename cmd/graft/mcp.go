@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -389,11 +391,49 @@ func toolResult(tool string, out any) *mcp.CallToolResult {
 	if err != nil {
 		return toolError(tool, &apply.Error{Code: apply.CodeInternal, Msg: fmt.Sprintf("internal error (a bug in graft): encoding the result: %v", err)})
 	}
-	res := &mcp.CallToolResult{StructuredContent: json.RawMessage(raw), Content: []mcp.Content{&mcp.TextContent{Text: summarize(tool, raw)}}}
+	res := &mcp.CallToolResult{StructuredContent: json.RawMessage(raw), Content: []mcp.Content{&mcp.TextContent{Text: summarize(tool, summaryJSON(out, raw))}}}
 	if s, ok := out.(interface{ Succeeded() bool }); ok && !s.Succeeded() {
 		res.IsError = true
 	}
 	return res
+}
+
+// summaryJSON is what the text summary of out is made from: raw, the
+// result's JSON, or for an editing result with a diff over the text's
+// bound the JSON of a copy whose diffs are cut just past it (the summary
+// clips them anyway), so that a big diff is not decoded again whole.
+func summaryJSON(out any, raw []byte) []byte {
+	l, ok := out.(interface{ Landed() *apply.Landing })
+	if !ok || !slices.ContainsFunc(l.Landed().Files, func(f apply.FileResult) bool { return len(f.Diff) > textDiffBytes }) {
+		return raw
+	}
+	v := reflect.ValueOf(out)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return raw
+	}
+	cp := reflect.New(v.Elem().Type())
+	cp.Elem().Set(v.Elem()) // a shallow copy: its Landing is its own
+	cl := cp.Interface().(interface{ Landed() *apply.Landing }).Landed()
+	cl.Files = slices.Clone(cl.Files)
+	for i := range cl.Files {
+		f := &cl.Files[i]
+		if len(f.Diff) > textDiffBytes {
+			f.Diff = f.Diff[:textDiffBytes+1]
+		}
+		// The summary names only the hunks found by a fuzzy tier.
+		var fuzzy []apply.Located
+		for _, h := range f.Hunks {
+			if len(fuzzy) < 100 && h.Method != "exact" && h.Method != "lines" && h.Method != "create" {
+				fuzzy = append(fuzzy, h)
+			}
+		}
+		f.Hunks = fuzzy
+	}
+	small, err := marshalJSON(cp.Interface())
+	if err != nil {
+		return raw
+	}
+	return small
 }
 
 // toolError is a refused or failed call. It carries no structured content
@@ -410,13 +450,13 @@ func toolError(tool string, err error) *mcp.CallToolResult {
 // marshalJSON encodes v without escaping <, > and & (diffs are full of
 // them) and without a trailing newline.
 func marshalJSON(v any) ([]byte, error) {
-	var b strings.Builder
+	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return []byte(strings.TrimSuffix(b.String(), "\n")), nil
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // progressSink turns the engine's progress reports for one call into

@@ -159,7 +159,7 @@ func summarizeFiles(b *strings.Builder, m map[string]any, files []any) {
 	}
 	if diffs.Len() > 0 {
 		b.WriteByte('\n')
-		b.WriteString(diffs.String())
+		b.WriteString(clipText(diffs.String(), "files[].diff"))
 	}
 }
 
@@ -214,7 +214,7 @@ func summarizeOther(b *strings.Builder, tool string, m map[string]any) {
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(d)
+		b.WriteString(clipText(d, "diff"))
 	} else if isString(m["diff"]) && b.Len() == 0 {
 		b.WriteString("no changes\n")
 	}
@@ -248,4 +248,23 @@ func syntaxWarning(rep *syntax.Report, dryRun bool) string {
 		s = strings.Replace(s, ": the edit adds ", ": the edit would add ", 1)
 	}
 	return "warning: " + s + "\n"
+}
+
+// textDiffBytes bounds the diff in a result's text: a model reads the
+// text, and a diff of megabytes there costs its context and the server a
+// copy of the diff in every layer that encodes the response. The
+// structured result holds the diff whole.
+const textDiffBytes = 64 << 10
+
+// clipText cuts a diff longer than textDiffBytes at the end of a line and
+// says where the whole of it is: the structured result's field.
+func clipText(d, field string) string {
+	if len(d) <= textDiffBytes {
+		return d
+	}
+	cut := strings.LastIndexByte(d[:textDiffBytes], '\n') + 1
+	if cut == 0 {
+		cut = textDiffBytes
+	}
+	return d[:cut] + fmt.Sprintf("\n[the diff is clipped here, past %d KB: the structured result's %s holds it whole]\n", textDiffBytes>>10, field)
 }

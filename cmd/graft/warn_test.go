@@ -87,3 +87,29 @@ func TestSummarizeSyntaxWarning(t *testing.T) {
 		}
 	}
 }
+
+// A diff past the text's bound is clipped in the text content, with a note
+// that the structured result holds it whole; the structured result has
+// every byte (SPEC: MCP; issue 32 item 10).
+func TestMCPTextClipsABigDiff(t *testing.T) {
+	big := strings.Repeat("a line of some length to fill the diff\n", 5000) // 195 KB
+	dir := gitRepo(t, map[string]string{"a.txt": "x\n"})
+	s := startMCP(t, dir)
+	res, _ := s.call("edit", map[string]any{"filePath": "b.txt", "oldString": "", "newString": big}, nil)
+	if res["isError"] == true {
+		t.Fatalf("refused: %s", text(res))
+	}
+	txt := text(res)
+	if len(txt) > textDiffBytes+1024 || !strings.Contains(txt, "the structured result's files[].diff holds it whole") || !strings.HasPrefix(txt, "created b.txt: +5000 -0") {
+		t.Errorf("text of %d bytes, want the summary and a diff clipped near %d bytes with a note:\n%s", len(txt), textDiffBytes, txt[max(0, len(txt)-300):])
+	}
+	sc, _ := res["structuredContent"].(map[string]any)
+	files, _ := sc["files"].([]any)
+	if len(files) != 1 {
+		t.Fatalf("structured files: %v", files)
+	}
+	if d, _ := files[0].(map[string]any)["diff"].(string); len(d) < len(big)+5000 || strings.Count(d, "\n+a line of some length") != 5000 {
+		t.Errorf("the structured result's diff has %d bytes, want the whole diff", len(d))
+	}
+	s.closeWait()
+}
