@@ -106,6 +106,7 @@ type TxFile struct {
 	// changes turn Old into the content so far (sorted, checked,
 	// composed over the steps), unless whole is set.
 	changes []textedit.Change
+	spare   []textedit.Change // the buffer the next step composes into
 	// whole: the content so far is cur, set whole (a creation, a rename
 	// or copy onto the path, binary data) and changed in place by later
 	// steps.
@@ -243,12 +244,10 @@ func (f *TxFile) Step(changes []textedit.Change) error {
 		f.cur = out
 		return nil
 	}
-	f.changes = textedit.Compose(f.Old, f.changes, sorted)
-	parts, err := textedit.Parts(f.Old, f.changes)
-	if err != nil {
-		// Compose's result is checked by construction; this is a bug.
-		return &Error{Code: CodeInternal, Path: f.Rel, Msg: "composed changes invalid: " + err.Error()}
-	}
+	// Compose keeps the file's changes sorted and apart by construction
+	// (TestCompose), so they are not checked again per step.
+	f.changes, f.spare = textedit.ComposeInto(f.spare[:0], f.Old, f.changes, sorted), f.changes
+	parts := textedit.PartsOf(f.Old, f.changes)
 	if len(f.Old) >= partsBytes {
 		f.cur, f.parts = nil, parts
 	} else {
