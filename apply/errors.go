@@ -101,8 +101,9 @@ func classified(err error, path, edit, msg string) *Error {
 		return e
 	}
 	if msg == "" {
-		// the cause names the path in its message; the Error names it once
-		msg = err.Error()
+		// The cause names the path in its message; the Error names it
+		// once. A package's prefix ("gitstore: ") is no one's business.
+		msg = strings.TrimPrefix(err.Error(), "gitstore: ")
 		if path != "" {
 			msg = strings.TrimPrefix(msg, path+": ")
 		}
