@@ -159,7 +159,7 @@ func locate(content []byte, oldText, newText string, all bool, opt matcher.Optio
 	if err != nil {
 		e := matchError(err, "", edit, "old text")
 		if CodeOf(e) == CodeAmbiguous {
-			e.(*Error).Msg += "\n(add lines around it to pick one, or replace every occurrence: replaceAll in edit, replace_all in multi_edit)"
+			e.(*Error).Msg += "; or replace every one: replaceAll (replace_all in multi_edit, --all for graft edit)"
 		}
 		return nil, e
 	}
