@@ -64,19 +64,19 @@ func CodeOf(err error) Code {
 	if errors.As(err, &e) && e.Code != 0 {
 		return e.Code
 	}
-	switch {
-	case err == nil:
+	if err == nil {
 		return 0
-	case errors.Is(err, textedit.ErrNotFound):
-		return CodeTextNotFound
-	case errors.Is(err, textedit.ErrAmbiguous):
-		return CodeAmbiguous
-	case errors.Is(err, textedit.ErrConflict), errors.Is(err, gitstore.ErrConflict), errors.Is(err, gitstore.ErrLocked):
+	}
+	if c := textedit.KindCode(err); c != 0 {
+		return c
+	}
+	switch {
+	case errors.Is(err, gitstore.ErrConflict), errors.Is(err, gitstore.ErrLocked):
 		return CodeConflict
-	case errors.Is(err, textedit.ErrMalformed), errors.Is(err, gitstore.ErrNothingToUndo), errors.Is(err, gitstore.ErrNothingToRedo),
+	case errors.Is(err, gitstore.ErrNothingToUndo), errors.Is(err, gitstore.ErrNothingToRedo),
 		errors.Is(err, gitstore.ErrNoJournal), errors.Is(err, gitstore.ErrUnknownEntry):
 		return CodeInvalid
-	case errors.Is(err, textedit.ErrNoFile), errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist):
 		return CodeFileNotFound
 	case errors.Is(err, gitstore.ErrFiltered), errors.Is(err, gitstore.ErrUnsafeRepository), errors.Is(err, gitstore.ErrUnsupportedFormat),
 		errors.Is(err, gitstore.ErrReadOnly), errors.Is(err, gitstore.ErrOtherRepository), errors.Is(err, fs.ErrPermission):

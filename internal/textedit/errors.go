@@ -50,6 +50,35 @@ var sentinels = map[Code]error{
 	CodeFileNotFound: ErrNoFile,
 }
 
+// kindCodes lists the sentinels in the order KindCode tries them.
+var kindCodes = []Code{CodeTextNotFound, CodeAmbiguous, CodeConflict, CodeInvalid, CodeFileNotFound}
+
+// Kind makes a finer kind of one of the shared sentinels (a patch's "file
+// already exists" is a conflict): it matches its own name and parent
+// with errors.Is, and KindCode gives it the parent's code.
+func Kind(name string, parent error) error { return &kind{name, parent} }
+
+type kind struct {
+	name   string
+	parent error
+}
+
+func (k *kind) Error() string { return k.name }
+func (k *kind) Unwrap() error { return k.parent }
+
+// KindCode is the code of a kind of error: of the shared sentinel it is
+// or wraps (errors.Is), else 0. It is how every format's refusal gets its
+// code, and the first question apply.CodeOf asks of an error that is not
+// an *Error.
+func KindCode(kind error) Code {
+	for _, c := range kindCodes {
+		if errors.Is(kind, sentinels[c]) {
+			return c
+		}
+	}
+	return 0
+}
+
 // Candidate is a near miss listed with a refusal: a place in the file
 // that almost fits, with its actual text, so that a model can retry with
 // it.
