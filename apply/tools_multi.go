@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/graftdev/graft/apply/symbol"
 )
 
 func init() {
@@ -46,7 +48,7 @@ func (ed *FileEdit) run(tx *Tx, edit string) (noop bool, err error) {
 		if ed.OldString != nil || ed.NewString != nil || ed.ReplaceAll {
 			return false, invalidf(ed.FilePath, edit, "give symbol (with action and content) or old_string and new_string, not both")
 		}
-		return false, tx.editSymbol(ed.FilePath, edit, symbolEdit{Symbol: ed.Symbol, Action: ed.Action, Content: ed.Content, Line: ed.Line}, "", true)
+		return false, tx.editSymbol(ed.FilePath, edit, symbol.Edit{Symbol: ed.Symbol, Action: ed.Action, Content: ed.Content, Line: ed.Line}, "")
 	}
 	if ed.OldString == nil || ed.NewString == nil {
 		return false, invalidf(ed.FilePath, edit, "old_string and new_string are required (or symbol, action and content)")
@@ -55,9 +57,9 @@ func (ed *FileEdit) run(tx *Tx, edit string) (noop bool, err error) {
 		return false, invalidf(ed.FilePath, edit, "action, content and line go with symbol")
 	}
 	if *ed.OldString == *ed.NewString && *ed.OldString != "" {
-		return true, tx.unchangedString(ed.FilePath, edit, *ed.OldString, ed.ReplaceAll, true)
+		return true, tx.unchangedString(ed.FilePath, edit, *ed.OldString, ed.ReplaceAll)
 	}
-	return false, tx.editString(ed.FilePath, edit, *ed.OldString, *ed.NewString, ed.ReplaceAll, "", true)
+	return false, tx.editString(ed.FilePath, edit, *ed.OldString, *ed.NewString, ed.ReplaceAll, "")
 }
 
 // EditResult is the outcome of one multi_edit edit.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 	"strings"
+
+	"github.com/graftdev/graft/apply/lineedit"
 )
 
 func init() {
@@ -43,7 +45,10 @@ func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileRea
 	if err != nil {
 		return nil, err
 	}
-	ix := newFileLines(f.Old)
+	// Lines are shown as every tool addresses them: through the file's
+	// text view, which leaves a UTF-8 byte order mark out (it belongs to
+	// the file, not to line 1).
+	ix := lineedit.NewFile(f.Text())
 	total := ix.Count()
 	// The version is stored, so that a later edit can diff against it.
 	version, err := e.store.SaveBlob(f.Old)
@@ -79,7 +84,7 @@ func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileRea
 	return res, nil
 }
 
-func lineEndings(ix *fileLines) string {
+func lineEndings(ix *lineedit.File) string {
 	crlf, lf := 0, 0
 	for n := 1; n <= ix.Count(); n++ {
 		switch ix.EOL(n) {

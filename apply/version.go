@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/graftdev/graft/apply/lineedit"
 	"github.com/graftdev/graft/gitstore"
 	"github.com/graftdev/graft/internal/lineindex"
 )
@@ -81,7 +82,7 @@ func (v *sinceVersion) lines(first, last int, edit string) (int, int, error) {
 		touches := e.A0 <= last && e.A1 > first // changed lines inside
 		inside := e.A0 == e.A1 && e.A0 > first && e.A0 <= last
 		if touches || inside {
-			return 0, 0, v.conflict(edit, lineDesc(first, last))
+			return 0, 0, v.conflict(edit, lineedit.Desc(first, last))
 		}
 	}
 	d := v.shift(first)
@@ -105,7 +106,6 @@ func (v *sinceVersion) conflict(edit, what string) *Error {
 		e = errorf(CodeConflict, v.rel, edit,
 			"%s changed while the call ran (another writer); read the file again. What changed:\n%s", what, diff)
 	}
-	e.changeShown = true
 	return e
 }
 
