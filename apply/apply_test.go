@@ -173,7 +173,6 @@ func TestExpandTemplate(t *testing.T) {
 	}
 }
 
-
 // FuzzEditContentLineEndings checks the edit path's line endings: a change
 // to whole lines of a CRLF file, sent with LF breaks (as models write), or
 // sent with CRLF to the LF version of the file, lands as the exact edit of
