@@ -278,8 +278,17 @@ func instructions(tools []*apply.Tool) string {
 	if has("file_read") {
 		b.WriteString("- file_read shows lines as \"N: text\" and returns version: the line numbers are what line edits take, and passing version to an edit makes graft refuse it if the file changed since.\n")
 	}
-	if has("edit_lines") || has("replace_in_file") {
-		b.WriteString("- Prefer line edits (edit_lines, replace_in_file) for changes you located by line number; line numbers always refer to the file as it was when the call began.\n")
+	var lineTools []string
+	for _, n := range []string{"edit_lines", "replace_in_file"} {
+		if has(n) {
+			lineTools = append(lineTools, n)
+		}
+	}
+	if len(lineTools) > 0 {
+		b.WriteString("- Prefer line edits (" + strings.Join(lineTools, ", ") + ") for changes you located by line number; line numbers always refer to the file as it was when the call began.\n")
+	}
+	if has("apply_patch") {
+		b.WriteString("- apply_patch takes a unified diff (as git diff prints it), a *** Begin Patch envelope or SEARCH/REPLACE blocks, for changes across files; hunks are located by their context, so stale line numbers are fine.\n")
 	}
 	if has("edit") || has("edit_text_file") || has("multi_edit") {
 		b.WriteString("- String edits match exactly first, then forgive whitespace, indentation, line-ending and quote slips, but never guess between several places.\n")

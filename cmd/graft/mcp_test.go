@@ -715,3 +715,23 @@ func BenchmarkMCPSessionHeap(b *testing.B) {
 	b.ReportMetric(heap(), "heap-MiB-end")
 	s.closeWait()
 }
+
+// The server's instructions name only the tools it serves: the default set
+// has no replace_in_file, and it has apply_patch, which they must mention.
+func TestMCPInstructionsNameServedTools(t *testing.T) {
+	def, err := selectTools(apply.Tools(), []string{"default"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := instructions(def)
+	if strings.Contains(in, "replace_in_file") || !strings.Contains(in, "edit_lines") || !strings.Contains(in, "apply_patch") {
+		t.Errorf("default instructions:\n%s", in)
+	}
+	lines, err := selectTools(apply.Tools(), []string{"lines"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in := instructions(lines); !strings.Contains(in, "edit_lines, replace_in_file") || strings.Contains(in, "apply_patch") {
+		t.Errorf("lines instructions:\n%s", in)
+	}
+}
