@@ -190,7 +190,7 @@ func changes(o *outline.Outline, ix *lineedit.File, file string, s *outline.Symb
 		loc.Line = first
 		return []textedit.Change{lineedit.Range(ix, first, s.EndLine, lines, edit)}, loc, nil
 	case "insert_before", "insert_after":
-		sep := separation(o, ix, s)
+		sep := separation(o, ix, s, lines)
 		top := TopLine(s)
 		lines, loc.Reindented = reindentTo(lines, file, o.Language, ix, top, top-1, s)
 		blank := make([]string, sep)
@@ -503,20 +503,67 @@ func blankBetween(ix *lineedit.File, a, b int) int {
 	return max(b-a-1, 0)
 }
 
-// separation is how many blank lines the file puts between s and its
-// neighbours: between s and the next declaration, else the previous one,
-// else the language's habit (two between Python's top-level definitions,
-// none between keys, one elsewhere).
-func separation(o *outline.Outline, ix *lineedit.File, s *outline.Symbol) int {
+// separation is how many blank lines go between s and the declaration
+// lines inserted beside it. The file is asked how it separates such a
+// pair, through s's neighbours in its scope at its indentation (the next
+// declaration first, then the previous one), taking the blank lines
+// between s and the first of them that is like the new declaration:
+//
+//   - one making a pair of the same shape with s: both one line long, or
+//     one of them spanning several lines (a function inserted before the
+//     first of a run of constants is set apart from it though the
+//     constants sit flush against each other);
+//   - else one declared with the same word (func beside func, const beside
+//     const: a multi-line method inserted among flush one-line methods
+//     sits flush too).
+//
+// When no neighbour is like it, a one-line declaration beside a one-line
+// s takes the separation of any neighbour, and otherwise the language's
+// habit applies: two blank lines between Python's top-level definitions,
+// none between keys, one elsewhere. lines are the inserted lines; config
+// keys (lines nil) take the neighbour's separation whatever their shape.
+func separation(o *outline.Outline, ix *lineedit.File, s *outline.Symbol, lines []string) int {
 	prev, next := neighbours(o, ix, s)
+	type side struct {
+		x   *outline.Symbol
+		gap int
+	}
+	var sides []side
 	if next != nil {
 		if n := blankBetween(ix, s.EndLine, TopLine(next)); n >= 0 {
-			return min(n, 2)
+			sides = append(sides, side{next, min(n, 2)})
 		}
 	}
 	if prev != nil {
 		if n := blankBetween(ix, prev.EndLine, TopLine(s)); n >= 0 {
-			return min(n, 2)
+			sides = append(sides, side{prev, min(n, 2)})
+		}
+	}
+	if lines == nil {
+		if len(sides) > 0 {
+			return sides[0].gap
+		}
+	} else {
+		cs := commentStyleOf(o.Language)
+		// The span's lines are those past the comment block, decorators
+		// included; the declaring word is past the decorators.
+		span := declStart(lines, cs, false)
+		long := s.EndLine > s.Line || len(lines)-span > 1
+		for _, sd := range sides {
+			if (s.EndLine > s.Line || sd.x.EndLine > sd.x.Line) == long {
+				return sd.gap
+			}
+		}
+		if decl := declStart(lines, cs, true); decl < len(lines) {
+			word := declWord(lines[decl])
+			for _, sd := range sides {
+				if word != "" && declWord(string(ix.Text(sd.x.DeclLine))) == word {
+					return sd.gap
+				}
+			}
+		}
+		if !long && len(sides) > 0 {
+			return sides[0].gap
 		}
 	}
 	switch {
@@ -526,6 +573,56 @@ func separation(o *outline.Outline, ix *lineedit.File, s *outline.Symbol) int {
 		return 2
 	}
 	return 1
+}
+
+// declStart is the index of the first of lines past their leading
+// comment block, and past their decorators too when decorators is set
+// (a one-line declaration under its doc comment is one line long, as a
+// symbol's span leaves its comment block out).
+func declStart(lines []string, cs commentStyle, decorators bool) int {
+	i := 0
+	for i < len(lines) {
+		t := strings.TrimSpace(lines[i])
+		switch {
+		case t == "", cs.line != "" && strings.HasPrefix(t, cs.line):
+			i++
+			continue
+		case cs.block != "" && strings.HasPrefix(t, cs.block):
+			for i < len(lines) && !strings.Contains(lines[i], cs.blockEnd) {
+				i++
+			}
+			i++
+			continue
+		case decorators && (strings.HasPrefix(t, "@") || strings.HasPrefix(t, "#[")):
+			i++
+			continue
+		}
+		break
+	}
+	return min(i, len(lines))
+}
+
+// modifiers are the words before a declaration's own keyword or name.
+var modifiers = map[string]bool{"export": true, "default": true, "declare": true, "public": true, "private": true,
+	"protected": true, "static": true, "readonly": true, "async": true, "abstract": true, "override": true,
+	"pub": true, "final": true, "unsafe": true}
+
+// declWord is the word a declaration line declares with, past its
+// modifiers: "func", "const", "class", or the name itself ("find" in
+// "async find(id) {").
+func declWord(line string) string {
+	for f := strings.Fields(line); len(f) > 0; f = f[1:] {
+		w := firstWord(f[0])
+		if !modifiers[w] {
+			return w
+		}
+	}
+	return ""
+}
+
+func commentStyleOf(lang string) commentStyle {
+	line, block, blockEnd := outline.Comments(lang)
+	return commentStyle{line, block, blockEnd}
 }
 
 // deletedLines is the range a delete removes: the comment block, the
