@@ -190,7 +190,7 @@ func changes(o *outline.Outline, ix *lineedit.File, file string, s *outline.Symb
 		loc.Line = first
 		return []textedit.Change{lineedit.Range(ix, first, s.EndLine, lines, edit)}, loc, nil
 	case "insert_before", "insert_after":
-		sep := separation(o, ix, s, lines)
+		sep := separation(o, ix, s, lines, action == "insert_before")
 		top := TopLine(s)
 		lines, loc.Reindented = reindentTo(lines, file, o.Language, ix, top, top-1, s)
 		blank := make([]string, sep)
@@ -417,8 +417,8 @@ func stringLines(lines []string, lang string) []bool {
 }
 
 // spanTabs reports whether the lines first..last (or, when they do not
-// tell, the file) indent with tabs; lines inside multi-line strings do
-// not count.
+// tell, the file; for Go, tabs) indent with tabs; lines inside
+// multi-line strings do not count.
 func spanTabs(ix *lineedit.File, first, last int, st lineedit.Style, lang string) bool {
 	lines := make([]string, 0, max(last-first+1, 0))
 	for n := first; n <= last; n++ {
@@ -427,7 +427,9 @@ func spanTabs(ix *lineedit.File, first, last int, st lineedit.Style, lang string
 	if tabs, known := linesStyle(unstrung(lines, stringLines(lines, lang))); known {
 		return tabs
 	}
-	return st.Tabs
+	// Go code is indented with tabs (gofmt), whatever the file's other
+	// lines say: a raw string's text indented with spaces is not its code.
+	return st.Tabs || lang == "go"
 }
 
 // linesStyle tells whether lines indent with tabs or spaces, from the
@@ -504,25 +506,37 @@ func blankBetween(ix *lineedit.File, a, b int) int {
 }
 
 // separation is how many blank lines go between s and the declaration
-// lines inserted beside it. The file is asked how it separates such a
-// pair, through s's neighbours in its scope at its indentation (the next
-// declaration first, then the previous one), taking the blank lines
-// between s and the first of them that is like the new declaration:
+// lines inserted beside it (before s when before is set). The file is
+// asked how it separates such a pair, in s's scope at s's indentation:
 //
-//   - one making a pair of the same shape with s: both one line long, or
-//     one of them spanning several lines (a function inserted before the
-//     first of a run of constants is set apart from it though the
-//     constants sit flush against each other);
-//   - else one declared with the same word (func beside func, const beside
-//     const: a multi-line method inserted among flush one-line methods
-//     sits flush too).
+//  1. a neighbour of s (the next declaration, then the previous one)
+//     making a pair of the same shape with s as the new declaration does
+//     (both one line long, or one of them spanning several lines) is
+//     separated from s as the new declaration will be: a function
+//     inserted before the first of a run of constants is not set flush
+//     against it because the constants sit flush against each other;
+//  2. else the neighbour on the side the new declaration goes, when it is
+//     declared with the same word (func beside func, const beside const):
+//     a multi-line method inserted in a flush run of one-line methods
+//     joins the run;
+//  3. else the pairs of that shape elsewhere in the scope: as most of them
+//     are separated (on a tie, the language's habit if it is among them,
+//     else the fewer blank lines);
+//  4. else two one-line declarations are separated as s is from a
+//     neighbour, and otherwise the language's habit applies: two blank
+//     lines between Python's top-level definitions, none between keys,
+//     one elsewhere.
 //
-// When no neighbour is like it, a one-line declaration beside a one-line
-// s takes the separation of any neighbour, and otherwise the language's
-// habit applies: two blank lines between Python's top-level definitions,
-// none between keys, one elsewhere. lines are the inserted lines; config
-// keys (lines nil) take the neighbour's separation whatever their shape.
-func separation(o *outline.Outline, ix *lineedit.File, s *outline.Symbol, lines []string) int {
+// lines are the inserted lines; config keys (lines nil) take the
+// neighbour's separation whatever their shape.
+func separation(o *outline.Outline, ix *lineedit.File, s *outline.Symbol, lines []string, before bool) int {
+	habit := 1
+	switch {
+	case o.Config:
+		habit = 0
+	case o.Language == "python" && s.Parent == nil:
+		habit = 2
+	}
 	prev, next := neighbours(o, ix, s)
 	type side struct {
 		x   *outline.Symbol
@@ -543,36 +557,63 @@ func separation(o *outline.Outline, ix *lineedit.File, s *outline.Symbol, lines 
 		if len(sides) > 0 {
 			return sides[0].gap
 		}
-	} else {
-		cs := commentStyleOf(o.Language)
-		// The span's lines are those past the comment block, decorators
-		// included; the declaring word is past the decorators.
-		span := declStart(lines, cs, false)
-		long := s.EndLine > s.Line || len(lines)-span > 1
+		return habit
+	}
+	cs := commentStyleOf(o.Language)
+	// The new declaration's span is its lines past its comment block,
+	// decorators included (as a symbol's); its word is past decorators.
+	long := s.EndLine > s.Line || len(lines)-declStart(lines, cs, false) > 1
+	multi := func(x *outline.Symbol) bool { return x.EndLine > x.Line }
+	for _, sd := range sides {
+		if (multi(s) || multi(sd.x)) == long {
+			return sd.gap
+		}
+	}
+	if decl := declStart(lines, cs, true); decl < len(lines) {
+		word := declWord(lines[decl])
 		for _, sd := range sides {
-			if (s.EndLine > s.Line || sd.x.EndLine > sd.x.Line) == long {
+			onSide := sd.x == prev && before || sd.x == next && !before
+			if onSide && word != "" && declWord(string(ix.Text(sd.x.DeclLine))) == word {
 				return sd.gap
 			}
 		}
-		if decl := declStart(lines, cs, true); decl < len(lines) {
-			word := declWord(lines[decl])
-			for _, sd := range sides {
-				if word != "" && declWord(string(ix.Text(sd.x.DeclLine))) == word {
-					return sd.gap
-				}
+	}
+	if gap, ok := scopeSeparation(o, ix, s, long, habit); ok {
+		return gap
+	}
+	if !long && len(sides) > 0 {
+		return sides[0].gap
+	}
+	return habit
+}
+
+// scopeSeparation is how most pairs of neighbouring declarations in s's
+// scope at s's indentation, shaped long (one of them spanning several
+// lines) or not, are separated; false when the scope has no such pair.
+// On a tie it is habit when habit is among the most common, else the
+// fewest blank lines.
+func scopeSeparation(o *outline.Outline, ix *lineedit.File, s *outline.Symbol, long bool, habit int) (int, bool) {
+	ind := lineedit.Leading(string(ix.Text(s.Line)))
+	var count [3]int
+	var last *outline.Symbol
+	for _, x := range siblings(o, s) {
+		if lineedit.Leading(string(ix.Text(x.Line))) != ind {
+			continue
+		}
+		if last != nil && last.EndLine < TopLine(x) && (last.EndLine > last.Line || x.EndLine > x.Line) == long {
+			if n := blankBetween(ix, last.EndLine, TopLine(x)); n >= 0 {
+				count[min(n, 2)]++
 			}
 		}
-		if !long && len(sides) > 0 {
-			return sides[0].gap
+		last = x
+	}
+	best, ok := 0, false
+	for gap, n := range count {
+		if n > 0 && (!ok || n > count[best] || n == count[best] && gap == habit) {
+			best, ok = gap, true
 		}
 	}
-	switch {
-	case o.Config:
-		return 0
-	case o.Language == "python" && s.Parent == nil:
-		return 2
-	}
-	return 1
+	return best, ok
 }
 
 // declStart is the index of the first of lines past their leading

@@ -230,3 +230,34 @@ func TestScriptVarInBlock(t *testing.T) {
 		})
 	}
 }
+
+// docGo's text is indented with spaces only inside a raw string: its code
+// is gofmt's, with tabs.
+const docGo = "package sa\n\nvar Doc = `Reports a nil dereference:\n\n    func fn(x *int) {\n        fmt.Println(*x)\n        if x != nil {\n            foo(*x)\n        }\n    }\n\n    func g() {\n        h()\n    }\n`\n\nvar Analyzer = newAnalyzer(Doc)\n"
+
+// A Go declaration inserted beside a one-line one keeps its tabs: Go is
+// indented with tabs (gofmt), whatever lines inside a raw string are
+// indented with.
+func TestInsertGoKeepsTabs(t *testing.T) {
+	const fn = "func run(pass *Pass) error {\n\tif pass == nil {\n\t\treturn nil\n\t}\n\treturn check(pass)\n}\n"
+	for _, c := range []struct{ action, want string }{
+		{"insert_after", strings.Replace(docGo, "newAnalyzer(Doc)\n", "newAnalyzer(Doc)\n\n"+fn, 1)},
+		{"insert_before", strings.Replace(docGo, "var Analyzer", fn+"\nvar Analyzer", 1)},
+	} {
+		got, err := run(t, "sa.go", docGo, "Analyzer", c.action, fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("%s: got:\n%s", c.action, got)
+		}
+		// Sent with four spaces for a tab, it gets its tabs back.
+		got, err = run(t, "sa.go", docGo, "Analyzer", c.action, strings.ReplaceAll(fn, "\t", "    "))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("%s with spaces: got:\n%s", c.action, got)
+		}
+	}
+}
