@@ -506,26 +506,26 @@ func blankBetween(ix *lineedit.File, a, b int) int {
 }
 
 // separation is how many blank lines go between s and the declaration
-// lines inserted beside it (before s when before is set). The file is
-// asked how it separates such a pair, in s's scope at s's indentation:
+// lines inserted beside it (before s when before is set): as the file
+// separates a pair like them, in s's scope at s's indentation, a pair's
+// shape being whether both declarations are one line long or one spans
+// several:
 //
-//  1. a neighbour of s (the next declaration, then the previous one)
-//     making a pair of the same shape with s as the new declaration does
-//     (both one line long, or one of them spanning several lines) is
-//     separated from s as the new declaration will be: a function
-//     inserted before the first of a run of constants is not set flush
+//  1. as s is from a neighbour (the next declaration, else the previous
+//     one) making a pair of that shape with it: a function inserted
+//     before the first of a run of flush constants is not set flush
 //     against it because the constants sit flush against each other;
-//  2. else the neighbour on the side the new declaration goes, when it is
-//     declared with the same word (func beside func, const beside const):
-//     a multi-line method inserted in a flush run of one-line methods
-//     joins the run;
-//  3. else the pairs of that shape elsewhere in the scope: as most of them
-//     are separated (on a tie, the language's habit if it is among them,
-//     else the fewer blank lines);
-//  4. else two one-line declarations are separated as s is from a
-//     neighbour, and otherwise the language's habit applies: two blank
-//     lines between Python's top-level definitions, none between keys,
-//     one elsewhere.
+//  2. else as every pair of that shape in the scope is, when they all
+//     agree;
+//  3. else, for a new declaration of several lines, as s is from the
+//     neighbour on the side the new one goes when that one is declared
+//     with the same word (func beside func): a multi-line method inserted
+//     in a flush run of one-line methods joins the run;
+//  4. else as most pairs of that shape in the scope are (on a tie, the
+//     language's habit if it is among them, else the fewer blank lines);
+//  5. else two one-line declarations as s is from a neighbour, and
+//     otherwise the language's habit: two blank lines between Python's
+//     top-level definitions, none between keys, one elsewhere.
 //
 // lines are the inserted lines; config keys (lines nil) take the
 // neighbour's separation whatever their shape.
@@ -569,7 +569,17 @@ func separation(o *outline.Outline, ix *lineedit.File, s *outline.Symbol, lines 
 			return sd.gap
 		}
 	}
-	if decl := declStart(lines, cs, true); decl < len(lines) {
+	count := scopeSeparations(o, ix, s, long)
+	agreed, kinds := 0, 0
+	for gap, n := range count {
+		if n > 0 {
+			agreed, kinds = gap, kinds+1
+		}
+	}
+	if kinds == 1 {
+		return agreed
+	}
+	if decl := declStart(lines, cs, true); long && decl < len(lines) {
 		word := declWord(lines[decl])
 		for _, sd := range sides {
 			onSide := sd.x == prev && before || sd.x == next && !before
@@ -578,8 +588,14 @@ func separation(o *outline.Outline, ix *lineedit.File, s *outline.Symbol, lines 
 			}
 		}
 	}
-	if gap, ok := scopeSeparation(o, ix, s, long, habit); ok {
-		return gap
+	if kinds > 0 {
+		best := -1
+		for gap, n := range count {
+			if n > 0 && (best < 0 || n > count[best] || n == count[best] && gap == habit) {
+				best = gap
+			}
+		}
+		return best
 	}
 	if !long && len(sides) > 0 {
 		return sides[0].gap
@@ -587,12 +603,11 @@ func separation(o *outline.Outline, ix *lineedit.File, s *outline.Symbol, lines 
 	return habit
 }
 
-// scopeSeparation is how most pairs of neighbouring declarations in s's
+// scopeSeparations counts the pairs of neighbouring declarations in s's
 // scope at s's indentation, shaped long (one of them spanning several
-// lines) or not, are separated; false when the scope has no such pair.
-// On a tie it is habit when habit is among the most common, else the
-// fewest blank lines.
-func scopeSeparation(o *outline.Outline, ix *lineedit.File, s *outline.Symbol, long bool, habit int) (int, bool) {
+// lines) or not, with only blank lines between them, by how many blank
+// lines separate them (two or more counted as two).
+func scopeSeparations(o *outline.Outline, ix *lineedit.File, s *outline.Symbol, long bool) [3]int {
 	ind := lineedit.Leading(string(ix.Text(s.Line)))
 	var count [3]int
 	var last *outline.Symbol
@@ -607,13 +622,7 @@ func scopeSeparation(o *outline.Outline, ix *lineedit.File, s *outline.Symbol, l
 		}
 		last = x
 	}
-	best, ok := 0, false
-	for gap, n := range count {
-		if n > 0 && (!ok || n > count[best] || n == count[best] && gap == habit) {
-			best, ok = gap, true
-		}
-	}
-	return best, ok
+	return count
 }
 
 // declStart is the index of the first of lines past their leading
@@ -667,22 +676,30 @@ func commentStyleOf(lang string) commentStyle {
 }
 
 // deletedLines is the range a delete removes: the comment block, the
-// span, and the blank lines that separated it from the next declaration
-// (or, for the last one, from the previous), so that the file keeps its
-// separation.
+// span, and the blank lines on one side, so that the file keeps its
+// separation. Before the next declaration, the blank lines on the side
+// with fewer go (those below on a tie, and always when the line above is
+// the scope's opening line or the file's start): what stood around the
+// declaration stays as far apart as the farther of the two was, so the
+// last of a run of flush declarations goes without joining the run to
+// what follows. The last declaration takes the blank lines above it.
 func deletedLines(o *outline.Outline, ix *lineedit.File, s *outline.Symbol) (int, int) {
 	first, last := TopLine(s), s.EndLine
 	after := last
 	for after+1 <= ix.Count() && len(bytes.TrimSpace(ix.Text(after+1))) == 0 {
 		after++
 	}
-	_, next := neighbours(o, ix, s)
-	if next != nil && TopLine(next) == after+1 {
-		return first, after
-	}
 	before := first
 	for before-1 >= 1 && len(bytes.TrimSpace(ix.Text(before-1))) == 0 {
 		before--
+	}
+	_, next := neighbours(o, ix, s)
+	if next != nil && TopLine(next) == after+1 {
+		ind := lineedit.Leading(string(ix.Text(s.Line)))
+		if after-last > first-before && before > 1 && strings.HasPrefix(string(ix.Text(before-1)), ind) {
+			return before, last
+		}
+		return first, after
 	}
 	if before < first {
 		return before, last

@@ -261,3 +261,42 @@ func TestInsertGoKeepsTabs(t *testing.T) {
 		}
 	}
 }
+
+const requiresJS = `const path = require('path')
+const getRevs = require('./revs.js')
+const fs = require('fs/promises')
+
+const clone = (repo, target) => {
+  return getRevs(repo).then(() => fs.mkdir(path.dirname(target)))
+}
+
+class Cloner {
+  depth = 1
+
+  run() {
+    return clone(this.repo, this.target)
+  }
+}
+`
+
+// A delete keeps the larger of the two separations around the
+// declaration: the last of a run of flush declarations goes without
+// joining the run to what followed it; the first declaration of a scope
+// leaves no blank line under the scope's opening line.
+func TestDeleteKeepsTheLargerSeparation(t *testing.T) {
+	needTreeSitter(t, "javascript")
+	for _, c := range []struct{ symbol, old, new string }{
+		{"fs", "const fs = require('fs/promises')\n", ""},
+		{"getRevs", "const getRevs = require('./revs.js')\n", ""},
+		{"clone", "const clone = (repo, target) => {\n  return getRevs(repo).then(() => fs.mkdir(path.dirname(target)))\n}\n\n", ""},
+		{"Cloner.depth", "  depth = 1\n\n", ""},
+	} {
+		got, err := run(t, "clone.js", requiresJS, c.symbol, "delete", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.Replace(requiresJS, c.old, c.new, 1); got != want {
+			t.Errorf("delete %s: got:\n%s", c.symbol, got)
+		}
+	}
+}
