@@ -300,3 +300,30 @@ func TestDeleteKeepsTheLargerSeparation(t *testing.T) {
 		}
 	}
 }
+
+// Comment lines directly under a declaration are not its own: most are
+// what follows's (a section banner) or the file's (a source map line).
+// insert_after goes above them and delete leaves them where they were,
+// under what stood above the declaration.
+func TestTrailingCommentStays(t *testing.T) {
+	needTreeSitter(t, "typescript")
+	const src = "export class Driver {\n  connect(): void {\n    this.open();\n  }\n\n  normalize(t: string): string {\n    return t.toLowerCase();\n  }\n  // ----------------\n  // Protected Methods\n  // ----------------\n\n  protected open(): void {}\n}\n\nexport function make(): Driver {\n  return new Driver();\n}\n//# sourceMappingURL=driver.js.map\n"
+	cases := []struct{ symbol, action, content, old, new string }{
+		{"Driver.normalize", "insert_after", "close(): void {\n  this.open();\n}",
+			"    return t.toLowerCase();\n  }\n", "    return t.toLowerCase();\n  }\n\n  close(): void {\n    this.open();\n  }\n"},
+		{"Driver.normalize", "delete", "",
+			"  }\n\n  normalize(t: string): string {\n    return t.toLowerCase();\n  }\n", "  }\n"},
+		{"make", "insert_after", "export function drop(d: Driver): void {\n  d.connect();\n}",
+			"  return new Driver();\n}\n", "  return new Driver();\n}\n\nexport function drop(d: Driver): void {\n  d.connect();\n}\n"},
+		{"make", "delete", "", "}\n\nexport function make(): Driver {\n  return new Driver();\n}\n", "}\n"},
+	}
+	for _, c := range cases {
+		got, err := run(t, "driver.ts", src, c.symbol, c.action, c.content)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.Replace(src, c.old, c.new, 1); got != want {
+			t.Errorf("%s %s: got:\n%s", c.action, c.symbol, got)
+		}
+	}
+}
