@@ -327,3 +327,36 @@ func TestTrailingCommentStays(t *testing.T) {
 		}
 	}
 }
+
+// A file without a final newline, and one with CRLF line endings: the
+// new lines take the file's line endings, the last line keeps having no
+// final newline, and a delete of the last declaration removes exactly
+// its lines' bytes (the line before keeps its ending, as edit_lines does).
+func TestInsertAtTheEdges(t *testing.T) {
+	const goNoEOL = "package p\n\nfunc A() {\n\treturn\n}\n\nfunc B() {\n\treturn\n}"
+	const tsCRLF = "export class K {\r\n  a = 1;\r\n  b = 2;\r\n\r\n  m(): number {\r\n    return this.a;\r\n  }\r\n}\r\n"
+	cases := []struct{ file, src, symbol, action, content, want string }{
+		{"p.go", goNoEOL, "B", "insert_after", "func C() {\n\treturn\n}\n", goNoEOL + "\n\nfunc C() {\n\treturn\n}"},
+		{"p.go", goNoEOL, "B", "insert_before", "func C() {\n\treturn\n}", strings.Replace(goNoEOL, "func B", "func C() {\n\treturn\n}\n\nfunc B", 1)},
+		{"p.go", goNoEOL, "B", "delete", "", "package p\n\nfunc A() {\n\treturn\n}\n"},
+		{"p.go", goNoEOL, "B", "replace", "func B() {}\n", strings.Replace(goNoEOL, "func B() {\n\treturn\n}", "func B() {}", 1)},
+		{"k.ts", tsCRLF, "K.b", "insert_after", "c = 3;", strings.Replace(tsCRLF, "b = 2;\r\n", "b = 2;\r\n  c = 3;\r\n", 1)},
+		{"k.ts", tsCRLF, "K.a", "insert_before", "n(): number {\n  return 0;\n}",
+			strings.Replace(tsCRLF, "  a = 1;", "  n(): number {\r\n    return 0;\r\n  }\r\n\r\n  a = 1;", 1)},
+		{"k.ts", tsCRLF, "K.m", "insert_after", "n(): number {\n  return 0;\n}",
+			strings.Replace(tsCRLF, "    return this.a;\r\n  }\r\n", "    return this.a;\r\n  }\r\n\r\n  n(): number {\r\n    return 0;\r\n  }\r\n", 1)},
+		{"k.ts", tsCRLF, "K.b", "delete", "", strings.Replace(tsCRLF, "  b = 2;\r\n", "", 1)},
+	}
+	for _, c := range cases {
+		if c.file == "k.ts" {
+			needTreeSitter(t, "typescript")
+		}
+		got, err := run(t, c.file, c.src, c.symbol, c.action, c.content)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("%s %s %s: got %q\nwant %q", c.file, c.action, c.symbol, got, c.want)
+		}
+	}
+}
