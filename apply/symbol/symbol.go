@@ -172,8 +172,7 @@ func changes(o *outline.Outline, ix *lineedit.File, file string, s *outline.Symb
 	if action == "replace" && len(lines) == 0 {
 		return nil, loc, invalidf("", edit, "content is empty: use action delete to remove %s", s.Path())
 	}
-	line, block, blockEnd := outline.Comments(o.Language)
-	cs := commentStyle{line, block, blockEnd}
+	cs := commentStyleOf(o.Language)
 	switch action {
 	case "replace":
 		first := s.Line
@@ -670,6 +669,7 @@ func declWord(line string) string {
 	return ""
 }
 
+// commentStyleOf is the comment style of a language.
 func commentStyleOf(lang string) commentStyle {
 	line, block, blockEnd := outline.Comments(lang)
 	return commentStyle{line, block, blockEnd}
