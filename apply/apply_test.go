@@ -173,18 +173,6 @@ func TestExpandTemplate(t *testing.T) {
 	}
 }
 
-// applyNaive is Apply's result built the obvious way, for comparison.
-func applyNaive(content []byte, hunks []textedit.Change) []byte {
-	var out []byte
-	at := 0
-	for _, h := range hunks { // sorted, not overlapping
-		out = append(out, content[at:h.Start]...)
-		out = append(out, h.New...)
-		at = h.End
-	}
-	return append(out, content[at:]...)
-}
-
 // FuzzEditContentLineEndings checks the edit path's line endings: a change
 // to whole lines of a CRLF file, sent with LF breaks (as models write), or
 // sent with CRLF to the LF version of the file, lands as the exact edit of

@@ -157,7 +157,11 @@ func locate(content []byte, oldText, newText string, all bool, opt matcher.Optio
 	}
 	m, err := matcher.Find(content, oldText, opt)
 	if err != nil {
-		return nil, matchError(err, "", edit, "old text")
+		e := matchError(err, "", edit, "old text")
+		if CodeOf(e) == CodeAmbiguous {
+			e.(*Error).Msg += "; or replace every one: replaceAll (replace_all in multi_edit, --all for graft edit)"
+		}
+		return nil, e
 	}
 	return []matcher.Match{m}, nil
 }

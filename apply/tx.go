@@ -107,6 +107,7 @@ type TxFile struct {
 	// changes turn Old into the content so far (sorted, checked,
 	// composed over the steps), unless whole is set.
 	changes []textedit.Change
+	spare   []textedit.Change // the buffer the next step composes into
 	// whole: the content so far is cur, set whole (a creation, a rename
 	// or copy onto the path, binary data) and changed in place by later
 	// steps.
@@ -305,12 +306,10 @@ func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 		f.cur = out
 		return nil
 	}
-	f.changes = textedit.Compose(f.Old, f.changes, sorted)
-	parts, err := textedit.Parts(f.Old, f.changes)
-	if err != nil {
-		// Compose's result is checked by construction; this is a bug.
-		return &Error{Code: CodeInternal, Path: f.Rel, Msg: "composed changes invalid: " + err.Error()}
-	}
+	// Compose keeps the file's changes sorted and apart by construction
+	// (TestCompose), so they are not checked again per step.
+	f.changes, f.spare = textedit.ComposeInto(f.spare[:0], f.Old, f.changes, sorted), f.changes
+	parts := textedit.PartsOf(f.Old, f.changes)
 	if len(f.Old) >= partsBytes {
 		f.cur, f.parts = nil, parts
 	} else {
@@ -404,6 +403,9 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 			return nil, f.err
 		}
 		if f.changed() {
+			if n := int64(f.size()); !f.deleted && n > tx.e.opts.MaxFileBytes {
+				return nil, errorf(CodeTooLarge, f.Rel, "", "the file would be %s after the call (the limit is %s; graft --max-file-size raises it)", sizeOf(n), sizeOf(tx.e.opts.MaxFileBytes))
+			}
 			changed = append(changed, f)
 			total += f.changedBytes()
 		}
@@ -491,7 +493,7 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 // check only warns. It returns the report for the result: nil when the
 // check is off or the language unknown.
 func (tx *Tx) checkSyntax(f *TxFile) (*syntax.Report, error) {
-	if tx.e.opts.Check == CheckOff || f.deleted {
+	if tx.e.opts.Check == CheckOff || f.deleted || isLink(f.Mode) {
 		return nil, nil
 	}
 	before := f.Old
@@ -613,8 +615,12 @@ func nonNil(l []Located) []Located {
 	return l
 }
 
-// gitMode is the git file mode of permission bits: 100755 or 100644.
+// gitMode is the git file mode of permission bits: 100755 or 100644, or
+// 120000 for a symbolic link.
 func gitMode(m fs.FileMode) int {
+	if isLink(m) {
+		return gitLinkMode
+	}
 	if m&0o111 != 0 {
 		return 0o100755
 	}

@@ -76,7 +76,7 @@ func (s *Store) state(mode Mode) (*state, error) {
 	}
 	if mode == ModeCommit {
 		if st.branch == "" {
-			return nil, errors.New("gitstore: branch mode needs a branch, and HEAD is detached")
+			return nil, fmt.Errorf("gitstore: branch mode needs a branch, and HEAD is detached (%w)", ErrNoBranch)
 		}
 		st.ref, st.tip, st.parent, st.base, st.valid = st.branch, st.head, st.head, st.head, true
 		st.tree, err = s.commitTree(st.head)
@@ -157,6 +157,10 @@ func (s *Store) statCurrent(c Change) (current, error) {
 		return current{}, fmt.Errorf("%s: deleted since it was read: %w", c.Path, ErrConflict)
 	case err != nil:
 		return current{}, fmt.Errorf("gitstore: %w", err)
+	case fi.Mode()&fs.ModeSymlink != 0 && c.Old != nil:
+		// A symbolic link the call changes (undo of one graft made): its
+		// content is its target.
+		return current{exists: true, perm: linkPerm}, nil
 	case !fi.Mode().IsRegular():
 		return current{}, fmt.Errorf("gitstore: %s: not a regular file (%s)", c.Path, fi.Mode().Type())
 	case c.Old == nil:
@@ -183,6 +187,10 @@ func (s *Store) checkContent(c Change) error {
 // sameContent reports whether the file name holds exactly want, reading
 // it in chunks (no second copy of a big file in memory).
 func sameContent(name string, want []byte) (bool, error) {
+	if fi, err := os.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		t, err := os.Readlink(name)
+		return err == nil && t == string(want), err
+	}
 	f, err := openFile(name, os.O_RDONLY, 0)
 	if err != nil {
 		return false, err
@@ -237,6 +245,9 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	perms := make([]uint32, len(changes))
 	for i, c := range changes {
 		perms[i] = uint32(c.Mode.Perm())
+		if c.Mode&fs.ModeSymlink != 0 {
+			perms[i] = linkPerm
+		}
 		if perms[i] == 0 {
 			perms[i] = curs[i].perm
 		}
@@ -253,6 +264,9 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	newBytes := 0
 	for i, c := range changes {
 		convs[i] = s.conversionOf(c.Path, attrs)
+		if perms[i] == linkPerm || curs[i].perm == linkPerm {
+			convs[i] = conversion{} // a link's target is stored as it is
+		}
 		if c.NewParts != nil && (convs[i].external || convs[i].text) {
 			changes[i].New, changes[i].NewParts = joinParts(c.NewParts), nil
 		}
@@ -403,7 +417,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 				f.Stored = h.String()
 			}
 			mode := fileMode(perm)
-			deliberate := c.Mode != 0 && uint32(c.Mode.Perm()) != curs[i].perm
+			deliberate := c.Mode != 0 && perm != curs[i].perm
 			if !trustMode && !haves[i].absent() && !deliberate {
 				mode = haves[i].Mode
 			}

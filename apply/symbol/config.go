@@ -363,7 +363,7 @@ func configInsert(o *outline.Outline, ix *lineedit.File, file string, s *outline
 		}
 		return []textedit.Change{{Start: s.Start, End: s.Start, New: text + ", ", Edit: edit, Desc: "before " + s.Path()}}, loc, nil
 	}
-	sep := separation(o, ix, s)
+	sep := separation(o, ix, s, nil, action == "insert_before")
 	blank := make([]string, sep)
 	top := TopLine(s)
 	lines, loc.Reindented = reindentTo(lines, file, o.Language, ix, s.Line, s.Line-1, s)

@@ -172,8 +172,7 @@ func changes(o *outline.Outline, ix *lineedit.File, file string, s *outline.Symb
 	if action == "replace" && len(lines) == 0 {
 		return nil, loc, invalidf("", edit, "content is empty: use action delete to remove %s", s.Path())
 	}
-	line, block, blockEnd := outline.Comments(o.Language)
-	cs := commentStyle{line, block, blockEnd}
+	cs := commentStyleOf(o.Language)
 	switch action {
 	case "replace":
 		first := s.Line
@@ -190,7 +189,7 @@ func changes(o *outline.Outline, ix *lineedit.File, file string, s *outline.Symb
 		loc.Line = first
 		return []textedit.Change{lineedit.Range(ix, first, s.EndLine, lines, edit)}, loc, nil
 	case "insert_before", "insert_after":
-		sep := separation(o, ix, s)
+		sep := separation(o, ix, s, lines, action == "insert_before")
 		top := TopLine(s)
 		lines, loc.Reindented = reindentTo(lines, file, o.Language, ix, top, top-1, s)
 		blank := make([]string, sep)
@@ -417,8 +416,8 @@ func stringLines(lines []string, lang string) []bool {
 }
 
 // spanTabs reports whether the lines first..last (or, when they do not
-// tell, the file) indent with tabs; lines inside multi-line strings do
-// not count.
+// tell, the file; for Go, tabs) indent with tabs; lines inside
+// multi-line strings do not count.
 func spanTabs(ix *lineedit.File, first, last int, st lineedit.Style, lang string) bool {
 	lines := make([]string, 0, max(last-first+1, 0))
 	for n := first; n <= last; n++ {
@@ -427,7 +426,9 @@ func spanTabs(ix *lineedit.File, first, last int, st lineedit.Style, lang string
 	if tabs, known := linesStyle(unstrung(lines, stringLines(lines, lang))); known {
 		return tabs
 	}
-	return st.Tabs
+	// Go code is indented with tabs (gofmt), whatever the file's other
+	// lines say: a raw string's text indented with spaces is not its code.
+	return st.Tabs || lang == "go"
 }
 
 // linesStyle tells whether lines indent with tabs or spaces, from the
@@ -503,48 +504,202 @@ func blankBetween(ix *lineedit.File, a, b int) int {
 	return max(b-a-1, 0)
 }
 
-// separation is how many blank lines the file puts between s and its
-// neighbours: between s and the next declaration, else the previous one,
-// else the language's habit (two between Python's top-level definitions,
-// none between keys, one elsewhere).
-func separation(o *outline.Outline, ix *lineedit.File, s *outline.Symbol) int {
+// separation is how many blank lines go between s and the declaration
+// lines inserted beside it (before s when before is set): as the file
+// separates a pair like them, in s's scope at s's indentation, a pair's
+// shape being whether both declarations are one line long or one spans
+// several:
+//
+//  1. as s is from a neighbour (the next declaration, else the previous
+//     one) making a pair of that shape with it: a function inserted
+//     before the first of a run of flush constants is not set flush
+//     against it because the constants sit flush against each other;
+//  2. else as every pair of that shape in the scope is, when they all
+//     agree;
+//  3. else, for a new declaration of several lines, as s is from the
+//     neighbour on the side the new one goes when that one is declared
+//     with the same word (func beside func): a multi-line method inserted
+//     in a flush run of one-line methods joins the run;
+//  4. else as most pairs of that shape in the scope are (on a tie, the
+//     language's habit if it is among them, else the fewer blank lines);
+//  5. else two one-line declarations as s is from a neighbour, and
+//     otherwise the language's habit: two blank lines between Python's
+//     top-level definitions, none between keys, one elsewhere.
+//
+// lines are the inserted lines; config keys (lines nil) take the
+// neighbour's separation whatever their shape.
+func separation(o *outline.Outline, ix *lineedit.File, s *outline.Symbol, lines []string, before bool) int {
+	habit := 1
+	switch {
+	case o.Config:
+		habit = 0
+	case o.Language == "python" && s.Parent == nil:
+		habit = 2
+	}
 	prev, next := neighbours(o, ix, s)
+	type side struct {
+		x   *outline.Symbol
+		gap int
+	}
+	var sides []side
 	if next != nil {
 		if n := blankBetween(ix, s.EndLine, TopLine(next)); n >= 0 {
-			return min(n, 2)
+			sides = append(sides, side{next, min(n, 2)})
 		}
 	}
 	if prev != nil {
 		if n := blankBetween(ix, prev.EndLine, TopLine(s)); n >= 0 {
-			return min(n, 2)
+			sides = append(sides, side{prev, min(n, 2)})
 		}
 	}
-	switch {
-	case o.Config:
-		return 0
-	case o.Language == "python" && s.Parent == nil:
-		return 2
+	if lines == nil {
+		if len(sides) > 0 {
+			return sides[0].gap
+		}
+		return habit
 	}
-	return 1
+	cs := commentStyleOf(o.Language)
+	// The new declaration's span is its lines past its comment block,
+	// decorators included (as a symbol's); its word is past decorators.
+	long := s.EndLine > s.Line || len(lines)-declStart(lines, cs, false) > 1
+	multi := func(x *outline.Symbol) bool { return x.EndLine > x.Line }
+	for _, sd := range sides {
+		if (multi(s) || multi(sd.x)) == long {
+			return sd.gap
+		}
+	}
+	count := scopeSeparations(o, ix, s, long)
+	agreed, kinds := 0, 0
+	for gap, n := range count {
+		if n > 0 {
+			agreed, kinds = gap, kinds+1
+		}
+	}
+	if kinds == 1 {
+		return agreed
+	}
+	if decl := declStart(lines, cs, true); long && decl < len(lines) {
+		word := declWord(lines[decl])
+		for _, sd := range sides {
+			onSide := sd.x == prev && before || sd.x == next && !before
+			if onSide && word != "" && declWord(string(ix.Text(sd.x.DeclLine))) == word {
+				return sd.gap
+			}
+		}
+	}
+	if kinds > 0 {
+		best := -1
+		for gap, n := range count {
+			if n > 0 && (best < 0 || n > count[best] || n == count[best] && gap == habit) {
+				best = gap
+			}
+		}
+		return best
+	}
+	if !long && len(sides) > 0 {
+		return sides[0].gap
+	}
+	return habit
+}
+
+// scopeSeparations counts the pairs of neighbouring declarations in s's
+// scope at s's indentation, shaped long (one of them spanning several
+// lines) or not, with only blank lines between them, by how many blank
+// lines separate them (two or more counted as two).
+func scopeSeparations(o *outline.Outline, ix *lineedit.File, s *outline.Symbol, long bool) [3]int {
+	ind := lineedit.Leading(string(ix.Text(s.Line)))
+	var count [3]int
+	var last *outline.Symbol
+	for _, x := range siblings(o, s) {
+		if lineedit.Leading(string(ix.Text(x.Line))) != ind {
+			continue
+		}
+		if last != nil && last.EndLine < TopLine(x) && (last.EndLine > last.Line || x.EndLine > x.Line) == long {
+			if n := blankBetween(ix, last.EndLine, TopLine(x)); n >= 0 {
+				count[min(n, 2)]++
+			}
+		}
+		last = x
+	}
+	return count
+}
+
+// declStart is the index of the first of lines past their leading
+// comment block, and past their decorators too when decorators is set
+// (a one-line declaration under its doc comment is one line long, as a
+// symbol's span leaves its comment block out).
+func declStart(lines []string, cs commentStyle, decorators bool) int {
+	i := 0
+	for i < len(lines) {
+		t := strings.TrimSpace(lines[i])
+		switch {
+		case t == "", cs.line != "" && strings.HasPrefix(t, cs.line):
+			i++
+			continue
+		case cs.block != "" && strings.HasPrefix(t, cs.block):
+			for i < len(lines) && !strings.Contains(lines[i], cs.blockEnd) {
+				i++
+			}
+			i++
+			continue
+		case decorators && (strings.HasPrefix(t, "@") || strings.HasPrefix(t, "#[")):
+			i++
+			continue
+		}
+		break
+	}
+	return min(i, len(lines))
+}
+
+// modifiers are the words before a declaration's own keyword or name.
+var modifiers = map[string]bool{"export": true, "default": true, "declare": true, "public": true, "private": true,
+	"protected": true, "static": true, "readonly": true, "async": true, "abstract": true, "override": true,
+	"pub": true, "final": true, "unsafe": true}
+
+// declWord is the word a declaration line declares with, past its
+// modifiers: "func", "const", "class", or the name itself ("find" in
+// "async find(id) {").
+func declWord(line string) string {
+	for f := strings.Fields(line); len(f) > 0; f = f[1:] {
+		w := firstWord(f[0])
+		if !modifiers[w] {
+			return w
+		}
+	}
+	return ""
+}
+
+// commentStyleOf is the comment style of a language.
+func commentStyleOf(lang string) commentStyle {
+	line, block, blockEnd := outline.Comments(lang)
+	return commentStyle{line, block, blockEnd}
 }
 
 // deletedLines is the range a delete removes: the comment block, the
-// span, and the blank lines that separated it from the next declaration
-// (or, for the last one, from the previous), so that the file keeps its
-// separation.
+// span, and the blank lines on one side, so that the file keeps its
+// separation. Before the next declaration, the blank lines on the side
+// with fewer go (those below on a tie, and always when the line above is
+// the scope's opening line or the file's start): what stood around the
+// declaration stays as far apart as the farther of the two was, so the
+// last of a run of flush declarations goes without joining the run to
+// what follows. The last declaration takes the blank lines above it.
 func deletedLines(o *outline.Outline, ix *lineedit.File, s *outline.Symbol) (int, int) {
 	first, last := TopLine(s), s.EndLine
 	after := last
 	for after+1 <= ix.Count() && len(bytes.TrimSpace(ix.Text(after+1))) == 0 {
 		after++
 	}
-	_, next := neighbours(o, ix, s)
-	if next != nil && TopLine(next) == after+1 {
-		return first, after
-	}
 	before := first
 	for before-1 >= 1 && len(bytes.TrimSpace(ix.Text(before-1))) == 0 {
 		before--
+	}
+	_, next := neighbours(o, ix, s)
+	if next != nil && TopLine(next) == after+1 {
+		ind := lineedit.Leading(string(ix.Text(s.Line)))
+		if after-last > first-before && before > 1 && strings.HasPrefix(string(ix.Text(before-1)), ind) {
+			return before, last
+		}
+		return first, after
 	}
 	if before < first {
 		return before, last
