@@ -55,6 +55,8 @@ type View struct {
 	marks []mark
 	// bads are the undecodable runs, in order.
 	bads []bad
+	// nb, for a notebook, is its structure (notebook.go).
+	nb *Notebook
 }
 
 // mark is a character boundary: text offset t is byte offset b.
@@ -444,6 +446,9 @@ func (v View) touchesBad(start, end int) int {
 // represent, and every change to a file in an encoding graft cannot
 // write. The slice is changed in place and returned.
 func (v View) Bytes(changes []Change) ([]Change, error) {
+	if v.nb != nil {
+		return v.notebookBytes(changes)
+	}
 	enc := v.Encoding
 	if enc.Unsupported() {
 		if len(changes) == 0 {
@@ -540,6 +545,9 @@ func (v View) badError(c *Change, at int) *Error {
 // get a second one. It refuses text the encoding cannot represent, as
 // Bytes does.
 func (v View) Encode(text []byte) ([]byte, error) {
+	if v.nb != nil {
+		return v.notebookEncode(text)
+	}
 	if len(v.Prefix) > 0 {
 		text = bytes.TrimPrefix(text, []byte("\uFEFF"))
 	}
