@@ -102,12 +102,18 @@ func editorConfigEncoding(cs string) *textedit.Encoding {
 // byte order mark): UTF-8 that was valid when read, the common case,
 // which needs no decoding.
 func (f *TxFile) identity() bool {
+	if f.notebook() {
+		return false
+	}
 	return f.enc == nil || f.enc.IsUTF8() && f.enc != textedit.Unknown && f.validUTF8
 }
 
 // view is the view of the file's content so far, decoded from its
 // encoding; cached until the content changes.
 func (f *TxFile) view() textedit.View {
+	if f.notebook() {
+		return f.notebookView()
+	}
 	if f.identity() {
 		return textedit.NewView(f.Content())
 	}
@@ -126,6 +132,9 @@ func (f *TxFile) view() textedit.View {
 
 // oldView is the view of the content the call began with (cached).
 func (f *TxFile) oldView() textedit.View {
+	if f.notebook() {
+		return f.oldNotebookView()
+	}
 	if f.identity() {
 		return textedit.NewView(f.Old)
 	}
@@ -140,6 +149,12 @@ func (f *TxFile) oldView() textedit.View {
 // decode reads other content of the file (a version read earlier, the
 // content on disk now) through its encoding, for diffs and messages.
 func (f *TxFile) decode(b []byte) []byte {
+	if f.notebook() {
+		if v, err := textedit.NotebookView(b); err == nil {
+			return v.Text
+		}
+		return b
+	}
 	if f.identity() {
 		return b
 	}
@@ -256,6 +271,9 @@ func (f *TxFile) textResult(oldName, newName string) FileResult {
 // encodingKey tells decoded texts apart in caches keyed by the bytes'
 // blob id: "" for a file whose text is its bytes.
 func (f *TxFile) encodingKey() string {
+	if f.notebook() {
+		return "ipynb"
+	}
 	if f.identity() {
 		return ""
 	}

@@ -295,6 +295,7 @@ func (s *txSource) ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	s.files[path] = f
+	f.AsJSON()
 	if f.Missing() {
 		return nil, fs.ErrNotExist
 	}

@@ -141,6 +141,8 @@ type TxFile struct {
 	source *renamed
 	// err is a whole content's refusal (SetContent), reported by Land.
 	err error
+	// nb is the state of a notebook's view (notebook.go).
+	nb nbState
 }
 
 // Begin starts a transaction for one call of tool.
@@ -422,6 +424,9 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 		return nil, errorf(CodeTooLarge, "", "", "call changes %s across %d files (the limit is %s; graft --max-call-size raises it)", sizeOf(total), len(changed), sizeOf(tx.e.opts.MaxCallBytes))
 	}
 	for _, f := range changed {
+		if err := f.checkNotebook(); err != nil {
+			return nil, err
+		}
 		if f.Exists && f.OldMode&0o200 == 0 {
 			verb := "edit"
 			if f.deleted {

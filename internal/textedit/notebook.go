@@ -38,6 +38,8 @@ type Cell struct {
 	ObjStart, ObjEnd, ValStart, ValEnd int
 	// TypeStart and TypeEnd span the cell_type value in the file.
 	TypeStart, TypeEnd int
+	// MetaStart and MetaEnd span the metadata value (0 without).
+	MetaStart, MetaEnd int
 	list               bool
 }
 
@@ -237,6 +239,8 @@ func parseCell(dec *json.Decoder, data []byte, i int) (Cell, error) {
 				return c, fmt.Errorf("cell %d: cell_type is not a string", i)
 			}
 			c.TypeStart, c.TypeEnd = start, end
+		case "metadata":
+			c.MetaStart, c.MetaEnd = start, end
 		case "id":
 			if json.Unmarshal(raw, &c.ID) != nil || strings.ContainsAny(c.ID, " \t\r\n") {
 				return c, fmt.Errorf("cell %d: id is not a string without spaces", i)

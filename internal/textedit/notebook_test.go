@@ -187,7 +187,7 @@ func TestNotebookEditStringSource(t *testing.T) {
 func TestNotebookRefusals(t *testing.T) {
 	data := readNB(t, "jupyter.ipynb")
 	for _, tc := range []struct{ old, new string }{
-		{"# %% id=calc\n", "# %% id=calc2\n"},        // a header line
+		{"# %% id=calc\n", "# %% id=calc2\n"},              // a header line
 		{"print(x)\n\n# %% [raw]", "print(x)\n# %% [raw]"}, // two cells
 		{"漢字\n\n# %% id=calc\nimport", "import"},
 	} {
