@@ -91,6 +91,7 @@ var profiles = []struct {
 	{"snippets", []string{"file_read", "edit_file"}, "snippets with existing-code markers"},
 	{"symbols", []string{"file_read", "file_outline", "edit_symbol"}, "edits by symbol name"},
 	{"seeds", []string{"file_read", "edit", "edit_text_file", "replace_in_file", "edit_lines", "multi_edit", "edit_file"}, "every string and line tool as its seed defines it"},
+	{"notebooks", []string{"file_read", "notebook_edit", "edit", "edit_lines", "multi_edit", "apply_patch", "undo"}, "Jupyter notebooks: read as \"# %%\" cells, edit a cell's text, add, delete or retype cells"},
 	{"vendors", []string{"str_replace_based_edit_tool", "str_replace_editor", "apply_patch"}, "the model vendors' own edit tools: Anthropic's text editor, OpenAI's apply_patch operations"},
 }
 

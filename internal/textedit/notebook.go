@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -279,6 +280,13 @@ func parseCell(dec *json.Decoder, data []byte, i int) (Cell, error) {
 func (v View) notebookBytes(changes []Change) ([]Change, error) {
 	var out []Change
 	cells := v.nb.Cells
+	// A change that does not fit in one cell's source (a whole view sent
+	// back) is narrowed to the text it really changes.
+	for i := range changes {
+		if !v.fits(changes[i]) {
+			changes[i] = v.narrow(changes[i])
+		}
+	}
 	k := 0
 	for i := 0; i < len(changes); {
 		c := changes[i]
@@ -316,6 +324,27 @@ func (v View) notebookBytes(changes []Change) ([]Change, error) {
 		i = j
 	}
 	return out, nil
+}
+
+// fits reports whether c lies inside one cell's source as the view
+// shows it.
+func (v View) fits(c Change) bool {
+	cells := v.nb.Cells
+	k := sort.Search(len(cells), func(k int) bool { return cells[k].SrcEnd+cells[k].Eol >= c.Start })
+	return k < len(cells) && c.Start >= cells[k].SrcStart && c.End <= cells[k].SrcEnd+cells[k].Eol
+}
+
+// narrow drops from c the text at its ends that its new text keeps.
+func (v View) narrow(c Change) Change {
+	for c.Start < c.End && c.New != "" && v.Text[c.Start] == c.New[0] {
+		c.Start++
+		c.New = c.New[1:]
+	}
+	for c.Start < c.End && c.New != "" && v.Text[c.End-1] == c.New[len(c.New)-1] {
+		c.End--
+		c.New = c.New[:len(c.New)-1]
+	}
+	return c
 }
 
 func (v View) nbRefusal(c Change) *Error {
