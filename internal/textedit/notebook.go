@@ -118,60 +118,70 @@ func ParseNotebook(data []byte) (*Notebook, error) {
 	if !utf8.Valid(data) {
 		return nil, errors.New("not valid UTF-8")
 	}
-	if !json.Valid(data) {
-		var x any
-		err := json.Unmarshal(data, &x)
-		return nil, fmt.Errorf("not valid JSON: %v", err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
+	s := &scanner{data: data}
 	nb := &Notebook{Newline: "\n", CellsStart: -1}
-	if err := expectDelim(dec, '{'); err != nil {
+	if s.peek() != '{' {
 		return nil, errors.New("not a JSON object")
 	}
 	major := -1
 	first := true
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
+	err := s.members(func(key string, ks int) error {
 		if first {
 			first = false
-			nb.Indent, nb.Newline = layoutBefore(data, int(dec.InputOffset())-len(quoteKey(key)))
+			nb.Indent, nb.Newline = layoutBefore(data, ks)
 		}
 		switch key {
 		case "cells":
-			if err := expectDelim(dec, '['); err != nil {
-				return nil, errors.New(`"cells" is not a list`)
+			if s.peek() != '[' {
+				return errors.New(`"cells" is not a list`)
 			}
-			nb.CellsStart = int(dec.InputOffset()) - 1
-			for dec.More() {
-				c, err := parseCell(dec, data, len(nb.Cells))
+			nb.CellsStart = s.i
+			s.i++
+			if s.peek() == ']' {
+				s.i++
+				nb.CellsEnd = s.i
+				return nil
+			}
+			for {
+				c, err := parseCell(s, len(nb.Cells))
 				if err != nil {
-					return nil, err
+					return err
 				}
 				nb.Cells = append(nb.Cells, c)
+				if s.peek() == ',' {
+					s.i++
+					continue
+				}
+				if err := s.expect(']'); err != nil {
+					return err
+				}
+				nb.CellsEnd = s.i
+				return nil
 			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			nb.CellsEnd = int(dec.InputOffset())
 		case "nbformat", "nbformat_minor":
-			var n int
-			if err := dec.Decode(&n); err != nil {
-				return nil, fmt.Errorf("%q is not a number", key)
+			vs, ve, err := s.value(1)
+			if err != nil {
+				return err
+			}
+			n, err := strconv.Atoi(string(data[vs:ve]))
+			if err != nil {
+				return fmt.Errorf("%q is not a whole number", key)
 			}
 			if key == "nbformat" {
 				major = n
 			} else {
 				nb.Minor = n
 			}
-		default:
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return nil, err
-			}
+			return nil
 		}
+		_, _, err := s.value(1)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if s.peek() != 0 {
+		return nil, s.errorf("data after the notebook's object")
 	}
 	if major != 4 {
 		return nil, fmt.Errorf("nbformat is %d, not 4", major)
@@ -180,12 +190,6 @@ func ParseNotebook(data []byte) (*Notebook, error) {
 		return nil, errors.New(`no "cells" list`)
 	}
 	return nb, nil
-}
-
-func quoteKey(key json.Token) string {
-	s, _ := key.(string)
-	b, _ := json.Marshal(s)
-	return string(b)
 }
 
 // layoutBefore reads the whitespace before data[at]: the line break and
@@ -205,65 +209,50 @@ func layoutBefore(data []byte, at int) (indent, newline string) {
 	return indent, newline
 }
 
-func expectDelim(dec *json.Decoder, d json.Delim) error {
-	t, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if t != d {
-		return fmt.Errorf("expected %v", d)
-	}
-	return nil
-}
-
-func parseCell(dec *json.Decoder, data []byte, i int) (Cell, error) {
+func parseCell(s *scanner, i int) (Cell, error) {
 	c := Cell{Index: i, ValStart: -1, TypeStart: -1}
-	if err := expectDelim(dec, '{'); err != nil {
+	if s.peek() != '{' {
 		return c, fmt.Errorf("cell %d is not an object", i)
 	}
-	c.ObjStart = int(dec.InputOffset()) - 1
-	for dec.More() {
-		t, err := dec.Token()
+	c.ObjStart = s.i
+	data := s.data
+	err := s.members(func(key string, _ int) error {
+		start, end, err := s.value(3)
 		if err != nil {
-			return c, err
+			return err
 		}
-		key, _ := t.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return c, err
-		}
-		end := int(dec.InputOffset())
-		start := end - len(raw)
+		raw := data[start:end]
 		switch key {
 		case "cell_type":
 			if json.Unmarshal(raw, &c.Type) != nil {
-				return c, fmt.Errorf("cell %d: cell_type is not a string", i)
+				return fmt.Errorf("cell %d: cell_type is not a string", i)
 			}
 			c.TypeStart, c.TypeEnd = start, end
 		case "metadata":
 			c.MetaStart, c.MetaEnd = start, end
 		case "id":
 			if json.Unmarshal(raw, &c.ID) != nil || strings.ContainsAny(c.ID, " \t\r\n") {
-				return c, fmt.Errorf("cell %d: id is not a string without spaces", i)
+				return fmt.Errorf("cell %d: id is not a string without spaces", i)
 			}
 		case "source":
 			c.ValStart, c.ValEnd = start, end
-			var s string
+			var str string
 			var lines []string
 			switch {
-			case json.Unmarshal(raw, &s) == nil:
-				c.Source = s
+			case json.Unmarshal(raw, &str) == nil:
+				c.Source = str
 			case json.Unmarshal(raw, &lines) == nil:
 				c.Source, c.list = strings.Join(lines, ""), true
 			default:
-				return c, fmt.Errorf("cell %d: source is neither a string nor a list of strings", i)
+				return fmt.Errorf("cell %d: source is neither a string nor a list of strings", i)
 			}
 		}
-	}
-	if _, err := dec.Token(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return c, err
 	}
-	c.ObjEnd = int(dec.InputOffset())
+	c.ObjEnd = s.i
 	switch {
 	case c.TypeStart < 0:
 		return c, fmt.Errorf("cell %d has no cell_type", i)
