@@ -21,10 +21,18 @@ func (f *TxFile) notebook() bool {
 	if f.nb.asJSON || f.raw || !f.Exists || f.whole || f.deleted || !textedit.IsNotebookPath(f.Rel) {
 		return false
 	}
+	return f.oldValid()
+}
+
+// oldValid reports whether the file was a valid notebook when the call
+// began (parsed once).
+func (f *TxFile) oldValid() bool {
 	if !f.nb.checked {
 		f.nb.checked = true
-		_, err := textedit.ParseNotebook(f.Old)
-		f.nb.valid = err == nil
+		v, err := textedit.NotebookView(f.Old)
+		if f.nb.valid = err == nil; f.nb.valid {
+			f.oldCached = &v
+		}
 	}
 	return f.nb.valid
 }
@@ -67,10 +75,11 @@ func (f *TxFile) checkNotebook() error {
 	if f.deleted || f.raw || !textedit.IsNotebookPath(f.Rel) {
 		return nil
 	}
-	if f.Exists {
-		if _, err := textedit.ParseNotebook(f.Old); err != nil {
-			return nil
-		}
+	if f.Exists && !f.oldValid() {
+		return nil
+	}
+	if f.notebook() && f.view().Notebook() != nil {
+		return nil // the view parsed the content
 	}
 	if _, err := textedit.ParseNotebook(f.Content()); err != nil {
 		return invalidf(f.Rel, "", "the result is not a valid notebook (%v): nothing was written. Edit a notebook's cells through its view (file_read shows it) or notebook_edit", err)

@@ -209,6 +209,75 @@ func layoutBefore(data []byte, at int) (indent, newline string) {
 	return indent, newline
 }
 
+// sourceOf decodes a source value (valid JSON): a string, or a list of
+// strings joined.
+func sourceOf(raw []byte) (src string, list, ok bool) {
+	if raw[0] == '"' {
+		src, ok = unquote(raw)
+		return src, false, ok
+	}
+	if raw[0] != '[' {
+		return "", false, false
+	}
+	var b strings.Builder
+	s := &scanner{data: raw, i: 1}
+	if s.peek() == ']' {
+		return "", true, true
+	}
+	for {
+		ls, le, err := s.str()
+		if err != nil {
+			return "", false, false
+		}
+		line, ok := unquote(raw[ls:le])
+		if !ok {
+			return "", false, false
+		}
+		b.WriteString(line)
+		if s.peek() != ',' {
+			return b.String(), true, true
+		}
+		s.i++
+	}
+}
+
+// unquote decodes a JSON string (valid, quotes included): as it is when
+// it holds no escape.
+func unquote(q []byte) (string, bool) {
+	body := q[1 : len(q)-1]
+	if bytes.IndexByte(body, '\\') < 0 {
+		return string(body), true
+	}
+	out := make([]byte, 0, len(body))
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		switch body[i] {
+		case 'n':
+			out = append(out, '\n')
+		case 't':
+			out = append(out, '\t')
+		case 'r':
+			out = append(out, '\r')
+		case '"', '\\', '/':
+			out = append(out, body[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		default: // \u: surrogate pairs and all, as encoding/json reads them
+			var s string
+			err := json.Unmarshal(q, &s)
+			return s, err == nil
+		}
+	}
+	return string(out), true
+}
+
 func parseCell(s *scanner, i int) (Cell, error) {
 	c := Cell{Index: i, ValStart: -1, TypeStart: -1}
 	if s.peek() != '{' {
@@ -236,16 +305,11 @@ func parseCell(s *scanner, i int) (Cell, error) {
 			}
 		case "source":
 			c.ValStart, c.ValEnd = start, end
-			var str string
-			var lines []string
-			switch {
-			case json.Unmarshal(raw, &str) == nil:
-				c.Source = str
-			case json.Unmarshal(raw, &lines) == nil:
-				c.Source, c.list = strings.Join(lines, ""), true
-			default:
+			src, list, ok := sourceOf(raw)
+			if !ok {
 				return fmt.Errorf("cell %d: source is neither a string nor a list of strings", i)
 			}
+			c.Source, c.list = src, list
 		}
 		return nil
 	})
