@@ -108,7 +108,7 @@ func TestNotebookFileRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := toJSON(t, res)
-	for _, want := range []string{`1: # %%`, `2: def f(a):`, `7: # %% [markdown]`, `8: Some *notes* here`} {
+	for _, want := range []string{`"view":"notebook:`, `1: # %%`, `2: def f(a):`, `7: # %% [markdown]`, `8: Some *notes* here`} {
 		if !strings.Contains(s, want) {
 			t.Errorf("file_read lacks %q: %s", want, s)
 		}

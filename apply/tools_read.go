@@ -46,6 +46,8 @@ type FileReadResult struct {
 	// plain UTF-8; BOM that the file starts with a byte order mark.
 	EncodingFrom string `json:"encoding_from,omitempty"`
 	BOM          bool   `json:"bom,omitempty"`
+	// View, for a notebook, says that Content is its view, not its JSON.
+	View string `json:"view,omitempty"`
 }
 
 func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileReadResult, error) {
@@ -88,6 +90,9 @@ func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileRea
 		TotalLines: total, Version: version, LineEndings: lineEndings(ix)}
 	f.resolveEncoding()
 	res.Encoding, res.EncodingFrom = f.Encoding()
+	if f.notebook() {
+		res.View = notebookReadNote
+	}
 	res.BOM = len(f.view().Prefix) > 0
 	if total == 0 {
 		res.StartLine = 0
