@@ -72,7 +72,8 @@ func (nb *Notebook) UsesIDs() bool {
 
 // IsNotebookPath reports whether a path names a Jupyter notebook.
 func IsNotebookPath(path string) bool {
-	return strings.HasSuffix(strings.ToLower(path), ".ipynb")
+	const ext = ".ipynb"
+	return len(path) >= len(ext) && strings.EqualFold(path[len(path)-len(ext):], ext)
 }
 
 // NotebookView returns the view of a notebook file: its text is the

@@ -238,3 +238,70 @@ func TestNotebookUnquote(t *testing.T) {
 		}
 	}
 }
+
+// Changes in two cells at once (a replaceAll) each land in their cell.
+func TestNotebookChangesInTwoCells(t *testing.T) {
+	data := readNB(t, "strings.ipynb")
+	v, _ := NotebookView(data)
+	var cs []Change
+	for _, w := range []string{"a = 1", "more"} {
+		i := bytes.Index(v.Text, []byte(w))
+		cs = append(cs, Change{Start: i, End: i + len(w), New: "X"})
+	}
+	out, err := v.Bytes(cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := Splice(data, out)
+	if s := sources(t, got); s[0] != "X\nb = 2\n" || s[1] != "text \"quoted\"\nX" {
+		t.Errorf("sources %q", s)
+	}
+}
+
+func TestNotebookCellChanges(t *testing.T) {
+	empty := []byte("{\n \"cells\": [],\n \"metadata\": {},\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n")
+	nb, err := ParseNotebook(empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := Splice(empty, []Change{nb.InsertCell(0, "markdown", "abc", "# T")})
+	want := "{\n \"cells\": [\n  {\n   \"cell_type\": \"markdown\",\n   \"id\": \"abc\",\n   \"metadata\": {},\n   \"source\": [\n    \"# T\"\n   ]\n  }\n ],\n \"metadata\": {},\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n"
+	if string(got) != want {
+		t.Errorf("insert into no cells:\n%s", got)
+	}
+	nb, _ = ParseNotebook(got)
+	back, _ := Splice(got, []Change{nb.DeleteCell(0)})
+	if !bytes.Equal(back, empty) {
+		t.Errorf("delete of the only cell:\n%s", back)
+	}
+
+	// A notebook on one line, CRLF layout elsewhere.
+	one := []byte(`{"cells": [{"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], "source": ["a\n", "b"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 2}`)
+	nb, err = ParseNotebook(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ = Splice(one, []Change{nb.InsertCell(1, "code", "", "c")})
+	if !bytes.HasSuffix(got, []byte(`"b"]}, {"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], "source": ["c"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 2}`)) {
+		t.Errorf("one-line insert:\n%s", got)
+	}
+	v, _ := NotebookView(one)
+	i := bytes.Index(v.Text, []byte("b"))
+	cs, _ := v.Bytes([]Change{{Start: i, End: i + 1, New: "b\nz"}})
+	got, _ = Splice(one, cs)
+	if !bytes.Contains(got, []byte(`"source": ["a\n", "b\n", "z"]}`)) {
+		t.Errorf("one-line source:\n%s", got)
+	}
+	crlf := bytes.ReplaceAll(readNB(t, "strings.ipynb"), []byte("\n"), []byte("\r\n"))
+	nb, err = ParseNotebook(crlf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ = Splice(crlf, []Change{nb.InsertCell(2, "code", "", "c")})
+	if bytes.Contains(bytes.ReplaceAll(got, []byte("\r\n"), nil), []byte("\n")) {
+		t.Errorf("a CRLF notebook got a bare LF:\n%q", got)
+	}
+	if _, err := ParseNotebook(got); err != nil {
+		t.Error(err)
+	}
+}
