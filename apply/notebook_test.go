@@ -292,3 +292,25 @@ func TestNotebookEditTool(t *testing.T) {
 		})
 	}
 }
+
+// A new notebook is written as given, if it is one.
+func TestNotebookCreate(t *testing.T) {
+	dir := newRepo(t)
+	if _, err := call(t, dir, "edit", map[string]any{"filePath": "new.ipynb", "oldString": "", "newString": `{"cells": [`}); err == nil || !strings.Contains(err.Error(), "not a valid notebook") {
+		t.Fatalf("err = %v, want a refusal", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.ipynb")); err == nil {
+		t.Fatal("the refused notebook was written")
+	}
+	nb := "{\n \"cells\": [],\n \"metadata\": {},\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n"
+	if _, err := call(t, dir, "edit", map[string]any{"filePath": "new.ipynb", "oldString": "", "newString": nb}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := call(t, dir, "notebook_edit", map[string]any{"notebook_path": "new.ipynb", "edit_mode": "insert", "cell_type": "code", "new_source": "x = 1"}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "new.ipynb"))
+	if s := cellSources(t, got); len(s) != 1 || s[0] != "x = 1" || !strings.Contains(string(got), `"id": "`) {
+		t.Errorf("notebook:\n%s", got)
+	}
+}
