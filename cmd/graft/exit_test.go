@@ -149,3 +149,18 @@ var diskFullErrno = func() error {
 	}
 	return syscall.ENOSPC
 }()
+
+// graft call runs notebook_edit like any tool.
+func TestCallNotebookEdit(t *testing.T) {
+	nb := "{\n \"cells\": [\n  {\n   \"cell_type\": \"markdown\",\n   \"metadata\": {},\n   \"source\": [\n    \"old\"\n   ]\n  }\n ],\n \"metadata\": {},\n \"nbformat\": 4,\n \"nbformat_minor\": 4\n}\n"
+	dir := gittest.Repo(t, map[string]string{"n.ipynb": nb})
+	var out, errb bytes.Buffer
+	code := Main([]string{"-C", dir, "call", "notebook_edit", `{"notebook_path":"n.ipynb","cell_number":0,"new_source":"new"}`}, strings.NewReader(""), &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "n.ipynb"))
+	if want := strings.Replace(nb, `"old"`, `"new"`, 1); string(got) != want {
+		t.Errorf("notebook:\n%s", got)
+	}
+}

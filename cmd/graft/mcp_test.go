@@ -428,6 +428,9 @@ func TestMCPToolSelection(t *testing.T) {
 	if got := list("--tools", "edit_lines,file_read"); !slices.Equal(got, []string{"edit_lines", "file_read"}) {
 		t.Errorf("--tools subset = %v", got)
 	}
+	if got := list("--tools", "notebooks"); !slices.Equal(got, []string{"apply_patch", "edit", "edit_lines", "file_read", "multi_edit", "notebook_edit", "undo"}) {
+		t.Errorf("--tools notebooks = %v", got)
+	}
 
 	for _, args := range [][]string{{"--tools", "nope"}, {"--read-only", "--tools", "edit"}, {"extra"}, {"--token-file", "x"}, {"--http", "0.0.0.0:0"}, {"--http", "nonsense"}} {
 		var out, errb bytes.Buffer
