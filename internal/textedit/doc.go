@@ -28,8 +28,11 @@
 //     UTF-8 is decoded, and each change of the text becomes a change of
 //     exactly the bytes its characters came from, its new text encoded
 //     back (or refused, when the encoding cannot represent it or the
-//     bytes it touches do not decode). A later view (a notebook's cells)
-//     is one more mapping here, not a second change type.
+//     bytes it touches do not decode). A Jupyter notebook is one more
+//     view, not a second change type: its text is the percent script
+//     ("# %%" cell headers, then each source), and a change inside one
+//     cell's source becomes the change of that cell's source value in
+//     the JSON (notebook.go).
 //
 // The package is a leaf: it imports nothing of graft's (only
 // golang.org/x/text's codecs), so the matcher,

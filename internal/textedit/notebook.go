@@ -362,6 +362,9 @@ func (v View) notebookBytes(changes []Change) ([]Change, error) {
 			if d.End > cell.SrcEnd+cell.Eol || d.Start < at {
 				return nil, v.nbRefusal(d)
 			}
+			if !utf8.ValidString(d.New) {
+				return nil, &Error{Code: CodeInvalid, Edit: d.Edit, Msg: fmt.Sprintf("%s: the new text is not valid UTF-8, which a notebook cannot hold", orChange(d.Label()))}
+			}
 			b.WriteString(shown[at-cell.SrcStart : d.Start-cell.SrcStart])
 			b.WriteString(d.New)
 			at = d.End
