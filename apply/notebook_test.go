@@ -314,3 +314,40 @@ func TestNotebookCreate(t *testing.T) {
 		t.Errorf("notebook:\n%s", got)
 	}
 }
+
+// Every cell of every producer's notebook, edited by line number: only
+// that cell's source value changes.
+func TestNotebookEveryCellByLine(t *testing.T) {
+	names, _ := filepath.Glob("testdata/notebooks/*.ipynb")
+	if len(names) < 4 {
+		t.Fatalf("notebooks: %v", names)
+	}
+	for _, path := range names {
+		name := filepath.Base(path)
+		old, _ := os.ReadFile(path)
+		v, err := textedit.NotebookView(old)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for k, c := range v.Notebook().Cells {
+			if c.Source == "" {
+				continue
+			}
+			t.Run(name+"/"+c.Type, func(t *testing.T) {
+				dir, _ := nbRepo(t, name)
+				line := 2 + bytes.Count(v.Text[:c.Header], []byte("\n"))
+				if _, err := call(t, dir, "edit_lines", map[string]any{"command": "replace", "path": "nb.ipynb", "start_line": line, "new_content": "CHANGED ü"}); err != nil {
+					t.Fatal(err)
+				}
+				got := readNotebook(t, dir)
+				onlyCellChanged(t, old, got, k)
+				// The first line replaced, its line ending kept.
+				first, _, _ := strings.Cut(c.Source, "\n")
+				want := "CHANGED ü" + c.Source[len(strings.TrimSuffix(first, "\r")):]
+				if s := cellSources(t, got)[k]; s != want {
+					t.Errorf("cell %d source %q, want %q", k, s, want)
+				}
+			})
+		}
+	}
+}
