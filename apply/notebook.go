@@ -7,6 +7,10 @@ import (
 // notebookReadNote is what file_read says of a notebook's content.
 const notebookReadNote = `notebook: each cell is a "# %%" header line, then its source; edits change one cell's source (line numbers as shown); notebook_edit adds, deletes or retypes cells; apply_patch takes a diff of the JSON`
 
+// notebookEditNote is what a result says of a notebook edited through
+// its view.
+const notebookEditNote = "edited code cells keep their outputs and execution_count as they were (run the notebook to refresh them)"
+
 // nbState is how a transaction sees a .ipynb file: through the notebook's
 // view (its percent script, internal/textedit), or as its JSON bytes (a
 // patch names JSON lines; a file that was not a valid notebook).

@@ -97,6 +97,9 @@ func TestNotebookTextTools(t *testing.T) {
 			if d := toJSON(t, res); !strings.Contains(d, `-x = 1\n+x = 2`) {
 				t.Errorf("the result's diff is not of the view: %s", d)
 			}
+			if d := toJSON(t, res); !strings.Contains(d, `"note":"edited code cells keep their outputs`) {
+				t.Errorf("the result does not say what happened to the cell's outputs: %s", d)
+			}
 		})
 	}
 }

@@ -38,6 +38,9 @@ type FileResult struct {
 	Hunks        []Located `json:"hunks"`
 	Created      bool      `json:"created,omitempty"`
 	Deleted      bool      `json:"deleted,omitempty"`
+	// Note says what the call left as it was that a reader may expect
+	// changed: a notebook's edited cells keep their outputs.
+	Note string `json:"note,omitempty"`
 	// Syntax is the syntax check of a file in a language graft knows:
 	// which checker ran (or why none could: Checked false, Skipped), and
 	// the errors the edit adds when --check=warn let it land anyway.
@@ -452,6 +455,9 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	for i, f := range changed {
 		tx.e.progress(i, len(changed), "diff "+f.Rel)
 		r := f.result()
+		if f.notebook() {
+			r.Note = notebookEditNote
+		}
 		rep, err := tx.checkSyntax(f)
 		if err != nil {
 			return nil, err
