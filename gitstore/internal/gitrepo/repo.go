@@ -136,7 +136,7 @@ type Repo struct {
 	st                *filesystem.Storage // the whole repository
 	wt                *filesystem.Storage // per-worktree refs (refs/worktree/..., HEAD), nil in the main worktree
 	packStamp         string
-	objDir            atomic.Pointer[string] // the fan-out directory of the object Write writes
+	objDir            atomic.Pointer[string]    // the fan-out directory of the object Write writes
 	objTemp           atomic.Pointer[plainFile] // the temporary file of the object Write writes
 }
 
