@@ -168,38 +168,52 @@ func (s *Store) statCurrent(c Change) (current, error) {
 	return current{exists: true, perm: uint32(fi.Mode().Perm())}, nil
 }
 
-// checkContent checks that an existing file still holds c.Old.
-func (s *Store) checkContent(c Change) error {
-	same, err := sameContent(s.abs(c.Path), c.Old)
+// checkContent checks that an existing file still holds c.Old, or c.Old
+// followed by bytes appended since that the call can carry (late.go), and
+// returns what it saw for the check after the rename.
+func (s *Store) checkContent(c Change) (checked, error) {
+	at := time.Now()
+	same, grown, fi, err := compareContent(s.abs(c.Path), c.Old)
 	if err != nil {
-		return fmt.Errorf("gitstore: %w", err)
+		return checked{}, fmt.Errorf("gitstore: %w", err)
 	}
-	if !same {
-		return fmt.Errorf("%s: %w", c.Path, ErrConflict)
+	if !same && !(grown && canCarry(c)) {
+		return checked{}, fmt.Errorf("%s: %w", c.Path, ErrConflict)
 	}
-	return nil
+	if grown {
+		fi = nil
+	}
+	return checked{fi: fi, at: at}, nil
 }
 
-// sameContent reports whether the file name holds exactly want, reading
-// it in chunks (no second copy of a big file in memory).
-func sameContent(name string, want []byte) (bool, error) {
+// compareContent reports whether the file name holds exactly want, or
+// want followed by more bytes (grown), reading it in chunks (no second
+// copy of a big file in memory); fi is the file's state before it was
+// read.
+func compareContent(name string, want []byte) (same, grown bool, fi fs.FileInfo, err error) {
 	f, err := openFile(name, os.O_RDONLY, 0)
 	if err != nil {
-		return false, err
+		return false, false, nil, err
 	}
 	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return false, false, nil, err
+	}
 	buf := make([]byte, min(256<<10, len(want)+1)) // +1 sees a file that grew
 	for {
 		n, err := io.ReadFull(f, buf)
-		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
-			return false, nil
+		if n > len(want) {
+			return false, bytes.Equal(buf[:len(want)], want), fi, nil
+		}
+		if !bytes.Equal(buf[:n], want[:n]) {
+			return false, false, fi, nil
 		}
 		want = want[n:]
 		switch {
 		case err == io.EOF || err == io.ErrUnexpectedEOF:
-			return len(want) == 0, nil
+			return len(want) == 0, false, fi, nil
 		case err != nil:
-			return false, err
+			return false, false, nil, err
 		}
 	}
 }
@@ -272,9 +286,10 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	}
 	// The bytes are compared (for a big call, while its temporary files
 	// are written).
+	checks := make([]checked, len(changes))
 	for i, c := range changes {
 		if curs[i].exists {
-			if err := s.checkContent(c); err != nil {
+			if checks[i], err = s.checkContent(c); err != nil {
 				return Landed{}, err
 			}
 		}
@@ -451,7 +466,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		in.Reflog = tool + ": " + subj
 	}
 
-	if err := s.commitIntent(ctx, in, temps, changes, perms); err != nil {
+	if err := s.commitIntent(ctx, in, temps, changes, perms, checks); err != nil {
 		return Landed{}, err
 	}
 	if s.mode == ModeJournal {
