@@ -113,6 +113,34 @@ func (h *heldFile) unpark() {
 	}
 }
 
+// settleWait bounds how long settle waits for the processes that still
+// have a replaced file open for writing to close it: a logger that opens,
+// appends and closes does so in microseconds, unless it is descheduled in
+// between; a process that keeps the file open (a log daemon) is the
+// README's caveat, and is not waited for longer.
+const settleWait = 100 * time.Millisecond
+
+// settle waits, where the system can tell (Linux), until no process has
+// the held file open for writing any more, so that no write can reach it
+// after it is read: a writer that opened it before the rename and writes
+// after would otherwise write to a file no longer in the tree. The wait
+// is bounded by settleWait; most calls find no writer and do not wait.
+func (h *heldFile) settle() {
+	if h.f == nil {
+		return
+	}
+	pause := 100 * time.Microsecond
+	for waited := time.Duration(0); ; {
+		writing, known := openForWriting(h.f)
+		if !writing || !known || waited >= settleWait {
+			return
+		}
+		time.Sleep(pause)
+		waited += pause
+		pause = min(2*pause, 5*time.Millisecond)
+	}
+}
+
 // lateKind is what a replaced file received from other writers between the
 // transaction's check and its rename.
 type lateKind int
@@ -130,21 +158,35 @@ type checked struct {
 	at time.Time
 }
 
-// settled is how old a file's modification time must be, at the check,
-// for its size and modification time alone to show that nothing wrote it
-// since: a write in the same tick of a coarse clock (a jiffy on Linux, 2 s
-// on FAT) would leave them as they were.
-const settled = 3 * time.Second
+// A file whose size and modification time are unchanged was not written,
+// unless the write came within the same tick of the file system's clock
+// as the one before it: a file modified less than a tick before the check
+// is read again. The tick is taken generously: 50 ms where modification
+// times carry a fraction of a second (a jiffy of a coarse clock on Linux,
+// 10 ms on exFAT), 3 s where they do not (1 s on HFS+ and ext3, 2 s on
+// FAT).
+const (
+	fineTick   = 50 * time.Millisecond
+	coarseTick = 3 * time.Second
+)
 
-// stampSame reports whether the held file is the one checked, with its
-// size and modification time, and whether those were old enough at the
-// check to tell that nothing wrote it since.
+// stampSame reports whether the held file is the one checked, with the
+// same size and modification time, and whether those were old enough at
+// the check to show that nothing wrote it since.
 func (h *heldFile) stampSame(c checked) bool {
-	if h.f == nil || c.fi == nil || c.at.Sub(c.fi.ModTime()) < settled {
+	if h.f == nil || c.fi == nil {
+		return false
+	}
+	mt := c.fi.ModTime()
+	tick := coarseTick
+	if mt.Nanosecond() != 0 {
+		tick = fineTick
+	}
+	if c.at.Sub(mt) < tick {
 		return false
 	}
 	fi, err := h.f.Stat()
-	return err == nil && os.SameFile(fi, c.fi) && fi.Size() == c.fi.Size() && fi.ModTime().Equal(c.fi.ModTime())
+	return err == nil && os.SameFile(fi, c.fi) && fi.Size() == c.fi.Size() && fi.ModTime().Equal(mt)
 }
 
 // judge tells what the held file received against base (nil: there was
@@ -420,6 +462,7 @@ func (s *Store) replaceChecked(c Change, tmp string, chk checked) (lateKind, *he
 		crashPoint("rename")
 		lateHook("renamed", c.Path)
 	}
+	h.settle()
 	var base [][]byte
 	if c.Old != nil {
 		base = [][]byte{c.Old}
@@ -488,6 +531,7 @@ func (s *Store) restoreFile(path, src, tmp string, cur [][]byte, curAbsent bool)
 		return fmt.Errorf("gitstore: %s: putting it back: %w", path, err)
 	}
 	defer h.close()
+	h.settle()
 	if !placed {
 		// Removed, created or deleted by another process since: that
 		// stays.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graftdev/graft/internal/testhook"
 )
@@ -242,6 +243,92 @@ func testLateRewriteAbandonsTheCall(t *testing.T) {
 			}
 			noTemps(t, dir)
 			fsck(t, dir)
+		})
+	}
+}
+
+// A writer that opened the file before the rename and writes after it (a
+// logger between its open and its write) writes to the replaced file:
+// what it wrote is carried all the same.
+func TestWriteThroughOpenFileAfterRenameIsCarried(t *testing.T) {
+	bothWays(t, func(t *testing.T) {
+		dir := newRepo(t, map[string]string{"a.txt": "one\n"})
+		s := open(t, dir)
+		var f *os.File
+		testhook.LateWrite = func(m, p string) {
+			var err error
+			switch m {
+			case "check":
+				f, err = os.OpenFile(filepath.Join(dir, "a.txt"), os.O_WRONLY|os.O_APPEND, 0)
+			case "renamed":
+				if _, err = f.WriteString("written after the rename\n"); err == nil {
+					err = f.Close()
+				}
+			}
+			if err != nil {
+				t.Error(err)
+			}
+		}
+		t.Cleanup(func() { testhook.LateWrite = nil })
+		if _, err := landPairs(s, Change{Path: "a.txt", Old: b("one\n"), New: b("ONE\n")}); err != nil {
+			t.Fatalf("Land: %v", err)
+		}
+		if got := readFile(t, dir, "a.txt"); got != "ONE\nwritten after the rename\n" {
+			t.Fatalf("a.txt = %q", got)
+		}
+	})
+}
+
+// openForWriting tells a file some process has open for writing from one
+// nobody has (where the system can tell).
+func TestOpenForWriting(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(name, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, known := openForWriting(r); !known {
+		t.Skip("this system cannot tell")
+	}
+	w, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if writing, _ := openForWriting(r); !writing {
+		t.Fatal("a file open for writing is not seen as such")
+	}
+	w.Close()
+	if writing, _ := openForWriting(r); writing {
+		t.Fatal("a file nobody writes is seen as open for writing")
+	}
+}
+
+// A rewrite that keeps the size of a file last modified long ago is seen
+// by its modification time, and one of a file modified just before the
+// call by its bytes.
+func TestSameSizeRewriteIsSeen(t *testing.T) {
+	for _, age := range []time.Duration{time.Hour, 0} {
+		t.Run(age.String(), func(t *testing.T) {
+			dir := newRepo(t, map[string]string{"a.txt": "alpha\n"})
+			if age > 0 {
+				old := time.Now().Add(-age)
+				if err := os.Chtimes(filepath.Join(dir, "a.txt"), old, old); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s := open(t, dir)
+			onLate(t, "rename", "a.txt", func() { rewriteInPlace(t, dir, "a.txt", "ALPHA\n") })
+			_, err := landPairs(s, Change{Path: "a.txt", Old: b("alpha\n"), New: b("al-ha\n")})
+			if !errors.Is(err, ErrConflict) {
+				t.Fatalf("Land: %v, want a conflict", err)
+			}
+			if got := readFile(t, dir, "a.txt"); got != "ALPHA\n" {
+				t.Fatalf("a.txt = %q", got)
+			}
 		})
 	}
 }
