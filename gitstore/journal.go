@@ -40,6 +40,13 @@ type state struct {
 	valid  bool   // tip is a journal based on head
 	parent oid    // parent of the next commit; zero for a root commit
 	tree   oid    // tree of parent; zero for empty
+
+	// moved is set when the branch has moved since the journal at tip
+	// started on oldBase (its tree oldTree): the journal is carried onto
+	// head (carry.go), or restarts there.
+	moved            bool
+	oldBase, oldTree oid
+	carried          bool // carry has run
 }
 
 // JournalRef names the journal ref of the current branch
@@ -100,6 +107,11 @@ func (s *Store) state(mode Mode) (*state, error) {
 			st.valid, st.parent, st.tree = true, st.tip, c.Tree
 			return st, nil
 		}
+		// The branch moved since the journal started: carry decides
+		// whether it follows (carry.go). A detached HEAD's journal
+		// restarts.
+		st.moved = st.branch != "" && !st.head.IsZero()
+		st.oldBase, st.oldTree = st.base, c.Tree
 	}
 	// No journal yet, or HEAD moved since it started: start on HEAD.
 	st.base, st.parent = st.head, st.head
@@ -115,6 +127,38 @@ func (s *Store) journalBase(c *commit) oid {
 		return h
 	}
 	return c.Hash
+}
+
+// carry carries a journal whose branch moved onto the branch's new commit,
+// or leaves st to restart there (carry.go): on success st is a valid
+// journal whose tree is the carried tree, based on HEAD. With write, the
+// carry commit is written (into the transaction's batch) and is st's
+// parent; without, st's parent is the old tip (reads need no commit).
+func (s *Store) carry(st *state, write bool) error {
+	if !st.moved || st.carried {
+		return nil
+	}
+	st.carried = true
+	plan, err := s.planCarry(st.oldBase, st.head, st.tree, st.oldTree)
+	if err != nil {
+		return err
+	}
+	if plan.restart {
+		return nil
+	}
+	st.tree, st.base, st.valid, st.parent = plan.tree, st.head, true, st.tip
+	if !write {
+		return nil
+	}
+	author, committer := s.identity(time.Now())
+	c := &commit{Author: author, Committer: committer, Message: s.carryMessage(st.head, plan.pending),
+		Tree: plan.tree, Parents: []oid{st.tip, st.head}}
+	h, err := s.writeCommit(c)
+	if err != nil {
+		return err
+	}
+	st.parent = h
+	return nil
 }
 
 func (s *Store) commitTree(h oid) (oid, error) {
@@ -297,6 +341,12 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	// The objects are collected, and written once the intent record is.
 	s.startBatch()
 	defer s.dropBatch()
+	// A journal whose branch moved is carried onto it first (carry.go).
+	if s.mode == ModeJournal {
+		if err := s.carry(st, true); err != nil {
+			return Landed{}, err
+		}
+	}
 	if !st.tip.IsZero() {
 		in.OldTip = st.tip.String()
 	}

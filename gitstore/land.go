@@ -54,8 +54,9 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 		if err != nil {
 			return err
 		}
-		tip := commits[0]
-		changes, err := s.treeChanges(baseTree, tip.Tree)
+		// The journal's tree, carried onto the branch when the branch
+		// moved since it started (carry.go): what is not on the branch.
+		changes, err := s.treeChanges(baseTree, st.tree)
 		if err != nil {
 			return err
 		}
@@ -86,7 +87,7 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 			message = fmt.Sprintf("graft: land %d journal entries", len(commits))
 		}
 		author, committer := s.identity(time.Now())
-		h, err := s.writeCommit(newCommit(author, committer, message+"\n", tip.Tree, st.head))
+		h, err := s.writeCommit(newCommit(author, committer, message+"\n", st.tree, st.head))
 		if err != nil {
 			return err
 		}
