@@ -1,8 +1,10 @@
-//go:build unix
+//go:build linux || darwin
 
 package gitstore
 
 import "golang.org/x/sys/unix"
+
+const canLimitFileSize = true
 
 // limitFileSize makes every write past n bytes of a file fail in this
 // process (RLIMIT_FSIZE: the write returns EFBIG, as a full disk returns
