@@ -42,7 +42,10 @@ import (
 //     is synced, it is ignored as it should be: graft-temps, or for a
 //     small call nothing, says which temporary files to remove);
 //  5. once every temporary file is synced, each is renamed over its
-//     target and every deleted file removed [rename];
+//     target and every deleted file removed [rename], the file it replaces
+//     kept aside and read after the rename: bytes another process appended
+//     to it meanwhile are carried onto the new content, and any other write
+//     abandons the call, every file replaced so far put back (late.go);
 //  6. the ref moves from the old tip to the new commit by compare-and-swap
 //     [ref] (in branch mode the index entries of the paths follow);
 //  7. the intent record is emptied [done], then graft-temps.
