@@ -15,15 +15,18 @@ import (
 // Late writes: a process that does not take graft's lock (a logger, `echo
 // >>`, a formatter, an editor) may write a file at any moment, also after
 // the transaction's last check of it (step 1 in txn.go) and before its
-// rename (step 5). POSIX has no compare-and-rename, so graft checks after:
-// just before it renames a file it opens the file it is about to replace
-// (heldFile), and once the rename is done it reads what that replaced file
-// holds. The descriptor sees every write made to the replaced file up to
-// the moment it is read, whoever made it and however (append, rewrite in
-// place); a file replaced by another rename before graft opened it is the
-// one graft holds, so that is seen too.
+// rename (step 5). POSIX has no compare-and-rename, so graft checks after.
+// It puts the new content in place with a swap (renameat2 with
+// RENAME_EXCHANGE on Linux, renamex_np with RENAME_SWAP on macOS: place),
+// which leaves exactly the file it displaced under the temporary name,
+// whoever put it there and whenever; where the file system cannot swap,
+// it opens the file just before a plain rename (holdFile). It then waits,
+// where the system can tell (a read lease on Linux), until no process has
+// the displaced file open for writing, at most settleWait, and reads it:
+// the open file sees every write made to it, appended or in place, up to
+// that moment.
 //
-// What the replaced file held, against Change.Old (what the call was
+// What the displaced file holds, against Change.Old (what the call was
 // computed from):
 //
 //   - the same bytes: nothing was written meanwhile;
@@ -32,31 +35,33 @@ import (
 //     They are appended to the new content in place (O_APPEND, no rename),
 //     as if the append had come right after the call, which is what a
 //     serial run of the two would give: the call's hunks stand where they
-//     were located and the appended lines follow. Appends to the replaced
-//     file that arrive while this is done are carried the same way; the
-//     check before the rename accepts such a file too (journal.go);
-//   - anything else (rewritten, truncated, created or deleted meanwhile):
-//     the call is abandoned. Every file it replaced is put back (the
-//     rewritten one with the writer's bytes, the others with their old
-//     content, each keeping what was appended to it since the rename), the
-//     ref does not move, and the call fails with ErrConflict naming the
-//     file, so that the engine computes it again on the current content
-//     (apply: Engine.locked, a bounded number of times) or refuses it.
+//     were located and the appended lines follow. The check before the
+//     rename accepts such a grown file too (journal.go), so an appender
+//     does not make the call run again;
+//   - anything else (rewritten, truncated, replaced, created or deleted
+//     meanwhile): the call is abandoned (txn.go: abandon). Every file it
+//     replaced is put back (the written one by swapping the writer's own
+//     file back, the others with their old content, each keeping what was
+//     appended to it since the rename: restoreFile), the ref does not
+//     move, and the call fails with ErrConflict naming the file, so that
+//     the engine computes it again on the current content (apply:
+//     Engine.locked, a bounded number of times) or refuses it.
 //
 // So no write that reached a file before graft's rename is lost, and a
 // call whose file took such a write either lands on top of it or is
 // refused with the file as the writer left it. What remains: a writer that
-// opened the file before the rename and writes to it after graft's last
-// look at the replaced file (microseconds after the rename) writes to a
-// file no longer in the tree, as with any program that replaces files by
-// rename (the `sed -i` caveat in the README); and two appends, one
-// landing on the replaced file and one on the new file in the
-// microseconds between the rename and the carry, are kept in the other
-// order. A kill -9 between the rename and the carry loses the appended
-// bytes with the replaced file (recovery restores or keeps the call's own
-// contents, txn.go). Off Unix an open file cannot be replaced, so its
-// content is read just before each attempt to replace it instead: a
-// write between that read and the replace is not seen.
+// keeps the file open across the rename for longer than settleWait (a log
+// daemon) writes to a file no longer in the tree, as with any program that
+// replaces files by rename (the `sed -i` caveat in the README); two
+// appends, one landing on the displaced file and one on the new file in
+// the microseconds between the rename and the carry, are kept in the other
+// order; a kill -9 between the rename and the carry, or while an abandoned
+// call is put back, loses the bytes the displaced file held beyond the
+// call's own (recovery restores the call's before or after, txn.go); and
+// where there is no swap, a writer that replaces the file by rename in
+// the instant between graft's open and its rename is not seen. Off Unix an
+// open file cannot be replaced, so its content is read just before each
+// attempt to replace it instead.
 
 // heldFile is a file a transaction is about to replace or remove, kept so
 // that what was written to it up to the rename can be read after it.
