@@ -72,7 +72,7 @@ func (s *Store) descends(h, base oid) (bool, error) {
 	}
 	b, err := s.commit(base)
 	if err != nil {
-		return false, err
+		return false, nil // not readable (a shallow clone): not known to descend
 	}
 	floor := b.Committer.When.Add(-24 * time.Hour)
 	seen := map[oid]bool{h: true}
@@ -81,7 +81,7 @@ func (s *Store) descends(h, base oid) (bool, error) {
 		c, err := s.commit(queue[0])
 		queue = queue[1:]
 		if err != nil {
-			return false, err
+			continue // beyond a shallow clone's boundary
 		}
 		for _, p := range c.Parents {
 			if p == base {
@@ -91,14 +91,9 @@ func (s *Store) descends(h, base oid) (bool, error) {
 				continue
 			}
 			seen[p] = true
-			pc, err := s.commit(p)
-			if err != nil {
-				return false, err
+			if pc, err := s.commit(p); err == nil && !pc.Committer.When.Before(floor) {
+				queue = append(queue, p)
 			}
-			if pc.Committer.When.Before(floor) {
-				continue
-			}
-			queue = append(queue, p)
 		}
 	}
 	return false, nil
@@ -130,11 +125,9 @@ func (s *Store) planCarry(base, head, headTree, journal oid) (*carryPlan, error)
 			landed++
 			continue
 		}
-		w, err := s.worktreeEntry(ch.path, h, attrs)
-		if err != nil {
-			return nil, err
-		}
-		if w == h {
+		// A worktree file that cannot be read counts as holding the
+		// agent's work.
+		if w, err := s.worktreeEntry(ch.path, h, attrs); err == nil && w == h {
 			continue // discarded, or committed as the worktree holds it
 		}
 		e := ch.after

@@ -315,3 +315,22 @@ func TestBranchSwitch(t *testing.T) {
 	}
 	fsck(t, dir)
 }
+
+// Everything committed by the user (commit -a): nothing is left to land,
+// and the entries stay in the log.
+func TestUserCommitsEverything(t *testing.T) {
+	dir := sixFiles(t)
+	s := open(t, dir)
+	edit(t, s, "edit", "a.txt", "one", "ONE")
+	edit(t, s, "edit", "b.txt", "one", "ONE")
+	git(t, dir, "commit", "-q", "-am", "all of it")
+	if _, err := s.Squash(ctx, "again"); !errors.Is(err, ErrNoJournal) {
+		t.Fatalf("land: %v", err)
+	}
+	if got := strings.Join(edits(t, s), " "); got != "b.txt a.txt" {
+		t.Fatalf("log: %s", got)
+	}
+	if d, err := s.Diff(""); err != nil || d != "" {
+		t.Fatalf("graft diff: %q %v", d, err)
+	}
+}

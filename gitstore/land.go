@@ -61,7 +61,7 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 			return err
 		}
 		if len(changes) == 0 {
-			return fmt.Errorf("gitstore: the journal's edits cancel out, nothing to land: %w", ErrNoJournal)
+			return fmt.Errorf("gitstore: nothing to land: the journal's edits cancel out or are on the branch already: %w", ErrNoJournal)
 		}
 		in := &intent{Version: 1, Ref: st.branch, Branch: true, IndexOnly: true,
 			Journal: st.ref, OldTip: st.head.String()}
