@@ -54,6 +54,9 @@ func TestUserCommitKeepsJournal(t *testing.T) {
 	if got := strings.Join(edits(t, s), " "); got != "c.txt b.txt a.txt" {
 		t.Fatalf("log after the user's commit: %s", got)
 	}
+	if st, err := s.Status(); err != nil || !st.Carried || st.Stale || st.Undoable != 3 {
+		t.Fatalf("status after the user's commit: %+v %v", st, err)
+	}
 	if got, err := s.Diff(""); err != nil || strings.Contains(got, "other.txt") || strings.Count(got, "diff --git") != 3 {
 		t.Fatalf("graft diff after the user's commit (%v):\n%s", err, got)
 	}
@@ -67,7 +70,7 @@ func TestUserCommitKeepsJournal(t *testing.T) {
 		t.Fatalf("git diff main refs/graft/main: %s", got)
 	}
 	st, err := s.Status()
-	if err != nil || st.Undoable != 6 || st.Stale {
+	if err != nil || st.Undoable != 6 || st.Stale || st.Carried {
 		t.Fatalf("status %+v %v", st, err)
 	}
 	fsck(t, dir)

@@ -144,8 +144,15 @@ type Status struct {
 	Undoable int `json:"undoable"`
 	Redoable int `json:"redoable"`
 	// Stale is set when the journal ref exists but HEAD has moved since it
-	// started: the next call starts a new journal on HEAD.
+	// started and nothing of it is carried (carry.go: a reset --hard to
+	// another commit, a detached HEAD that moved): the next call starts a
+	// new journal on HEAD.
 	Stale bool `json:"stale,omitempty"`
+	// Carried is set when the branch has moved since the journal started
+	// and the journal is carried onto it (carry.go): Entries and the diff
+	// are the carried journal's, and the next call that lands writes the
+	// carry commit.
+	Carried bool `json:"carried,omitempty"`
 	// Lock is the process holding the repository's lock, if any.
 	Lock *LockHolder `json:"lock,omitempty"`
 	// InProgress is set when an intent record exists (a call is landing
@@ -172,6 +179,7 @@ func (s *Store) Status() (Status, error) {
 	}
 	st.Branch, st.Journal = js.branch, js.ref
 	st.Stale = !js.tip.IsZero() && !js.valid
+	st.Carried = js.moved && js.valid
 	if !js.base.IsZero() {
 		st.Base = js.base.String()
 	}
