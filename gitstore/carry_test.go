@@ -337,3 +337,22 @@ func TestUserCommitsEverything(t *testing.T) {
 		t.Fatalf("graft diff: %q %v", d, err)
 	}
 }
+
+// A detached HEAD's journal is not carried: it restarts when HEAD moves.
+func TestDetachedJournalRestarts(t *testing.T) {
+	dir := sixFiles(t)
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "second")
+	git(t, dir, "checkout", "-q", "--detach")
+	s := open(t, dir)
+	edit(t, s, "edit", "a.txt", "one", "ONE")
+	if got := strings.Join(edits(t, s), " "); got != "a.txt" {
+		t.Fatalf("log: %s", got)
+	}
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "detached commit")
+	if got := edits(t, s); len(got) != 0 {
+		t.Fatalf("log after HEAD moved: %v", got)
+	}
+	if st, _ := s.Status(); !st.Stale || st.Carried {
+		t.Fatalf("status: %+v", st)
+	}
+}
