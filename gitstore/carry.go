@@ -132,7 +132,7 @@ func (s *Store) planCarry(base, head, headTree, journal oid) (*carryPlan, error)
 		}
 		e := ch.after
 		if h != ch.before && !ch.after.absent() && !h.absent() && !ch.before.absent() &&
-			ch.before.Mode != modeSubmodule && h.Mode != modeSubmodule && ch.after.Mode != modeSubmodule {
+			mergeable(ch.before.Mode) && mergeable(h.Mode) && mergeable(ch.after.Mode) {
 			if m, ok, err := s.mergeOnto(ch, h); err != nil {
 				return nil, err
 			} else if ok {
@@ -173,6 +173,13 @@ func (s *Store) planCarry(base, head, headTree, journal oid) (*carryPlan, error)
 func (s *Store) worktreeEntry(path string, stored entry, attrs attrCache) (entry, error) {
 	name := s.abs(path)
 	fi, err := os.Lstat(name)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		t, err := os.Readlink(name)
+		if err != nil {
+			return entry{}, fmt.Errorf("gitstore: %w", err)
+		}
+		return entry{Hash: s.blobHash([]byte(t)), Mode: modeSymlink}, nil
+	}
 	if errors.Is(err, fs.ErrNotExist) || err == nil && !fi.Mode().IsRegular() {
 		return entry{}, nil
 	}
@@ -194,6 +201,10 @@ func (s *Store) worktreeEntry(path string, stored entry, attrs attrCache) (entry
 	}
 	return entry{Hash: c.hash, Mode: mode}, nil
 }
+
+// mergeable reports whether a tree entry of mode m holds lines to merge
+// (not a submodule, not a link).
+func mergeable(m uint32) bool { return m != modeSubmodule && m != modeSymlink }
 
 // mergeOnto merges the journal's change ch (before → after) onto the
 // branch's version h of the same path, line by line; ok is false when the

@@ -83,7 +83,7 @@ func (s *Store) state(mode Mode) (*state, error) {
 	}
 	if mode == ModeCommit {
 		if st.branch == "" {
-			return nil, errors.New("gitstore: branch mode needs a branch, and HEAD is detached")
+			return nil, fmt.Errorf("gitstore: branch mode needs a branch, and HEAD is detached (%w)", ErrNoBranch)
 		}
 		st.ref, st.tip, st.parent, st.base, st.valid = st.branch, st.head, st.head, st.head, true
 		st.tree, err = s.commitTree(st.head)
@@ -201,6 +201,10 @@ func (s *Store) statCurrent(c Change) (current, error) {
 		return current{}, fmt.Errorf("%s: deleted since it was read: %w", c.Path, ErrConflict)
 	case err != nil:
 		return current{}, fmt.Errorf("gitstore: %w", err)
+	case fi.Mode()&fs.ModeSymlink != 0 && c.Old != nil:
+		// A symbolic link the call changes (undo of one graft made): its
+		// content is its target.
+		return current{exists: true, perm: linkPerm}, nil
 	case !fi.Mode().IsRegular():
 		return current{}, fmt.Errorf("gitstore: %s: not a regular file (%s)", c.Path, fi.Mode().Type())
 	case c.Old == nil:
@@ -216,8 +220,21 @@ func (s *Store) statCurrent(c Change) (current, error) {
 // followed by bytes appended since that the call can carry (late.go), and
 // returns what it saw for the check after the rename.
 func (s *Store) checkContent(c Change) (checked, error) {
+	name := s.abs(c.Path)
+	if fi, err := os.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// A symbolic link (undo of one graft made): its content is its
+		// target.
+		t, err := os.Readlink(name)
+		if err != nil {
+			return checked{}, fmt.Errorf("gitstore: %w", err)
+		}
+		if t != string(c.Old) {
+			return checked{}, fmt.Errorf("%s: %w", c.Path, ErrConflict)
+		}
+		return checked{link: true}, nil
+	}
 	at := time.Now()
-	same, grown, fi, err := compareContent(s.abs(c.Path), c.Old)
+	same, grown, fi, err := compareContent(name, c.Old)
 	if err != nil {
 		return checked{}, fmt.Errorf("gitstore: %w", err)
 	}
@@ -295,6 +312,9 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	perms := make([]uint32, len(changes))
 	for i, c := range changes {
 		perms[i] = uint32(c.Mode.Perm())
+		if c.Mode&fs.ModeSymlink != 0 {
+			perms[i] = linkPerm
+		}
 		if perms[i] == 0 {
 			perms[i] = curs[i].perm
 		}
@@ -311,6 +331,9 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	newBytes := 0
 	for i, c := range changes {
 		convs[i] = s.conversionOf(c.Path, attrs)
+		if perms[i] == linkPerm || curs[i].perm == linkPerm {
+			convs[i] = conversion{} // a link's target is stored as it is
+		}
 		if c.NewParts != nil && (convs[i].external || convs[i].text) {
 			changes[i].New, changes[i].NewParts = joinParts(c.NewParts), nil
 		}
@@ -468,7 +491,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 				f.Stored = h.String()
 			}
 			mode := fileMode(perm)
-			deliberate := c.Mode != 0 && uint32(c.Mode.Perm()) != curs[i].perm
+			deliberate := c.Mode != 0 && perm != curs[i].perm
 			if !trustMode && !haves[i].absent() && !deliberate {
 				mode = haves[i].Mode
 			}

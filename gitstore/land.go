@@ -2,7 +2,6 @@ package gitstore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -32,11 +31,11 @@ type Squashed struct {
 // its old entries stay reachable through the journal ref's reflog.
 //
 // It fails with ErrNoJournal when there is nothing to land, with
-// ErrFiltered for a path git would convert on commit, and when HEAD is
-// detached or the journal is outside a repository.
+// ErrFiltered for a path git would convert on commit, and with ErrNoBranch
+// when HEAD is detached or the journal is outside a repository.
 func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 	if s.private {
-		return Squashed{}, errors.New("gitstore: outside a repository there is no branch to land on")
+		return Squashed{}, fmt.Errorf("gitstore: outside a repository there is %w to land on", ErrNoBranch)
 	}
 	var out Squashed
 	err := s.withLock(func() error {
@@ -48,7 +47,7 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 			return fmt.Errorf("gitstore: nothing to land: %w", ErrNoJournal)
 		}
 		if st.branch == "" {
-			return errors.New("gitstore: HEAD is detached; check out a branch to land the journal on")
+			return fmt.Errorf("gitstore: HEAD is detached (%w); check out a branch to land the journal on", ErrNoBranch)
 		}
 		baseTree, err := s.commitTree(st.base)
 		if err != nil {
@@ -74,6 +73,9 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 				f.NewPerm = 0o644
 				if isExec(ch.after.Mode) {
 					f.NewPerm = 0o755
+				}
+				if ch.after.Mode == modeSymlink {
+					f.NewPerm = linkPerm
 				}
 			}
 			in.Files = append(in.Files, f)

@@ -159,8 +159,9 @@ const (
 // checked is what the check before the rename saw of a file, so that an
 // unchanged big file need not be read again after it.
 type checked struct {
-	fi fs.FileInfo // nil: not seen, or grown since the call read it
-	at time.Time
+	fi   fs.FileInfo // nil: not seen, or grown since the call read it
+	at   time.Time
+	link bool // a symbolic link: its target was compared, nothing is read after
 }
 
 // A file whose size and modification time are unchanged was not written,
@@ -265,7 +266,7 @@ func hasPrefixParts(r io.ReaderAt, parts [][]byte) (bool, error) {
 // ends a line, or the call keeps its unterminated last line as the new
 // content's end (so the appended bytes continue the same line).
 func canCarry(c Change) bool {
-	if c.Old == nil || c.deletes() {
+	if c.Old == nil || c.deletes() || c.Mode&fs.ModeSymlink != 0 {
 		return false
 	}
 	if len(c.Old) == 0 || c.Old[len(c.Old)-1] == '\n' {
@@ -467,6 +468,11 @@ func (s *Store) replaceChecked(c Change, tmp string, chk checked) (lateKind, *he
 		crashPoint("rename")
 		lateHook("renamed", c.Path)
 	}
+	if chk.link {
+		// A link replaced: nobody appends to a link.
+		s.keepReplaced(h)
+		return lateNone, nil, placed, nil
+	}
 	h.settle()
 	var base [][]byte
 	if c.Old != nil {
@@ -509,12 +515,13 @@ func (s *Store) keepReplaced(h *heldFile) {
 	h.f = nil
 }
 
-// restore makes name hold the file at src (nothing when src is "") where
-// the transaction left cur (nothing when curAbsent), keeping what other
+// restoreFile makes path hold the file at src (nothing when src is "")
+// where the transaction left cur (nothing when curAbsent; a link's target
+// when curLink), keeping what other
 // processes appended to cur since; a file another process rewrote or
 // replaced since goes back as that process left it. tmp is a free name
 // beside name. It takes src over.
-func (s *Store) restoreFile(path, src, tmp string, cur [][]byte, curAbsent bool) error {
+func (s *Store) restoreFile(path, src, tmp string, cur [][]byte, curAbsent, curLink bool) error {
 	name := s.abs(path)
 	var h *heldFile
 	var placed bool
@@ -536,6 +543,13 @@ func (s *Store) restoreFile(path, src, tmp string, cur [][]byte, curAbsent bool)
 		return fmt.Errorf("gitstore: %s: putting it back: %w", path, err)
 	}
 	defer h.close()
+	if curLink && !curAbsent {
+		// The call's link is displaced: nobody appends to a link.
+		if !placed && src != "" {
+			os.Remove(src)
+		}
+		return nil
+	}
 	h.settle()
 	if !placed {
 		// Removed, created or deleted by another process since: that

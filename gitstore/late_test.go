@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -331,4 +332,56 @@ func TestSameSizeRewriteIsSeen(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Links in a call take part in the check and the put-back: a link the call
+// makes, a file it turns into a link and a link it turns back into a file
+// (undo) land untouched by it, and are put back when another file of the
+// call is abandoned.
+func TestLateWritesWithLinks(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("graft makes no symbolic links on Windows")
+	}
+	bothWays(t, func(t *testing.T) {
+		link := fs.ModeSymlink | 0o777
+		dir := newRepo(t, map[string]string{"a.txt": "alpha\n", "b.txt": "beta\n", "c.txt": "gamma\n"})
+		s := open(t, dir)
+		if _, err := landPairs(s,
+			Change{Path: "a.txt", Old: b("alpha\n"), New: b("b.txt"), Mode: link},
+			Change{Path: "ln", New: b("c.txt"), Mode: link}); err != nil {
+			t.Fatal(err)
+		}
+		// The link back into a file, beside a file rewritten late: all
+		// put back.
+		onLate(t, "rename", "c.txt", func() { rewriteInPlace(t, dir, "c.txt", "by an editor\n") })
+		_, err := landPairs(s,
+			Change{Path: "a.txt", Old: b("b.txt"), New: b("alpha again\n"), Mode: 0o644},
+			Change{Path: "ln", Old: b("c.txt"), New: b("b.txt"), Mode: link},
+			Change{Path: "c.txt", Old: b("gamma\n"), New: b("GAMMA\n")})
+		if !errors.Is(err, ErrConflict) {
+			t.Fatalf("Land: %v, want a conflict", err)
+		}
+		for name, want := range map[string]string{"a.txt": "b.txt", "ln": "c.txt"} {
+			if got, err := os.Readlink(filepath.Join(dir, name)); err != nil || got != want {
+				t.Fatalf("%s: link to %q (%v), want %q", name, got, err, want)
+			}
+		}
+		if got := readFile(t, dir, "c.txt"); got != "by an editor\n" {
+			t.Fatalf("c.txt = %q", got)
+		}
+		// Without the late write the same call lands.
+		if _, err := landPairs(s,
+			Change{Path: "a.txt", Old: b("b.txt"), New: b("alpha again\n"), Mode: 0o644},
+			Change{Path: "ln", Old: b("c.txt"), New: b("b.txt"), Mode: link}); err != nil {
+			t.Fatal(err)
+		}
+		if got := readFile(t, dir, "a.txt"); got != "alpha again\n" {
+			t.Fatalf("a.txt = %q", got)
+		}
+		if got, _ := os.Readlink(filepath.Join(dir, "ln")); got != "b.txt" {
+			t.Fatalf("ln -> %q", got)
+		}
+		noTemps(t, dir)
+		fsck(t, dir)
+	})
 }

@@ -404,7 +404,7 @@ func (s *Store) abandon(in *intent, changes []Change, done []placed, cause error
 			p.held.close()
 		}
 		if err == nil {
-			err = s.restoreFile(f.Path, src, tmp, c.newParts(), c.deletes())
+			err = s.restoreFile(f.Path, src, tmp, c.newParts(), c.deletes(), f.NewPerm == linkPerm)
 		}
 		if err != nil && failed == nil {
 			failed = err
@@ -656,10 +656,10 @@ func (s *Store) restore(path, want string, perm uint32, other, token string) err
 	defer os.Remove(s.tmpName(path, token))
 	name := s.abs(path)
 	have := ""
-	if b, err := os.ReadFile(name); err == nil {
-		have = s.blobHash(b).String()
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	if b, _, err := readWorktree(name); err != nil {
 		return fmt.Errorf("gitstore: recovering %s: %w", path, err)
+	} else if b != nil {
+		have = s.blobHash(b).String()
 	}
 	if have == want || have != other {
 		return nil
@@ -744,6 +744,9 @@ func (s *Store) git(stdin string, args ...string) error {
 // writeTemp writes content (its parts in order) to name (created or
 // truncated), sets perm and fsyncs it.
 func writeTemp(name string, perm fs.FileMode, content ...[]byte) error {
+	if uint32(perm) == linkPerm {
+		return writeLink(name, content...)
+	}
 	if perm == 0 {
 		perm = 0o644
 	}
@@ -773,6 +776,21 @@ func writeTemp(name string, perm fs.FileMode, content ...[]byte) error {
 	}
 	if err != nil {
 		os.Remove(name)
+	}
+	return err
+}
+
+// writeLink makes name a symbolic link whose target is content (its parts
+// in order), replacing what name was.
+func writeLink(name string, content ...[]byte) error {
+	target := string(bytes.Join(content, nil))
+	os.Remove(name)
+	err := os.Symlink(target, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A new link in a new directory.
+		if err = os.MkdirAll(filepath.Dir(name), 0o755); err == nil {
+			err = os.Symlink(target, name)
+		}
 	}
 	return err
 }
