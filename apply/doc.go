@@ -76,7 +76,11 @@
 //     (another process, an editor), the engine re-runs the call under the
 //     lock on the current content (string edits located again, line
 //     numbers carried through the change); only an edit whose own text or
-//     lines changed is a conflict.
+//     lines changed is a conflict. Lines appended to a file meanwhile (a
+//     logger) do not make it run again: the store carries them onto the
+//     new content, also when they arrive just before its rename; any other
+//     write that late makes the store put the files back and the call run
+//     again (gitstore/late.go).
 //
 //  5. Result. A [Landing]: per file its path, unified diff, line range,
 //     counts, and each operation's Location; the batch members that

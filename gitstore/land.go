@@ -53,13 +53,14 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 		if err != nil {
 			return err
 		}
-		tip := commits[0]
-		changes, err := s.treeChanges(baseTree, tip.Tree)
+		// The journal's tree, carried onto the branch when the branch
+		// moved since it started (carry.go): what is not on the branch.
+		changes, err := s.treeChanges(baseTree, st.tree)
 		if err != nil {
 			return err
 		}
 		if len(changes) == 0 {
-			return fmt.Errorf("gitstore: the journal's edits cancel out, nothing to land: %w", ErrNoJournal)
+			return fmt.Errorf("gitstore: nothing to land: the journal's edits cancel out or are on the branch already: %w", ErrNoJournal)
 		}
 		in := &intent{Version: 1, Ref: st.branch, Branch: true, IndexOnly: true,
 			Journal: st.ref, OldTip: st.head.String()}
@@ -88,7 +89,7 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 			message = fmt.Sprintf("graft: land %d journal entries", len(commits))
 		}
 		author, committer := s.identity(time.Now())
-		h, err := s.writeCommit(newCommit(author, committer, message+"\n", tip.Tree, st.head))
+		h, err := s.writeCommit(newCommit(author, committer, message+"\n", st.tree, st.head))
 		if err != nil {
 			return err
 		}
@@ -145,8 +146,15 @@ type Status struct {
 	Undoable int `json:"undoable"`
 	Redoable int `json:"redoable"`
 	// Stale is set when the journal ref exists but HEAD has moved since it
-	// started: the next call starts a new journal on HEAD.
+	// started and nothing of it is carried (carry.go: a reset --hard to
+	// another commit, a detached HEAD that moved): the next call starts a
+	// new journal on HEAD.
 	Stale bool `json:"stale,omitempty"`
+	// Carried is set when the branch has moved since the journal started
+	// and the journal is carried onto it (carry.go): Entries and the diff
+	// are the carried journal's, and the next call that lands writes the
+	// carry commit.
+	Carried bool `json:"carried,omitempty"`
 	// Lock is the process holding the repository's lock, if any.
 	Lock *LockHolder `json:"lock,omitempty"`
 	// InProgress is set when an intent record exists (a call is landing
@@ -173,6 +181,7 @@ func (s *Store) Status() (Status, error) {
 	}
 	st.Branch, st.Journal = js.branch, js.ref
 	st.Stale = !js.tip.IsZero() && !js.valid
+	st.Carried = js.moved && js.valid
 	if !js.base.IsZero() {
 		st.Base = js.base.String()
 	}

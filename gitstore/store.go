@@ -470,23 +470,6 @@ func exists(name string) bool {
 // ReleaseReplaced calls; beyond it the oldest are closed at once.
 const maxReplaced = 256
 
-// holdReplaced keeps the file name open before a transaction replaces or
-// removes it, when DeferFrees is set (see OpenOptions).
-func (s *Store) holdReplaced(name string) {
-	if !s.opts.DeferFrees {
-		return
-	}
-	if len(s.replaced) >= maxReplaced {
-		for _, f := range s.replaced[:maxReplaced/2] {
-			f.Close()
-		}
-		s.replaced = append(s.replaced[:0], s.replaced[maxReplaced/2:]...)
-	}
-	if f, err := openReplaced(name); err == nil {
-		s.replaced = append(s.replaced, f)
-	}
-}
-
 // ReleaseReplaced hands over the replaced files kept open since the last
 // call (DeferFrees) and returns the function that closes them, which may
 // run on any goroutine; nil when there are none.

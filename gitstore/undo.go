@@ -57,7 +57,7 @@ func stacks(commits []*commit) (done, undone []string) {
 				undone = remove(undone, id)
 				done = append(done, id)
 			}
-		case len(tr[TrailerTool]) > 0 && tr[TrailerTool][0] == "snapshot":
+		case len(tr[TrailerTool]) > 0 && (tr[TrailerTool][0] == "snapshot" || tr[TrailerTool][0] == TrailerCarry):
 		default:
 			done = append(done, c.Hash.String())
 			undone = nil

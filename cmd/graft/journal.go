@@ -200,6 +200,9 @@ func runStatus(c *Context, fs *pflag.FlagSet, args []string) error {
 	if st.Stale {
 		fmt.Fprintln(w, "          (HEAD moved since the journal started: the next call starts a new one)")
 	}
+	if st.Carried {
+		fmt.Fprintln(w, "          (the branch moved since the journal started: it is carried onto the branch's commit)")
+	}
 	if st.Lock != nil {
 		fmt.Fprintf(w, "lock      held by pid %d on %s\n", st.Lock.PID, st.Lock.Host)
 	} else {
