@@ -69,7 +69,7 @@ func (a *lineAdapter) adaptAdded(newText string) string {
 	if newText == "" {
 		return ""
 	}
-	out, _ := a.adaptLines(newText, false)
+	out, _, _ := a.adaptLines(newText, false)
 	if strings.HasSuffix(newText, "\n") && !strings.HasSuffix(out, "\n") {
 		out += "\n" // line for line: a last empty line stays
 	}
@@ -84,11 +84,14 @@ func (a *lineAdapter) adaptChecked(newText string) (string, string) {
 	if newText == "" {
 		return "", ""
 	}
-	return a.adaptLines(newText, true)
+	out, open, _ := a.adaptLines(newText, true)
+	return out, open
 }
 
-// adaptLines is adaptChecked; align false leaves every new line unaligned.
-func (a *lineAdapter) adaptLines(newText string, align bool) (string, string) {
+// adaptLines is adaptChecked, also reporting the first new line whose
+// indentation a block that writes its own both ways leaves open
+// (mixedIndent); align false leaves every new line unaligned.
+func (a *lineAdapter) adaptLines(newText string, align bool) (string, string, string) {
 	nl, endsNL := splitOld(newText)
 	var match []int
 	if align {
@@ -99,7 +102,18 @@ func (a *lineAdapter) adaptLines(newText string, align bool) (string, string) {
 			match[j] = -1
 		}
 	}
-	open := ""
+	open, openIndent := "", ""
+	reindent := func(j int, ind string) string {
+		if a.indent.mixed == nil {
+			return a.indent.apply(ind)
+		}
+		out, ok := a.mixedIndent(ind, a.gapOld(match, j))
+		if !ok && openIndent == "" {
+			openIndent = fmt.Sprintf("line %d of the new text, indented %q (%d columns, a tab counting %d), could take the tabs or the spaces",
+				j+1, ind, columns(ind, a.indent.tabW), a.indent.tabW)
+		}
+		return out
+	}
 	var b strings.Builder
 	b.Grow(len(newText) + len(newText)/8)
 	for j, line := range nl {
@@ -118,12 +132,12 @@ func (a *lineAdapter) adaptLines(newText string, align bool) (string, string) {
 			// A line of white space only is all indentation: the caller
 			// wrote it shifted as the rest, and it is shifted back with
 			// them (16 spaces sent for the file's 12 stay 12).
-			line = a.indent.apply(line)
+			line = reindent(j, line)
 		}
 		if !isBlank(line) {
 			if a.reindent && !(a.partial && j == 0) {
 				ind := indentOf(line)
-				line = a.indent.apply(ind) + line[len(ind):]
+				line = reindent(j, ind) + line[len(ind):]
 			}
 			if a.typo != nil {
 				var why string
@@ -140,7 +154,57 @@ func (a *lineAdapter) adaptLines(newText string, align bool) (string, string) {
 	if endsNL && (!a.endsNL || a.lastEOL) {
 		b.WriteByte('\n')
 	}
-	return b.String(), open
+	return b.String(), open, openIndent
+}
+
+// mixedIndent decides the indentation of new line whose caller wrote ind,
+// in a block of the file that writes widths of a tab or more some with
+// tabs and some with spaces alone (indentMap.mixed); gap lists the old
+// lines the new line may have been made from (gapOld). Its width c under
+// the block's tab width w is kept; it is written:
+//
+//   - as spaces when c is narrower than a tab (both styles agree);
+//   - as sent when the caller wrote it as some line of the block does
+//     and as no old line does (copied from the file);
+//   - as the file writes the old lines of the gap at width c, when they
+//     all write it one way (a changed line keeps the form of the line it
+//     was made from);
+//   - with tabs when the block writes c with tabs and never with spaces
+//     alone.
+//
+// Otherwise both forms fit and it reports false (the block is refused
+// when the new text is checked: openIndent).
+func (a *lineAdapter) mixedIndent(ind string, gap []int) (string, bool) {
+	mb, w := a.indent.mixed, a.indent.tabW
+	c := columns(ind, w)
+	switch {
+	case c < w:
+		return strings.Repeat(" ", c), true
+	case !mb.oldForm[ind] && mb.fileForm[ind]:
+		return ind, true
+	}
+	form := ""
+	for _, i := range gap {
+		if isBlank(a.file[i]) {
+			continue
+		}
+		f := indentOf(a.file[i])
+		if columns(f, w) != c {
+			continue
+		}
+		if form != "" && f != form {
+			form = ""
+			break
+		}
+		form = f
+	}
+	switch {
+	case form != "":
+		return form, true
+	case mb.tabbed[c] && !mb.spaced[c]:
+		return tabStyle(c, w), true
+	}
+	return tabStyle(c, w), false
 }
 
 // gapOld lists the old lines that new line j, which is not one of them,

@@ -770,6 +770,9 @@ func (s *searcher) findLines(v variant) (found bool, m Match, err error) {
 		if r := s.openTypography(v, c.p, tier, a); r != nil {
 			return true, Match{}, r
 		}
+		if r := s.openIndent(v, c.p, tier, a); r != nil {
+			return true, Match{}, r
+		}
 		m := s.spanOf(v, c.p, a.partial)
 		m.Tier = tier
 		m.Similarity = s.similarityAt(v.lines, c.p)
@@ -892,11 +895,12 @@ func (s *searcher) adapter(v variant, p, lvl int) (*lineAdapter, bool, string) {
 			sample = append(sample, nonBlankIndents(nl))
 		}
 		pairs := indentPairs(v.lines, a.file, 0)
-		im, ok := mapIndent(pairs, sample, s.fileUnit)
+		checked := s.opt.NewText != ""
+		im, ok := mapIndent(pairs, sample, s.fileUnit, checked)
 		if !ok && n > 1 && indentOf(v.lines[0]) == "" && indentOf(a.file[0]) != "" && !s.opt.WholeLines {
 			// The old text may start after the first line's indentation,
 			// as an exact match may: map the other lines alone.
-			if im2, ok2 := mapIndent(indentPairs(v.lines, a.file, 1), sample, s.fileUnit); ok2 {
+			if im2, ok2 := mapIndent(indentPairs(v.lines, a.file, 1), sample, s.fileUnit, checked); ok2 {
 				im, ok, a.partial = im2, true, true
 				a.file[0] = a.file[0][len(indentOf(a.file[0])):]
 			}
@@ -936,8 +940,11 @@ func indentPairs(old, file []string, from int) []pair {
 // inconsistentIndent names the first line whose indentation change differs
 // from the first line's.
 func inconsistentIndent(ps []pair) string {
+	if m, ok := mixedTabs(ps, true, 0, true); ok && m.mixed != nil {
+		return "the file writes this block's indentation some with tabs and some with spaces alone, so new lines could take either"
+	}
 	for i := 1; i < len(ps); i++ {
-		if _, ok := mapIndent(ps[:i+1], nil, func() int { return 0 }); !ok {
+		if _, ok := mapIndent(ps[:i+1], nil, func() int { return 0 }, true); !ok {
 			return fmt.Sprintf("the old text's relative indentation differs from the file's (old %q where the file has %q)",
 				ps[i].old, ps[i].file)
 		}
@@ -998,6 +1005,24 @@ func (s *searcher) openTypography(v variant, p int, tier Tier, a *lineAdapter) *
 	n := len(v.lines)
 	return &Refusal{Kind: ErrNotFound, Tier: tier, Reason: "the old text was found only by the typography tier, and the new text's typography is open: " +
 		why + "; write the new text with the file's characters (the file's text is below)",
+		Candidates: []Candidate{{Line: p + 1, EndLine: p + n, Similarity: s.similarityAt(v.lines, p),
+			Text: linesText(s.content, p+1, p+n), Reason: "the block found"}}}
+}
+
+// openIndent refuses a block whose file lines write their indentation
+// some with tabs and some with spaces alone when a new line's indentation
+// stays open (lineAdapter.mixedIndent).
+func (s *searcher) openIndent(v variant, p int, tier Tier, a *lineAdapter) *Refusal {
+	if a.indent.mixed == nil || s.opt.NewText == "" {
+		return nil
+	}
+	_, _, why := a.adaptLines(v.newFor(s.opt.NewText), true)
+	if why == "" {
+		return nil
+	}
+	n := len(v.lines)
+	return &Refusal{Kind: ErrNotFound, Tier: tier, Reason: "the file writes this block's indentation some with tabs and some with spaces alone, and " +
+		why + "; write the new lines' indentation as the file's lines have it (the file's text is below)",
 		Candidates: []Candidate{{Line: p + 1, EndLine: p + n, Similarity: s.similarityAt(v.lines, p),
 			Text: linesText(s.content, p+1, p+n), Reason: "the block found"}}}
 }

@@ -25,6 +25,20 @@ type indentMap struct {
 	// line that has them, which new lines keep byte for byte.
 	tabW int
 	kept map[string]bool
+	// mixed is set when the block of the file itself writes some widths
+	// of a tab or more with tabs and others with spaces alone (see
+	// mixedTabs): new lines' indentation is then decided line by line
+	// (lineAdapter.mixedIndent).
+	mixed *mixedBlock
+}
+
+// mixedBlock is what a block that writes its indentation both ways tells
+// about a new line's: the widths (a tab or more, under tabW) it writes
+// with tabs and with spaces alone, and the indentations the old text and
+// the file write.
+type mixedBlock struct {
+	tabbed, spaced    map[int]bool
+	oldForm, fileForm map[string]bool
 }
 
 type indentKind int
@@ -43,9 +57,11 @@ type pair struct{ old, file string }
 // mapIndent finds one transformation that turns every old indentation into
 // the file's. sample holds the indentations of the caller's lines in order
 // (old then new text) to learn their unit; fileUnit gives the file's unit
-// when the block alone does not show it. It reports false when no single
-// transformation fits: the block's relative indentation differs.
-func mapIndent(pairs []pair, sample [][]string, fileUnit func() int) (indentMap, bool) {
+// when the block alone does not show it. checked says that the new text
+// is known and its open indentation refused (see mixedTabs). It reports
+// false when no single transformation fits: the block's relative
+// indentation differs.
+func mapIndent(pairs []pair, sample [][]string, fileUnit func() int, checked bool) (indentMap, bool) {
 	if len(pairs) == 0 {
 		return indentMap{kind: sameIndent}, true
 	}
@@ -129,7 +145,7 @@ func mapIndent(pairs []pair, sample [][]string, fileUnit func() int) (indentMap,
 	if !m.fileTabs {
 		unit = fileUnit()
 	}
-	return mixedTabs(pairs, m.fileTabs, unit)
+	return mixedTabs(pairs, m.fileTabs, unit, checked)
 }
 
 // tabWidths are the widths a tab is counted as when the old text's
@@ -146,28 +162,20 @@ var tabWidths = [...]int{2, 4, 8}
 // with spaces by a known unit (2, 4 or 8), a tab counts as that unit
 // alone. New lines then take their width under w, written in the file's
 // style.
-func mixedTabs(pairs []pair, fileTabs bool, unit int) (indentMap, bool) {
+//
+// The block of the file may itself write some widths of a tab or more
+// with tabs and others with spaces alone (a Markdown code sample pasted
+// from two places, a raw string or a comment aligned with spaces in
+// tab-indented code); spaces narrower than a tab read the same in both
+// styles. Such a block leaves a new line's indentation to be decided line
+// by line (lineAdapter.mixedIndent), which only a caller that checks the
+// new text can refuse when it stays open: unchecked, the block is refused.
+func mixedTabs(pairs []pair, fileTabs bool, unit int, checked bool) (indentMap, bool) {
 	tabs := false
 	for _, p := range pairs {
 		tabs = tabs || strings.Contains(p.old, "\t") || strings.Contains(p.file, "\t")
 	}
 	if !tabs {
-		return indentMap{}, false
-	}
-	// A block of the file that itself indents some lines with tabs and
-	// others with spaces alone (a raw string or a comment aligned with
-	// spaces in tab-indented code) leaves a new line's spaces open: the
-	// file's tabs, or spaces as those lines have them. Refused.
-	fileTabbed, fileSpaced := false, false
-	for _, p := range pairs {
-		switch {
-		case strings.HasPrefix(p.file, "\t"):
-			fileTabbed = true
-		case len(p.file) >= 2 && strings.Trim(p.file, " ") == "":
-			fileSpaced = true
-		}
-	}
-	if fileTabbed && fileSpaced {
 		return indentMap{}, false
 	}
 	widths := tabWidths[:]
@@ -194,7 +202,35 @@ func mixedTabs(pairs []pair, fileTabs bool, unit int) (indentMap, bool) {
 		// kept only if the file writes it so wherever the old text has it
 		m.kept[p.old] = m.kept[p.old] && p.old == p.file
 	}
+	mb := &mixedBlock{tabbed: map[int]bool{}, spaced: map[int]bool{}, oldForm: map[string]bool{}, fileForm: map[string]bool{}}
+	for _, p := range pairs {
+		mb.oldForm[p.old], mb.fileForm[p.file] = true, true
+		switch c := columns(p.file, found); {
+		case c < found:
+		case strings.Contains(p.file, "\t"):
+			mb.tabbed[c] = true
+		default:
+			mb.spaced[c] = true
+		}
+	}
+	if len(mb.tabbed) == 0 || len(mb.spaced) == 0 {
+		return m, true
+	}
+	if !checked {
+		return indentMap{}, false
+	}
+	for ind := range m.kept {
+		if columns(ind, found) >= found {
+			delete(m.kept, ind) // the block writes such widths both ways
+		}
+	}
+	m.mixed = mb
 	return m, true
+}
+
+// tabStyle writes c columns as tabs of w columns, then spaces.
+func tabStyle(c, w int) string {
+	return strings.Repeat("\t", c/w) + strings.Repeat(" ", c%w)
 }
 
 // columns is the width of an indentation with tab stops every w columns.
@@ -329,7 +365,7 @@ func (m indentMap) apply(ind string) string {
 		}
 		c := columns(ind, m.tabW)
 		if m.fileTabs {
-			return strings.Repeat("\t", c/m.tabW) + strings.Repeat(" ", c%m.tabW)
+			return tabStyle(c, m.tabW)
 		}
 		return strings.Repeat(" ", c)
 	}
