@@ -103,11 +103,12 @@ func (a *lineAdapter) adaptLines(newText string, align bool) (string, string, st
 		}
 	}
 	open, openIndent := "", ""
-	reindent := func(j int, ind string) string {
+	reindent := func(j int, line string) string {
+		ind := indentOf(line)
 		if a.indent.mixed == nil {
 			return a.indent.apply(ind)
 		}
-		out, ok := a.mixedIndent(ind, a.gapOld(match, j))
+		out, ok := a.mixedIndent(line, a.gapOld(match, j))
 		if !ok && openIndent == "" {
 			openIndent = fmt.Sprintf("line %d of the new text, indented %q (%d columns, a tab counting %d), could take the tabs or the spaces",
 				j+1, ind, columns(ind, a.indent.tabW), a.indent.tabW)
@@ -137,7 +138,7 @@ func (a *lineAdapter) adaptLines(newText string, align bool) (string, string, st
 		if !isBlank(line) {
 			if a.reindent && !(a.partial && j == 0) {
 				ind := indentOf(line)
-				line = reindent(j, ind) + line[len(ind):]
+				line = reindent(j, line) + line[len(ind):]
 			}
 			if a.typo != nil {
 				var why string
@@ -157,35 +158,37 @@ func (a *lineAdapter) adaptLines(newText string, align bool) (string, string, st
 	return b.String(), open, openIndent
 }
 
-// mixedIndent decides the indentation of new line whose caller wrote ind,
-// in a block of the file that writes widths of a tab or more some with
-// tabs and some with spaces alone (indentMap.mixed); gap lists the old
-// lines the new line may have been made from (gapOld). Its width c under
-// the block's tab width w is kept; it is written:
+// mixedIndent decides the indentation of a new line as the caller wrote
+// it (its indentation ind), in a block of the file that writes some width in more than one
+// form, or otherwise than the file's style (indentMap.mixed); gap lists
+// the old lines the new line may have been made from (gapOld). Its width
+// c under the block's tab width w is kept; it is written:
 //
-//   - as spaces when c is narrower than a tab (both styles agree);
+//   - as spaces when c is narrower than a tab (every style agrees);
 //   - as sent when the caller wrote it as some line of the block does
 //     and as no old line does (copied from the file);
-//   - as the file writes the old lines of the gap at width c, when they
-//     all write it one way (a changed line keeps the form of the line it
-//     was made from);
-//   - with tabs when the block writes c with tabs and never with spaces
-//     alone.
+//   - as the file writes the old lines of the gap at width c that the new
+//     line was made from (madeFrom), when they all write it one way (a
+//     changed line keeps the form of the line it changes);
+//   - as the block writes width c, when it writes it in one form, unless
+//     that form is spaces alone, a tab or more wide, in a block with tabs
+//     (a raw string's or a comment's alignment is no evidence for code).
 //
-// Otherwise both forms fit and it reports false (the block is refused
-// when the new text is checked: openIndent).
-func (a *lineAdapter) mixedIndent(ind string, gap []int) (string, bool) {
+// Otherwise the form is open: it reports false and the file's style (the
+// block is refused when the new text is checked: openIndent).
+func (a *lineAdapter) mixedIndent(line string, gap []int) (string, bool) {
 	mb, w := a.indent.mixed, a.indent.tabW
+	ind := indentOf(line)
 	c := columns(ind, w)
-	switch {
-	case c < w:
+	if c < w {
 		return strings.Repeat(" ", c), true
-	case !mb.oldForm[ind] && mb.fileForm[ind]:
+	}
+	if !mb.oldForm[ind] && slices.Contains(mb.forms[c], ind) {
 		return ind, true
 	}
 	form := ""
 	for _, i := range gap {
-		if isBlank(a.file[i]) {
+		if isBlank(a.file[i]) || !madeFrom(line, a.old[i]) {
 			continue
 		}
 		f := indentOf(a.file[i])
@@ -198,13 +201,25 @@ func (a *lineAdapter) mixedIndent(ind string, gap []int) (string, bool) {
 		}
 		form = f
 	}
-	switch {
-	case form != "":
+	if form != "" {
 		return form, true
-	case mb.tabbed[c] && !mb.spaced[c]:
-		return tabStyle(c, w), true
 	}
-	return tabStyle(c, w), false
+	if fs := mb.forms[c]; len(fs) == 1 && (!a.indent.fileTabs || strings.Contains(fs[0], "\t")) {
+		return fs[0], true
+	}
+	return a.indent.styled(c), false
+}
+
+// madeFrom reports whether a new line reads as a change of an old one,
+// their indentation aside: one extends the other, or they are alike
+// (lineSimilarity at least one half: "c2()" from "c()", not "count++;"
+// from "}").
+func madeFrom(nw, old string) bool {
+	n, o := strings.TrimSpace(nw), strings.TrimSpace(old)
+	if n == "" || o == "" {
+		return false
+	}
+	return strings.HasPrefix(n, o) || strings.HasPrefix(o, n) || lineSimilarity(n, o) >= 0.5
 }
 
 // gapOld lists the old lines that new line j, which is not one of them,

@@ -29,15 +29,18 @@
 //     counted as w columns: they fit when every old line is as wide as the
 //     file's under exactly one w of 2, 4 and 8, and new lines take their
 //     width under w in the file's style. A block of the file that itself
-//     writes widths of a tab or more some with tabs and some with spaces
-//     alone (a Markdown code sample pasted from two places, a raw string
-//     aligned with spaces in tab-indented code) decides a new line's
-//     indentation line by line: narrower than a tab, spaces; a form the
-//     caller copied from the block (one the old text does not write),
-//     kept; a changed line, the form of the line it was made from; a
-//     width the block writes only with tabs, tabs. Otherwise the form is
-//     open and the edit refused (without Options.NewText, such a block is
-//     refused). A block whose relative indentation differs (in Python, a
+//     writes a width in more than one form, or otherwise than its style
+//     (a Markdown code sample pasted from two places, a raw string
+//     aligned with spaces in tab-indented code, tabs of eight columns
+//     with levels of four read by a caller who counted a tab as four)
+//     decides a new line's indentation line by line: narrower than a
+//     tab, spaces; a form the caller copied from the block (one the old
+//     text does not write), kept; a changed line, the form of the line it
+//     changes; a width the block writes in one form, that form (but not
+//     spaces alone a tab or more wide among tabs). Otherwise the form is
+//     open and the edit refused; without Options.NewText, a block that
+//     writes some widths with tabs and others with spaces alone is
+//     refused. A block whose relative indentation differs (in Python, a
 //     different program) is refused. An old text that starts after its
 //     first line's indentation, as an exact match may, is allowed for;
 //   - typography: typographic quotes, dashes and non-breaking spaces stand for

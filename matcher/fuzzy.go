@@ -941,7 +941,7 @@ func indentPairs(old, file []string, from int) []pair {
 // from the first line's.
 func inconsistentIndent(ps []pair) string {
 	if m, ok := mixedTabs(ps, true, 0, true); ok && m.mixed != nil {
-		return "the file writes this block's indentation some with tabs and some with spaces alone, so new lines could take either"
+		return "the file writes this block's indentation in more than one form (tabs, spaces), so new lines could take either"
 	}
 	for i := 1; i < len(ps); i++ {
 		if _, ok := mapIndent(ps[:i+1], nil, func() int { return 0 }, true); !ok {
@@ -1009,9 +1009,9 @@ func (s *searcher) openTypography(v variant, p int, tier Tier, a *lineAdapter) *
 			Text: linesText(s.content, p+1, p+n), Reason: "the block found"}}}
 }
 
-// openIndent refuses a block whose file lines write their indentation
-// some with tabs and some with spaces alone when a new line's indentation
-// stays open (lineAdapter.mixedIndent).
+// openIndent refuses a block whose file lines write their indentation in
+// more than one form when a new line's indentation stays open
+// (lineAdapter.mixedIndent).
 func (s *searcher) openIndent(v variant, p int, tier Tier, a *lineAdapter) *Refusal {
 	if a.indent.mixed == nil || s.opt.NewText == "" {
 		return nil
@@ -1021,7 +1021,7 @@ func (s *searcher) openIndent(v variant, p int, tier Tier, a *lineAdapter) *Refu
 		return nil
 	}
 	n := len(v.lines)
-	return &Refusal{Kind: ErrNotFound, Tier: tier, Reason: "the file writes this block's indentation some with tabs and some with spaces alone, and " +
+	return &Refusal{Kind: ErrNotFound, Tier: tier, Reason: "the file writes this block's indentation in more than one form (tabs, spaces), and " +
 		why + "; write the new lines' indentation as the file's lines have it (the file's text is below)",
 		Candidates: []Candidate{{Line: p + 1, EndLine: p + n, Similarity: s.similarityAt(v.lines, p),
 			Text: linesText(s.content, p+1, p+n), Reason: "the block found"}}}

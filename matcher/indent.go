@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/graftdev/graft/internal/indent"
@@ -25,20 +26,18 @@ type indentMap struct {
 	// line that has them, which new lines keep byte for byte.
 	tabW int
 	kept map[string]bool
-	// mixed is set when the block of the file itself writes some widths
-	// of a tab or more with tabs and others with spaces alone (see
-	// mixedTabs): new lines' indentation is then decided line by line
-	// (lineAdapter.mixedIndent).
+	// mixed is set when the block of the file writes some width otherwise
+	// than the file's style would (see mixedTabs): new lines' indentation
+	// is then decided line by line (lineAdapter.mixedIndent).
 	mixed *mixedBlock
 }
 
-// mixedBlock is what a block that writes its indentation both ways tells
-// about a new line's: the widths (a tab or more, under tabW) it writes
-// with tabs and with spaces alone, and the indentations the old text and
-// the file write.
+// mixedBlock is what a block of the file that writes its indentation in
+// more than one form tells about a new line's: the forms it writes each
+// width in (under tabW), and the indentations the old text writes.
 type mixedBlock struct {
-	tabbed, spaced    map[int]bool
-	oldForm, fileForm map[string]bool
+	forms   map[int][]string
+	oldForm map[string]bool
 }
 
 type indentKind int
@@ -163,13 +162,18 @@ var tabWidths = [...]int{2, 4, 8}
 // alone. New lines then take their width under w, written in the file's
 // style.
 //
-// The block of the file may itself write some widths of a tab or more
-// with tabs and others with spaces alone (a Markdown code sample pasted
-// from two places, a raw string or a comment aligned with spaces in
-// tab-indented code); spaces narrower than a tab read the same in both
-// styles. Such a block leaves a new line's indentation to be decided line
-// by line (lineAdapter.mixedIndent), which only a caller that checks the
-// new text can refuse when it stays open: unchecked, the block is refused.
+// The block of the file may itself write a width otherwise than the
+// file's style (tabs, then spaces below a tab, in a file with tabs; spaces
+// in one without): a Markdown code sample pasted from two places, a raw
+// string or a comment aligned with spaces in tab-indented code, C whose
+// tabs are eight columns and whose levels four, read by a caller who
+// counted a tab as four. A new line's indentation is then decided line by
+// line (lineAdapter.mixedIndent). Only a caller that checks the new text
+// can refuse a line that stays open, so unchecked, a block that writes
+// some widths of a tab or more with tabs and others with spaces alone is
+// refused, as before the line-by-line rule; a block that only writes some
+// widths in another form takes the rule's decided lines and the file's
+// style for the open ones.
 func mixedTabs(pairs []pair, fileTabs bool, unit int, checked bool) (indentMap, bool) {
 	tabs := false
 	for _, p := range pairs {
@@ -202,30 +206,44 @@ func mixedTabs(pairs []pair, fileTabs bool, unit int, checked bool) (indentMap, 
 		// kept only if the file writes it so wherever the old text has it
 		m.kept[p.old] = m.kept[p.old] && p.old == p.file
 	}
-	mb := &mixedBlock{tabbed: map[int]bool{}, spaced: map[int]bool{}, oldForm: map[string]bool{}, fileForm: map[string]bool{}}
+	mb := &mixedBlock{forms: map[int][]string{}, oldForm: map[string]bool{}}
+	uniform, tabbed, spaced := true, false, false
 	for _, p := range pairs {
-		mb.oldForm[p.old], mb.fileForm[p.file] = true, true
-		switch c := columns(p.file, found); {
-		case c < found:
+		mb.oldForm[p.old] = true
+		c := columns(p.file, found)
+		if !slices.Contains(mb.forms[c], p.file) {
+			mb.forms[c] = append(mb.forms[c], p.file)
+		}
+		uniform = uniform && p.file == m.styled(c)
+		switch {
 		case strings.Contains(p.file, "\t"):
-			mb.tabbed[c] = true
-		default:
-			mb.spaced[c] = true
+			tabbed = true
+		case c >= found:
+			spaced = true
 		}
 	}
-	if len(mb.tabbed) == 0 || len(mb.spaced) == 0 {
+	switch {
+	case uniform:
 		return m, true
-	}
-	if !checked {
+	case tabbed && spaced && !checked:
 		return indentMap{}, false
 	}
 	for ind := range m.kept {
-		if columns(ind, found) >= found {
-			delete(m.kept, ind) // the block writes such widths both ways
+		if len(mb.forms[columns(ind, found)]) > 1 {
+			delete(m.kept, ind) // the block writes that width several ways
 		}
 	}
 	m.mixed = mb
 	return m, true
+}
+
+// styled writes c columns in the file's style, as tabW-wide tabs then
+// spaces in a block with tabs, else as spaces.
+func (m indentMap) styled(c int) string {
+	if m.fileTabs {
+		return tabStyle(c, m.tabW)
+	}
+	return strings.Repeat(" ", c)
 }
 
 // tabStyle writes c columns as tabs of w columns, then spaces.
@@ -363,11 +381,7 @@ func (m indentMap) apply(ind string) string {
 		if m.kept[ind] {
 			return ind // copied as the file writes it
 		}
-		c := columns(ind, m.tabW)
-		if m.fileTabs {
-			return tabStyle(c, m.tabW)
-		}
-		return strings.Repeat(" ", c)
+		return m.styled(columns(ind, m.tabW))
 	}
 	return ind
 }
