@@ -603,6 +603,12 @@ func (s *searcher) guards(v variant, m Match) error {
 	}
 	cs := slices.DeleteFunc(s.candidates(nl), func(c cand) bool {
 		lvlQ, blankQ := s.level(nl, c.p), blankP && !s.blanksAround(c.p, len(nl), v.lead, v.trail)
+		if lvlQ >= levelIndent && !s.indentFitsAt(nl, c.p) {
+			// Alike once indentation is ignored, but its relative
+			// indentation is not the file's: the indentation tier would
+			// not find it there, so it does not stand there.
+			return true
+		}
 		if blankP && !blankQ && lvlQ <= lvlP || blankP == blankQ && lvlQ < lvlP {
 			return false // fits more tightly
 		}
@@ -987,8 +993,64 @@ func (s *searcher) sameEdit(v variant, t Tier, a *lineAdapter) *Refusal {
 			return nil
 		}
 	}
+	if t == Indentation && !s.indentFits(nl, a.file) && s.reindentDecided(v.lines, nl, a.file) {
+		// The new text re-indents some lines relative to the others, and
+		// the block found does not stand so: the edit is not made there.
+		return nil
+	}
 	return &Refusal{Kind: ErrNotFound, Tier: v.tier(t), Reason: fmt.Sprintf(
 		"the edit only changes what the %s tier ignores, so it cannot be located fuzzily; give the file's exact text", t)}
+}
+
+// indentFits reports whether the caller's lines, equal to the file's
+// lines once indentation is ignored, would be found there by the
+// indentation tier: one transformation maps their indentation onto the
+// file's. Lines whose relative indentation differs do not stand there.
+func (s *searcher) indentFits(lines, file []string) bool {
+	_, ok := mapIndent(indentPairs(lines, file, 0), [][]string{nonBlankIndents(lines)}, s.fileUnit, true)
+	return ok
+}
+
+// reindentDecided reports whether the new indentation of the lines that
+// new re-indents (new is old line for line, some lines indented
+// otherwise) is decided: old shows the caller's unit itself (it indents
+// with tabs, or steps from one indentation to a deeper one; the re-indented
+// lines cannot tell it, they are what is to be read), and every plausible
+// reading of how old's indentation maps onto file's writes them the same
+// way (readingsAgree).
+func (s *searcher) reindentDecided(old, nw, file []string) bool {
+	oi := nonBlankIndents(old)
+	if !slices.ContainsFunc(oi, func(ind string) bool { return strings.Contains(ind, "\t") }) {
+		if _, steps := unitOf([][]string{oi}); !steps {
+			return false
+		}
+	}
+	pairs, sample := indentPairs(old, file, 0), [][]string{oi}
+	var inds []string
+	for i := range nw {
+		if nw[i] != old[i] && !isBlank(nw[i]) {
+			inds = append(inds, indentOf(nw[i]))
+			// A level moves by whole units: a line moved by part of one
+			// reads another unit than the old text's steps.
+			if m, _, ok := levelShiftOf(pairs, sample, s.fileUnit); ok {
+				_, eo, ok1 := parseIndent(indentOf(old[i]), m.oldTabs, m.oldUnit)
+				_, en, ok2 := parseIndent(indentOf(nw[i]), m.oldTabs, m.oldUnit)
+				if !ok1 || !ok2 || eo != en {
+					return false
+				}
+			}
+		}
+	}
+	return readingsAgree(pairs, sample, s.fileUnit, inds)
+}
+
+// indentFitsAt is indentFits against the file's lines from p (0-based).
+func (s *searcher) indentFitsAt(lines []string, p int) bool {
+	file := make([]string, len(lines))
+	for i := range lines {
+		file[i] = string(s.fl.Text(p + i + 1))
+	}
+	return s.indentFits(lines, file)
 }
 
 // openTypography refuses a block found by the typography tier when the

@@ -74,21 +74,35 @@ func mapIndent(pairs []pair, sample [][]string, fileUnit func() int, checked boo
 	if same {
 		return indentMap{kind: sameIndent}, true
 	}
-	p0 := pairs[0]
-	if strings.HasSuffix(p0.file, p0.old) {
-		pre := p0.file[:len(p0.file)-len(p0.old)]
-		if allPairs(pairs, func(p pair) bool { return p.file == pre+p.old }) {
-			return indentMap{kind: addPrefix, prefix: pre}, true
-		}
-	}
-	if strings.HasSuffix(p0.old, p0.file) {
-		pre := p0.old[:len(p0.old)-len(p0.file)]
-		if allPairs(pairs, func(p pair) bool { return p.old == pre+p.file }) {
-			return indentMap{kind: stripPrefix, prefix: pre}, true
-		}
+	// A common prefix added or removed. When the caller's lines indent
+	// in the other style than the prefix (spaces after a prefix of tabs),
+	// a prefix would leave new lines half in each style: levels, if they
+	// map, tell the new lines' indentation in the file's style.
+	byPrefix, prefixed := prefixOf(pairs)
+	if prefixed && !styleClash(byPrefix.prefix, sample) {
+		return byPrefix, true
 	}
 
-	m := indentMap{kind: levelShift}
+	m, fileTabs, ok := levelShiftOf(pairs, sample, fileUnit)
+	if ok {
+		return m, true
+	}
+	if prefixed {
+		return byPrefix, true
+	}
+	unit := 0
+	if !fileTabs {
+		unit = fileUnit()
+	}
+	return mixedTabs(pairs, fileTabs, unit, checked)
+}
+
+// levelShiftOf reads the old indentation as levels of tabs or of N spaces
+// shifted by a constant onto the file's, under the most plausible units
+// that fit. fileTabs reports whether the file's lines of the block hold a
+// tab.
+func levelShiftOf(pairs []pair, sample [][]string, fileUnit func() int) (m indentMap, fileTabs, ok bool) {
+	m = indentMap{kind: levelShift}
 	for _, p := range pairs {
 		m.fileTabs = m.fileTabs || strings.Contains(p.file, "\t")
 	}
@@ -136,15 +150,72 @@ func mapIndent(pairs []pair, sample [][]string, fileUnit func() int, checked boo
 			}
 			if d, ok := levelDelta(pairs, m); ok {
 				m.delta = d
-				return m, true
+				return m, m.fileTabs, true
 			}
 		}
 	}
-	unit := 0
-	if !m.fileTabs {
-		unit = fileUnit()
+	return indentMap{}, m.fileTabs, false
+}
+
+// prefixOf reads the old indentation as the file's with a common prefix
+// added or removed.
+func prefixOf(pairs []pair) (indentMap, bool) {
+	p0 := pairs[0]
+	if strings.HasSuffix(p0.file, p0.old) {
+		pre := p0.file[:len(p0.file)-len(p0.old)]
+		if allPairs(pairs, func(p pair) bool { return p.file == pre+p.old }) {
+			return indentMap{kind: addPrefix, prefix: pre}, true
+		}
 	}
-	return mixedTabs(pairs, m.fileTabs, unit, checked)
+	if strings.HasSuffix(p0.old, p0.file) {
+		pre := p0.old[:len(p0.old)-len(p0.file)]
+		if allPairs(pairs, func(p pair) bool { return p.old == pre+p.file }) {
+			return indentMap{kind: stripPrefix, prefix: pre}, true
+		}
+	}
+	return indentMap{}, false
+}
+
+// readingsAgree reports whether the plausible readings of the old
+// indentation (a common prefix, unless it clashes with the caller's
+// style, and a shift of levels) write each of inds the same way. An old
+// text whose lines all stand at one level tells no unit, and the readings
+// can part on a deeper new line: two spaces over the file's four are a
+// prefix of two, or a level.
+func readingsAgree(pairs []pair, sample [][]string, fileUnit func() int, inds []string) bool {
+	if len(pairs) == 0 {
+		return true
+	}
+	var rs []indentMap
+	if p, ok := prefixOf(pairs); ok && !styleClash(p.prefix, sample) {
+		rs = append(rs, p)
+	}
+	if m, _, ok := levelShiftOf(pairs, sample, fileUnit); ok {
+		rs = append(rs, m)
+	}
+	for _, ind := range inds {
+		for _, r := range rs[min(1, len(rs)):] {
+			if r.apply(ind) != rs[0].apply(ind) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// styleClash reports whether the caller's indentation (sample) uses the
+// style a prefix does not: spaces where the prefix is tabs, or tabs where
+// it is spaces.
+func styleClash(prefix string, sample [][]string) bool {
+	tabs, spaces := strings.Contains(prefix, "\t"), strings.Contains(prefix, " ")
+	for _, lines := range sample {
+		for _, ind := range lines {
+			if tabs && strings.Contains(ind, " ") || spaces && strings.Contains(ind, "\t") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // tabWidths are the widths a tab is counted as when the old text's
