@@ -589,8 +589,13 @@ func (s *searcher) guards(v variant, m Match) error {
 	//     the block found rewrites it (indentation, typography, unchanged
 	//     lines taken from the block), is not what stands there. When it is,
 	//     the file simply repeats itself (two similar functions, a table).
+	//     So it does when the old text stands at the block's own depth
+	//     (its levels are the block's, in another style: tabs retyped as
+	//     spaces) and the new text stands elsewhere at another depth: the
+	//     caller was looking at the block.
 	deletion := subsequence(nl, v.lines)
 	adapted := s.adaptedLines(m)
+	atDepth := m.Tier == Indentation && s.keepsLevels(v.lines, first)
 	// A block found exactly inside a line (a reading other than as given,
 	// found by bytes) fits as tightly as can be.
 	lvlP, blankP := max(s.level(v.lines, first), levelLineEndings), v.lead+v.trail > 0
@@ -628,6 +633,9 @@ func (s *searcher) guards(v variant, m Match) error {
 		}
 		if c.p <= last && c.p+len(nl)-1 >= first {
 			return false // overlaps the block found
+		}
+		if !explained && atDepth && lvlQ == levelIndent && !s.keepsLevels(nl, c.p) {
+			return true // the same lines at another depth
 		}
 		return explained
 	})
@@ -1042,6 +1050,28 @@ func (s *searcher) reindentDecided(old, nw, file []string) bool {
 		}
 	}
 	return readingsAgree(pairs, sample, s.fileUnit, inds)
+}
+
+// keepsLevels reports whether lines, equal to the file's lines from p
+// (0-based) once indentation is ignored, stand at the file's own depth:
+// their indentation maps onto the file's level for level (in another
+// style or unit, or as wide counting a tab as some width), not shifted.
+func (s *searcher) keepsLevels(lines []string, p int) bool {
+	file := make([]string, len(lines))
+	for i := range lines {
+		file[i] = string(s.fl.Text(p + i + 1))
+	}
+	im, ok := mapIndent(indentPairs(lines, file, 0), [][]string{nonBlankIndents(lines)}, s.fileUnit, true)
+	if !ok {
+		return false
+	}
+	switch im.kind {
+	case sameIndent, tabWidth:
+		return true
+	case levelShift:
+		return im.delta == 0
+	}
+	return false
 }
 
 // indentFitsAt is indentFits against the file's lines from p (0-based).
