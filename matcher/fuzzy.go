@@ -954,7 +954,8 @@ func indentPairs(old, file []string, from int) []pair {
 // inconsistentIndent names the first line whose indentation change differs
 // from the first line's.
 func inconsistentIndent(ps []pair) string {
-	if m, ok := mixedTabs(ps, true, 0, true); ok && m.mixed != nil {
+	fileTabs := slices.ContainsFunc(ps, func(p pair) bool { return strings.Contains(p.file, "\t") })
+	if m, ok := mixedTabs(ps, fileTabs, 0, true); ok && m.mixed != nil {
 		return "the file writes this block's indentation in more than one form (tabs, spaces), so new lines could take either"
 	}
 	for i := 1; i < len(ps); i++ {
