@@ -203,19 +203,41 @@ func readingsAgree(pairs []pair, sample [][]string, fileUnit func() int, inds []
 	return true
 }
 
-// styleClash reports whether the caller's indentation (sample) uses the
-// style a prefix does not: spaces where the prefix is tabs, or tabs where
-// it is spaces.
+// styleClash reports whether the caller indents in one style and the
+// prefix is written in the other (spaces where the prefix is tabs, or the
+// reverse). The caller's style is its old text's (sample[0]), or, when the
+// old text has no indentation at all, its new text's: a caller who mixes
+// both, or shows none, clashes with nothing.
 func styleClash(prefix string, sample [][]string) bool {
-	tabs, spaces := strings.Contains(prefix, "\t"), strings.Contains(prefix, " ")
-	for _, lines := range sample {
-		for _, ind := range lines {
-			if tabs && strings.Contains(ind, " ") || spaces && strings.Contains(ind, "\t") {
-				return true
-			}
+	ps, _ := styleOf([]string{prefix})
+	if ps == "" {
+		return false
+	}
+	for _, inds := range sample {
+		if cs, seen := styleOf(inds); seen {
+			return cs != "" && cs != ps
 		}
 	}
 	return false
+}
+
+// styleOf is "\t" when the indentations use tabs alone, " " when spaces
+// alone, "" when both; seen reports whether any is not empty.
+func styleOf(inds []string) (style string, seen bool) {
+	tabs, spaces := false, false
+	for _, ind := range inds {
+		tabs = tabs || strings.Contains(ind, "\t")
+		spaces = spaces || strings.Contains(ind, " ")
+	}
+	switch {
+	case tabs && spaces:
+		return "", true
+	case tabs:
+		return "\t", true
+	case spaces:
+		return " ", true
+	}
+	return "", false
 }
 
 // tabWidths are the widths a tab is counted as when the old text's

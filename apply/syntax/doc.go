@@ -122,7 +122,7 @@
 // a drop when fewer errors are left or the first one has moved on. With
 // a witness the errors are reported, the dropped words in
 // Report.UnknownWords, and only warn; without one they refuse. The search
-// is greedy and bounded (at most 32 parses and 8 MiB parsed), so it may
+// is greedy and bounded (at most 32 parses and 16 MiB parsed), so it may
 // refuse what another choice of words would have mended, never the
 // reverse. It takes the grammar's word for what parses, so it also warns,
 // rather than refuses, where a lower-case name could be a macro even if

@@ -351,12 +351,21 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 	}
 	if len(added) > 0 && !r.Unparsed && lang.words != nil {
 		bnd := bounds{unit: lang.unit, decl: lang.decl}
-		words, err := unknownWords(lang.words, before, after, added, func(a []byte) ([]diag, error) {
+		words, err := unknownWords(lang.words, before, after, added, func(a []byte) ([]diag, int, error) {
 			if before == nil {
-				return c.diagnose(a)
+				ds, err := c.diagnose(a)
+				return ds, len(a), err
+			}
+			// Past MaxWholeFile the window decides alone; below it, whole
+			// files are parsed whenever the window shows an error.
+			cost := len(before) + len(a)
+			if len(before) > opt.maxWhole || len(a) > opt.maxWhole {
+				if w, ok := findWindow(c, bnd, before, changeOf(before, a), opt); ok {
+					cost = w.beforeEnd - w.start + w.afterEnd - w.start
+				}
 			}
 			ds, _, err := compare(c, bnd, before, a, opt)
-			return ds, err
+			return ds, cost, err
 		})
 		if err != nil && !errors.Is(err, errUndecided) {
 			return r, fmt.Errorf("syntax: %s: %w", path, err)

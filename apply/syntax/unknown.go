@@ -55,11 +55,12 @@ var (
 
 // Bounds of the search for droppable words, so that a file the checker
 // cannot read costs a bounded number of parses: at most maxTrials, and at
-// most maxTrialBytes of content parsed in all (a window parse counts the
-// whole content, which overstates it). Past them the errors refuse.
+// most maxTrialBytes of content parsed in all (as addedOf reports it: the
+// window around the edit, or both whole contents). Past them the errors
+// refuse.
 const (
 	maxTrials     = 32
-	maxTrialBytes = 8 << 20
+	maxTrialBytes = 16 << 20
 	// siteLines is how many lines around an error's own lines its site
 	// takes in: recovery reports an error at the token after the one the
 	// parser could not place, often on the next line.
@@ -75,11 +76,11 @@ type span struct{ start, end int }
 // error: a witness that the language's compiler may read after where the
 // checker cannot (a macro that expands to nothing, a modifier newer than
 // the grammar). added are the errors Check found; addedOf recomputes them
-// for a variant of after. It returns the words dropped, in file order, or
+// for a variant of after and says how many bytes it parsed. It returns the words dropped, in file order, or
 // nil when the errors stay however it drops words at their sites, or when
 // the edit changed the balance of brackets, quotes or comments, which no
 // macro can restore.
-func unknownWords(rule *wordRule, before, after []byte, added []diag, addedOf func([]byte) ([]diag, error)) ([]string, error) {
+func unknownWords(rule *wordRule, before, after []byte, added []diag, addedOf func([]byte) ([]diag, int, error)) ([]string, error) {
 	if rule == nil || len(added) == 0 {
 		return nil, nil
 	}
@@ -93,16 +94,16 @@ func unknownWords(rule *wordRule, before, after []byte, added []diag, addedOf fu
 		d := added[0]
 		progress := false
 		for _, s := range candidates(rule, cur, d) {
-			if trials >= maxTrials || work+len(cur) > maxTrialBytes {
+			if trials >= maxTrials || work > maxTrialBytes {
 				return nil, nil
 			}
 			trials++
-			work += len(cur)
 			trial := blank(cur, s)
-			got, err := addedOf(trial)
+			got, cost, err := addedOf(trial)
 			if err != nil {
 				return nil, err
 			}
+			work += cost
 			if better(got, added) {
 				cur, added, progress = trial, got, true
 				dropped = append(dropped, s)

@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -213,6 +214,39 @@ func TestLexBalance(t *testing.T) {
 	} {
 		if got := lexBalance([]byte(c.src)); got != c.want {
 			t.Errorf("%q: got %+v, want %+v", c.src, got, c.want)
+		}
+	}
+}
+
+// TestMacroInLargeFile: in a C file past MaxWholeFile (SQLite's
+// amalgamation is 9 MB), where the window around the edit decides alone,
+// a calling-convention macro added to a struct still only warns, and an
+// unbalanced edit still refuses.
+func TestMacroInLargeFile(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("struct sqlite3_config {\n  int bMemstat;\n  /* MARK-STRUCT */\n};\n\n")
+	for i := 0; b.Len() <= MaxWholeFile; i++ {
+		fmt.Fprintf(&b, "static int helper%d(int n)\n{\n  return n + %d;\n}\n\n", i, i)
+	}
+	file := b.String()
+	before := []byte(strings.Replace(file, "  /* MARK-STRUCT */\n", "", 1))
+	for _, c := range []struct {
+		text    string
+		refuses bool
+	}{
+		{"  void (SQLITE_CDECL*xLog)(void*,int,const char*);", false},
+		{"  void (SQLITE_CDECL*xLog)(void*,int,const char*;", true},
+	} {
+		after := []byte(insertAt(t, file, "MARK-STRUCT", c.text))
+		r, err := Check("sqlite3.c", before, after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Checked {
+			t.Skipf("unchecked in this build: %s", r.Skipped)
+		}
+		if r.Refuses() != c.refuses {
+			t.Errorf("%q: refuses %v, want %v:\n%s", c.text, r.Refuses(), c.refuses, r)
 		}
 	}
 }
