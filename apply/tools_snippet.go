@@ -95,5 +95,9 @@ func MergeSnippet(name string, content []byte, code string, opt matcher.Options)
 	if err != nil {
 		return nil, err
 	}
+	if len(changes) == 0 {
+		// As edit_file refuses it.
+		return nil, invalidf("", "", "every region of the snippet already stands in the file: the edit changes nothing")
+	}
 	return textedit.Splice(content, changes)
 }

@@ -115,7 +115,7 @@ func literalSnippet(ls []string, rng *rand.Rand) (code, want string, ok bool) {
 				return "", "", false
 			}
 			w := ws[rng.IntN(len(ws))]
-			i := strings.Index(old, w)
+			i := wordAt(old, w)
 			edited := old[:i] + w + "Edited" + old[i+len(w):]
 			if nameOverlap(old, edited) < 0.5 || !sharesLongName(old, edited) {
 				return "", "", false
@@ -170,3 +170,20 @@ func literalSnippet(ls []string, rng *rand.Rand) (code, want string, ok bool) {
 func leadingSpace(l string) string { return l[:len(l)-len(strings.TrimLeft(l, " \t"))] }
 
 func blank(l string) bool { return strings.TrimSpace(l) == "" }
+
+// wordAt is where w first stands in l as a whole word (it is one of l's
+// words, so it does).
+func wordAt(l, w string) int {
+	for off := 0; ; {
+		i := strings.Index(l[off:], w) + off
+		end := i + len(w)
+		if (i == 0 || !isWordByte(l[i-1])) && (end == len(l) || !isWordByte(l[end])) {
+			return i
+		}
+		off = i + 1
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}

@@ -27,8 +27,15 @@ func apply(content string, reps []textedit.Change) string {
 	return b.String()
 }
 
+// reasons name the Reason values for the tables' "why:".
+var reasons = map[string]Reason{"NoAnchor": NoAnchor, "AnchorTwice": AnchorTwice, "UnchangedTwice": UnchangedTwice,
+	"EndsEitherWay": EndsEitherWay, "NotAtEdge": NotAtEdge, "WeakShift": WeakShift, "Unshiftable": Unshiftable,
+	"MixedShift": MixedShift, "DeletesUnlike": DeletesUnlike, "CutsBlock": CutsBlock,
+	"UnpairedBrackets": UnpairedBrackets}
+
 // TestTable runs testdata/*.txtar: sections content, snippet and want (or
-// the comment's "refuse: notfound|ambiguous|deletes|ends" and "reason:").
+// the comment's "refuse: notfound|ambiguous|deletes|ends", "why:" naming
+// the Reason, and "reason:", a part of the message).
 func TestTable(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
 	if len(files) == 0 {
@@ -58,6 +65,9 @@ func TestTable(t *testing.T) {
 				}
 				if !errors.Is(err, kinds[want]) || !strings.Contains(err.Error(), opts["reason"]) {
 					t.Fatalf("refused with %v, want %s containing %q", err, want, opts["reason"])
+				}
+				if why := reasons[opts["why"]]; ReasonOf(err) != why || !errors.Is(err, why) {
+					t.Fatalf("refused for reason %d (%v), want %s", ReasonOf(err), err, opts["why"])
 				}
 				return
 			}

@@ -1,0 +1,562 @@
+package snippet
+
+// Anchoring: where a region's unchanged first and last lines stand in the
+// file, by which tier, and what a region's new lines become there.
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/graftdev/graft/internal/lineindex"
+	"github.com/graftdev/graft/matcher"
+)
+
+// anchor is a located run of a region's lines.
+type anchor struct {
+	n          int // region lines in it
+	line       int // first file line (0-based)
+	m          matcher.Match
+	found      bool
+	ambiguous  *matcher.Refusal
+	candidates []matcher.Candidate
+}
+
+// locate finds lines as a unique block of whole lines in the file from
+// line from on (before line to, if to ≥ 0).
+func locate(content []byte, fl *lineindex.Index, text string, from, to int, opt matcher.Options) (matcher.Match, int, error) {
+	base := fl.Start(from + 1)
+	limit := len(content)
+	if to >= 0 && to < fl.Count() {
+		limit = fl.Start(to + 1)
+	}
+	o := opt
+	o.WholeLines = true
+	o.NewText = ""
+	m, err := matcher.Find(content[base:limit], text, o)
+	if err != nil {
+		return matcher.Match{}, 0, err
+	}
+	line := fl.LineAt(base+m.Start) - 1
+	return m, line, nil
+}
+
+// standsOnce reports whether line stands once in the file from line from
+// on, by a tier anchors use.
+func standsOnce(content []byte, fl *lineindex.Index, line string, from int, opt matcher.Options) bool {
+	if !strings.HasSuffix(line, "\n") {
+		line += "\n"
+	}
+	m, _, err := locate(content, fl, line, from, -1, opt)
+	return err == nil && anchorTier(m.Tier)
+}
+
+// anchorTier reports whether an anchor may be found by tier t: exactly,
+// or through the tiers that only forgive line endings, trailing white
+// space and a constant indentation shift. The tiers that forgive blank
+// lines, typography or escaping are not used for anchors: a blank line or
+// a changed character in a region's edge is a change to place, not a
+// slip to forgive.
+func anchorTier(t matcher.Tier) bool {
+	switch t {
+	case matcher.Exact, matcher.LineEndings, matcher.TrailingSpace, matcher.Indentation:
+		return true
+	}
+	return false
+}
+
+// grow finds an anchor: block(n) is the region's first (or last) n lines;
+// it grows n while the block stays found uniquely at the same place (the
+// same first line for a head, the same last line for a tail) by the same
+// tier, and while the block is ambiguous, until one place remains.
+func grow(content []byte, fl *lineindex.Index, block func(n int) string, limit, from int, isTail, shift, convert bool, opt matcher.Options) anchor {
+	var best anchor
+	for n := 1; n <= min(limit, maxAnchor); n++ {
+		text := block(n)
+		if best.ambiguous != nil && !best.found && newLineBlank(text, isTail) {
+			// A blank line does not tell places apart: it may be new.
+			continue
+		}
+		m, line, err := locate(content, fl, text, from, -1, opt)
+		var ref *matcher.Refusal
+		switch {
+		case err == nil && anchorTier(m.Tier):
+			a := anchor{n: n, line: line, m: m, found: true}
+			if best.found && anchorPlace(a, isTail) != anchorPlace(best, isTail) {
+				if shift && best.n == 1 && len(words(block(1))) == 0 && m.Tier == matcher.Indentation && nonBlankLines(text) >= 2 {
+					// A brace that stands once at the margin is no place
+					// of its own when it and the next line stand once
+					// elsewhere with their indentation shifted: the
+					// region was sent without its common indentation.
+					best = a
+					continue
+				}
+				if shift && best.n == 1 && best.m.Tier == matcher.Exact && m.Tier == matcher.Indentation && nonBlankLines(text) >= 2 {
+					// One line that stands once exactly, and a longer
+					// block that stands once elsewhere with its
+					// indentation shifted: the region, sent without its
+					// common indentation, reads both ways.
+					return anchor{ambiguous: &matcher.Refusal{Kind: matcher.ErrAmbiguous, Count: 2, Tier: matcher.Indentation,
+						Reason: "its first line stands once as sent, and its first lines stand once elsewhere with their indentation shifted",
+						Candidates: []matcher.Candidate{
+							fileText(content, fl, best.line, best.line+best.n, "the line as sent"),
+							fileText(content, fl, line, line+len(splitKeep(text)), "the lines with their indentation shifted")}}}
+				}
+				return best
+			}
+			if best.found && m.Tier != best.m.Tier && (best.m.Tier != matcher.Exact || m.Tier != matcher.Indentation ||
+				!convert || indented(block(best.n)) || newLineBlank(text, isTail) || !converted(text, fl, line, block(min(limit, maxAnchor)), isTail)) {
+				// From exact to a looser tier at the same place is allowed
+				// only where the exact lines could not show a shift (they
+				// have no indentation, like a function's first and last
+				// lines): then the indented lines show how the region
+				// differs (by its indentation, in a line that is not blank
+				// and is indented in the file too: tabs written as spaces
+				// or the reverse; a line indented where the file's is not
+				// is a new line, not a slip).
+				// Indented lines that matched exactly say there is no
+				// shift, and a line that then differs is a change.
+				return best
+			}
+			if !best.found && best.ambiguous != nil && best.ambiguous.Tier != m.Tier &&
+				(!shift || best.ambiguous.Tier != matcher.Exact || m.Tier != matcher.Indentation || nonBlankLines(text) < 2) {
+				// The shorter block stood several times by one tier; a
+				// looser tier cannot be what tells its places apart. But
+				// with shift, a block of two lines or more that stands
+				// once with its indentation shifted as a whole is the
+				// region sent without its common indentation: its first
+				// line (a "}" that stands exactly at the margin
+				// elsewhere) was never a place of its own. (Not for a
+				// tail after a head: the head said how the region
+				// stands, and the tail is read in the file's terms.)
+				return best
+			}
+			best = a
+			continue
+		case err == nil:
+			// Found only by a tier anchors do not use.
+		case errors.As(err, &ref) && errors.Is(err, matcher.ErrAmbiguous):
+			if !best.found {
+				best.ambiguous = ref
+				continue
+			}
+		case errors.As(err, &ref) && !best.found && best.ambiguous == nil && n == 1:
+			best.candidates = ref.Candidates
+		}
+		break
+	}
+	return best
+}
+
+func nonBlankLines(text string) int {
+	n := 0
+	for _, l := range splitKeep(text) {
+		if strings.TrimSpace(l) != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// anchorPlace is the file line an anchor is tied to: a head's first line,
+// a tail's last.
+func anchorPlace(a anchor, isTail bool) int {
+	if isTail {
+		return a.line + a.n - 1
+	}
+	return a.line
+}
+
+// head grows the region's leading anchor.
+func head(content []byte, fl *lineindex.Index, r Region, from, limit int, convert bool, opt matcher.Options) anchor {
+	return grow(content, fl, func(n int) string { return strings.Join(r.Lines[:n], "") }, min(len(r.Lines), limit), from, false, true, convert, opt)
+}
+
+// tail grows the region's trailing anchor, from its last line back, at
+// most limit lines, located from line from on.
+func tail(content []byte, fl *lineindex.Index, r Region, from, limit int, shift, convert bool, opt matcher.Options) anchor {
+	L := len(r.Lines)
+	return grow(content, fl, func(n int) string {
+		text := strings.Join(r.Lines[L-n:], "")
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		return text
+	}, limit, from, true, shift, convert, opt)
+}
+
+// planRegion places region r (the i-th, 0-based) in the file from line
+// cursor on. Its anchors are read as sent first: where that places the
+// region, its new lines are written as sent. Only where it does not is
+// the region read once more with its anchors grown from exact lines into
+// lines whose indentation the model wrote in the other character (tabs as
+// spaces or the reverse, throughout the region), and then its new lines
+// are re-indented as those lines were found. So behind anchors that stand
+// exactly, no indentation is changed.
+func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, opt matcher.Options, atStart, atEnd bool) (*placed, int, *refusal) {
+	rep, end, rf := placeRegion(content, fl, r, i, cursor, opt, atStart, atEnd, false)
+	if rf == nil || rf.Why.Kind() != ErrNotFound && rf.Why.Kind() != ErrAmbiguous {
+		return rep, end, rf
+	}
+	if rep2, end2, rf2 := placeRegion(content, fl, r, i, cursor, opt, atStart, atEnd, true); rf2 == nil {
+		return rep2, end2, nil
+	}
+	return rep, end, rf
+}
+
+func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, opt matcher.Options, atStart, atEnd, convert bool) (*placed, int, *refusal) {
+	fail := func(why Reason, format string, args ...any) *refusal {
+		return &refusal{Why: why, Region: i, Line: r.Line, Reason: fmt.Sprintf(format, args...)}
+	}
+	N := fl.Count()
+	h := head(content, fl, r, cursor, len(r.Lines), convert, opt)
+	if h.found && h.n == len(r.Lines) {
+		// The whole region stands in the file: nothing changes here. But a
+		// region without a change is also how a deletion of the lines
+		// between its first and last lines would look: it is taken as
+		// unchanged only when its first and its last line each stand once
+		// (after the previous region), so that no other reading places
+		// them apart.
+		if atStart && h.line != 0 {
+			return nil, 0, fail(NotAtEdge, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", h.line+1)
+		}
+		if atEnd && h.line+h.n != N {
+			return nil, 0, fail(NotAtEdge, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"// ... existing code ...\" after them", h.line+h.n, N)
+		}
+		L := len(r.Lines)
+		_, _, e1 := locate(content, fl, r.Lines[0], cursor, -1, opt)
+		_, _, e2 := locate(content, fl, strings.TrimSuffix(r.Lines[L-1], "\n")+"\n", cursor, -1, opt)
+		if L > 1 && (e1 != nil || e2 != nil) {
+			return nil, 0, fail(UnchangedTwice, "it changes nothing, and its first or last line stands more than once in the file, so it could also mean deleting lines between them (graft does not delete lines a snippet does not show): show the change the region makes, or use edit to delete lines")
+		}
+		return nil, h.line + h.n, nil
+	}
+	tailFrom := cursor
+	if h.found {
+		tailFrom = h.line + h.n
+	}
+	// A head found with its indentation shifted (or its trailing white
+	// space or line endings forgiven) says how the whole region differs
+	// from the file: the region is rewritten that way once, so that its
+	// tail and new lines are read in the file's terms (and a tail is not
+	// taken at some other place where the unshifted text happens to stand).
+	adapted := false
+	sent := r // the region as the snippet has it
+	if h.found && h.m.Tier != matcher.Exact {
+		lines := splitKeep(h.m.Adapt(strings.Join(r.Lines, "")))
+		if len(lines) != len(r.Lines) {
+			return nil, 0, fail(Unshiftable, "its lines could not be re-indented line for line as its first lines were found: send the region with the file's indentation")
+		}
+		r.Lines = lines
+		adapted = true
+	}
+	t := tail(content, fl, r, tailFrom, len(r.Lines)-h.n, !h.found, convert, opt)
+	if t.found && h.found && h.line > cursor && !atEnd && !standsOnce(content, fl, r.Lines[0], cursor, opt) {
+		// A tail that stands once after the head but also before it (after
+		// the previous region) is unique only because of where the search
+		// starts. Where the head's first line stands once, the head is
+		// where the region starts, and the tail after it is the one the
+		// file's order allows. But a head told apart from its other places
+		// only by the lines it grew by may have grown through new lines
+		// that happen to stand later in the file (a block moved): then the
+		// tail standing before it says the region's ends could be read
+		// either way, and it is refused.
+		L := len(r.Lines)
+		text := strings.Join(r.Lines[L-t.n:], "")
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		// Only a place found by the tier that found the tail counts: an
+		// exact tail does not stand where its lines stand only shifted.
+		m, line, err := locate(content, fl, text, cursor, h.line, opt)
+		var ref *matcher.Refusal
+		if err == nil && m.Tier == t.m.Tier || errors.As(err, &ref) && errors.Is(err, matcher.ErrAmbiguous) && ref.Tier == t.m.Tier {
+			if err != nil {
+				line = cursor
+			}
+			return nil, 0, &refusal{Why: EndsEitherWay, Region: i, Line: r.Line, Count: 2,
+				Reason: fmt.Sprintf("its last lines stand after its first lines (line %d) but also before them (near line %d), so they do not say where the region ends: show more unchanged lines before the end of the region", t.line+1, line+1)}
+		}
+	}
+	if !h.found && !t.found {
+		e := fail(NoAnchor, "neither its first nor its last lines are in the file after line %d, so nothing says where it goes: start and end each region with unchanged lines of the file", cursor)
+		if h.ambiguous != nil || t.ambiguous != nil {
+			ref := h.ambiguous
+			if ref == nil {
+				ref = t.ambiguous
+			}
+			e.Why, e.Count = AnchorTwice, ref.Count
+			e.Reason = fmt.Sprintf("its unchanged lines stand %d times in the file (after line %d) and nothing tells them apart: show more unchanged lines around the change", ref.Count, cursor)
+			e.Candidates = shift(ref.Candidates, cursor)
+		} else {
+			e.Candidates = shift(h.candidates, cursor)
+		}
+		return nil, 0, e
+	}
+	if h.ambiguous != nil && !h.found && !atStart {
+		return nil, 0, &refusal{Why: AnchorTwice, Region: i, Line: r.Line, Count: h.ambiguous.Count,
+			Reason:     fmt.Sprintf("its first lines stand %d times in the file and the lines after them are new: show more unchanged lines before the change", h.ambiguous.Count),
+			Candidates: shift(h.ambiguous.Candidates, cursor)}
+	}
+	if t.ambiguous != nil && !t.found && !atEnd {
+		return nil, 0, &refusal{Why: AnchorTwice, Region: i, Line: r.Line, Count: t.ambiguous.Count,
+			Reason:     fmt.Sprintf("its last lines stand %d times in the file after its first lines and the lines before them are new: show more unchanged lines after the change", t.ambiguous.Count),
+			Candidates: shift(t.ambiguous.Candidates, tailFrom)}
+	}
+
+	// Both ends must be anchored, but where the snippet has no marker: a
+	// region's line that is not in the file may be new code or a line the
+	// model misremembered, and only an anchor on the far side tells.
+	if !h.found && !atStart {
+		e := fail(NoAnchor, "its first line %q is not in the file after line %d: start the region with unchanged lines of the file (a region inserting new lines shows the line before them and the line after)", clip(r.Lines[0]), cursor)
+		e.Candidates = shift(h.candidates, cursor)
+		if t.found {
+			// The file's text where the region's first lines should be:
+			// the lines before its last lines.
+			a := max(cursor, t.line-len(r.Lines)+t.n)
+			e.Candidates = append(e.Candidates, fileText(content, fl, a, t.line+t.n, "the file's lines up to where the region's last lines stand"))
+		}
+		return nil, 0, e
+	}
+	if !t.found && !atEnd {
+		e := fail(NoAnchor, "its last line %q is not in the file after its first lines: end the region with unchanged lines of the file (a region inserting new lines shows the line before them and the line after)", clip(r.Lines[len(r.Lines)-1]))
+		e.Candidates = shift(t.candidates, tailFrom)
+		if h.found {
+			// The file's text where the region's last lines should be:
+			// the lines after its first lines.
+			e.Candidates = append(e.Candidates, fileText(content, fl, h.line, min(fl.Count(), h.line+len(r.Lines)), "the file's lines from where the region's first lines stand"))
+		}
+		return nil, 0, e
+	}
+	// The file lines [from, to) are replaced by the region's lines
+	// [h.n, len-t.n); a snippet without a marker at its start (end)
+	// reaches the file's start (end).
+	from, to := 0, N
+	if h.found {
+		from = h.line + h.n
+	}
+	if t.found {
+		to = t.line
+	}
+	if atStart && h.found && h.line != 0 {
+		return nil, 0, fail(NotAtEdge, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", h.line+1)
+	}
+	if atEnd && t.found && t.line+t.n != N {
+		return nil, 0, fail(NotAtEdge, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"// ... existing code ...\" after them", t.line+t.n, N)
+	}
+	newLines := r.Lines[h.n : len(r.Lines)-t.n]
+	// Re-indent the new lines as the anchor was found (the head's, else
+	// the tail's), giving lines equal to the anchor's the file's bytes.
+	text := strings.Join(newLines, "")
+	adapt := h.m
+	if !h.found || h.m.Tier == matcher.Exact && t.found && t.m.Tier == matcher.Indentation {
+		// No head, or an exact head (a top-level line) and a tail that
+		// shows the region's indentation shifted: the tail says how.
+		adapt = t.m
+	}
+	if h.found && t.found && t.m.Tier == matcher.Indentation && h.m.Tier != matcher.Indentation && adapted {
+		// Re-indented as its first lines were found, the region's last
+		// lines still need a shift of their own: its lines do not share
+		// one. (Last lines that then differ only by trailing white space
+		// or line endings are the file's, as anchors are.)
+		return nil, 0, fail(MixedShift, "its first lines were found with a shift of their indentation and its last lines need another: send the region as the file has it")
+	}
+	if !adapted {
+		text = adapt.Adapt(text)
+	}
+	// One line found with its indentation shifted is weak: it may be a new
+	// line that happens to read like a file line. It places the region
+	// only when the other end shows the same shift (the region as sent
+	// does not stand in the file as it is there).
+	weak := func(a anchor, block string) bool {
+		return a.found && a.m.Tier == matcher.Indentation && nonBlankLines(block) < 2
+	}
+	L := len(sent.Lines)
+	if weak(h, strings.Join(sent.Lines[:h.n], "")) || weak(t, strings.Join(r.Lines[L-t.n:], "")) {
+		other := !h.found || !t.found
+		if h.found && t.found {
+			tailSent := strings.Join(sent.Lines[L-t.n:], "")
+			if !strings.HasSuffix(tailSent, "\n") {
+				tailSent += "\n"
+			}
+			m, _, err := locate(content, fl, tailSent, t.line, t.line+t.n, opt)
+			headSent := strings.Join(sent.Lines[:h.n], "")
+			hm, _, herr := locate(content, fl, headSent, h.line, h.line+h.n, opt)
+			other = err == nil && m.Tier == matcher.Indentation && herr == nil && hm.Tier == matcher.Indentation
+		}
+		if !other {
+			return nil, 0, fail(WeakShift, "it is placed by one line whose indentation differs from the file's, and its other end does not show the same shift, so that line may be new: show more unchanged lines, indented as in the file")
+		}
+	}
+	if h.found && h.m.Tier == matcher.TrailingSpace || t.found && t.m.Tier == matcher.TrailingSpace {
+		// The region's anchors differ from the file in trailing white
+		// space only: the model does not carry it, so its unchanged lines
+		// keep the file's. Otherwise the region's bytes are taken as sent
+		// (trailing white space it changes is a change).
+		text = keepFileBytes(fl, from, to, text, trailingSlip(fl, sent, h, t))
+	}
+	rep := &placed{start: fl.Start(from + 1), end: fl.Start(min(to, N) + 1), text: text, region: i,
+		line: from + 1, last: max(from, to), tier: adapt.Tier, similarity: adapt.Similarity,
+		from: from, to: to, newLines: newLines, lines: r.Lines, headAt: from - h.n, snippetLine: r.Line}
+	if to == N && rep.end < len(content) {
+		rep.end = len(content)
+	}
+	if h.found && t.found && looser(t.m.Tier, h.m.Tier) {
+		rep.tier, rep.similarity = t.m.Tier, t.m.Similarity
+	}
+	end := to
+	if t.found {
+		end = t.line + t.n
+	}
+	return rep, end, nil
+}
+
+func looser(a, b matcher.Tier) bool { return a != matcher.Exact && b == matcher.Exact }
+
+func shift(cs []matcher.Candidate, lines int) []matcher.Candidate {
+	out := make([]matcher.Candidate, len(cs))
+	for i, c := range cs {
+		c.Line += lines
+		c.EndLine += lines
+		out[i] = c
+	}
+	return out
+}
+
+// keepFileBytes is for a region whose anchors were found only by
+// forgiving trailing white space: its lines that stand unchanged in the
+// file's lines [from, to) (paired in order, trailing white space and line
+// endings aside) get the file's own bytes, as the matcher keeps unchanged
+// lines of an edit, and its new lines lose the trailing white space the
+// model adds.
+func keepFileBytes(fl *lineindex.Index, from, to int, text, slip string) string {
+	if text == "" {
+		return text
+	}
+	nl := splitKeep(text)
+	key := func(s string) string { return strings.TrimRight(s, " \t\r\n") }
+	ok, nk := make([]string, 0, to-from), make([]string, len(nl))
+	for i := from; i < to && i < fl.Count(); i++ {
+		ok = append(ok, key(string(fl.Text(i+1))))
+	}
+	for j, l := range nl {
+		nk[j] = key(l)
+	}
+	paired := make([]bool, len(nl))
+	for _, p := range lcs(ok, nk) {
+		paired[p[1]] = true
+		if ok[p[0]] == "" {
+			continue
+		}
+		line := string(fl.Content()[fl.Start(from+p[0]+1):fl.End(from+p[0]+1)])
+		if !strings.HasSuffix(line, "\n") && strings.HasSuffix(nl[p[1]], "\n") {
+			line += "\n"
+		}
+		nl[p[1]] = line
+	}
+	// The region's other lines are new: where the model added the same
+	// trailing white space to every anchor line, that slip is taken off
+	// the new lines that carry it too.
+	for j, l := range nl {
+		body := strings.TrimRight(l, "\r\n")
+		if !paired[j] && slip != "" && strings.HasSuffix(body, slip) {
+			nl[j] = strings.TrimSuffix(body, slip) + l[len(body):]
+		}
+	}
+	return strings.Join(nl, "")
+}
+
+// trailingSlip is the trailing white space the model added to every
+// non-blank anchor line of r (found by the trailing white space tier), or
+// "" when the anchors do not all show the same addition.
+func trailingSlip(fl *lineindex.Index, r Region, h, t anchor) string {
+	slip, seen := "", false
+	check := func(regionLine string, fileLine int) bool {
+		got := strings.TrimRight(regionLine, "\r\n")
+		want := string(fl.Text(fileLine + 1))
+		if strings.TrimSpace(got) == "" {
+			return true
+		}
+		add, ok := strings.CutPrefix(got, want)
+		switch {
+		case !ok || strings.Trim(add, " \t") != "" || seen && add != "" && add != slip:
+			return false
+		case add != "":
+			slip, seen = add, true
+		}
+		return true
+	}
+	if h.found {
+		for k := 0; k < h.n; k++ {
+			if !check(r.Lines[k], h.line+k) {
+				return ""
+			}
+		}
+	}
+	if t.found {
+		L := len(r.Lines)
+		for k := 0; k < t.n; k++ {
+			if !check(r.Lines[L-t.n+k], t.line+k) {
+				return ""
+			}
+		}
+	}
+	return slip
+}
+
+// newLineBlank reports whether the line an anchor's block grew by (its
+// last line for a head, its first for a tail) is blank.
+func newLineBlank(block string, isTail bool) bool {
+	ls := splitKeep(block)
+	l := ls[len(ls)-1]
+	if isTail {
+		l = ls[0]
+	}
+	return strings.TrimSpace(l) == ""
+}
+
+// indented reports whether a non-blank line of block starts with white
+// space.
+func indented(block string) bool {
+	for _, l := range splitKeep(block) {
+		if strings.TrimSpace(l) != "" && (l[0] == ' ' || l[0] == '\t') {
+			return true
+		}
+	}
+	return false
+}
+
+// converted reports whether the line an anchor grew by (the block's last
+// line for a head, its first for a tail; the block was found from file
+// line line on) reads as the file line it was found at with its
+// indentation written in another character: both are
+// indented, with different first characters, and no line of the region
+// (whole) is indented with the file's character (a model that writes tabs
+// as spaces does so throughout).
+func converted(block string, fl *lineindex.Index, line int, whole string, isTail bool) bool {
+	ls := splitKeep(block)
+	sent, at := ls[len(ls)-1], line+len(ls)-1 // a head grows by its last line
+	if isTail {
+		sent, at = ls[0], line
+	}
+	if at >= fl.Count() {
+		return false
+	}
+	file := fl.Text(at + 1)
+	ind := func(l []byte) bool { return len(l) > 0 && (l[0] == ' ' || l[0] == '\t') }
+	if !ind([]byte(sent)) || !ind(file) || sent[0] == file[0] {
+		return false
+	}
+	for _, l := range splitKeep(whole) {
+		if l != "" && l[0] == file[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// fileText is file lines [a, b) as a refusal's candidate.
+func fileText(content []byte, fl *lineindex.Index, a, b int, reason string) matcher.Candidate {
+	b = max(a, min(b, fl.Count()))
+	return matcher.Candidate{Line: a + 1, EndLine: b, Text: string(content[fl.Start(a+1):fl.Start(b+1)]), Reason: reason}
+}

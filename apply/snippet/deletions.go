@@ -1,0 +1,490 @@
+package snippet
+
+// What a region may delete (package doc, parts 1, 3 and 4): the removed
+// lines, read like by new lines in their scope, what is left over, and
+// the structure no rewrite breaks.
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/graftdev/graft/internal/lineindex"
+)
+
+// maxUnaccounted is how many removed lines with a name a region may drop
+// with nothing in the snippet like them (package doc: what a region may
+// delete).
+const maxUnaccounted = 2
+
+// checkDeletions applies the deletion rule (package doc) to the file lines
+// [from, to) replaced by newLines; pool is every line of the snippet that
+// does not stand in the file (its new code, wherever it is), and scope the
+// scope each stands in (this region's from index poolAt on); region is the region's lines, from file line
+// headAt (0-based) on; others is how many more brackets the other regions
+// open than they close (bracketDelta). It returns why the region is refused (0 and ""
+// when it may delete what it does).
+func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, poolAt, others int, prose bool) (Reason, string) {
+	var old []string
+	for i := from; i < to && i < fl.Count(); i++ {
+		old = append(old, string(fl.Text(i+1)))
+	}
+	key := func(s string) string { return strings.TrimRight(s, " \t\r\n") }
+	ok, nk := make([]string, len(old)), make([]string, len(newLines))
+	for i, l := range old {
+		ok[i] = key(l)
+	}
+	for i, l := range newLines {
+		nk[i] = key(l)
+	}
+	// The removed lines: the file's lines the region does not show,
+	// blank lines aside (a blank line holds no code: dropping one is
+	// the snippet's literal text, and no marker is forgotten for it);
+	// and for each, whether new lines stand in its gap (between the same
+	// two paired lines).
+	var removed []int
+	filled := map[int]bool{} // removed lines with new lines in their gap
+	gap := map[int]int{}     // removed line -> the first file line of its gap
+	inPlace := map[int]int{} // a removed line replaced by one new line in place -> that line's pool index
+	pi, pj, at := 0, 0, poolAt
+	for _, p := range append(trustedPairs(ok, nk), [2]int{len(ok), len(nk)}) {
+		var gapNew []int // pool indexes of the gap's new lines
+		for j := pj; j < p[1]; j++ {
+			if strings.TrimSpace(nk[j]) != "" {
+				gapNew = append(gapNew, at)
+				at++
+			}
+		}
+		var gapOld []int
+		for i := pi; i < p[0]; i++ {
+			if strings.TrimSpace(ok[i]) != "" {
+				removed = append(removed, i)
+				gapOld = append(gapOld, len(removed)-1)
+				filled[i], gap[i] = len(gapNew) > 0, pi
+			}
+		}
+		if len(gapOld) == 1 && len(gapNew) == 1 {
+			inPlace[gapOld[0]] = gapNew[0]
+		}
+		pi, pj = p[0]+1, p[1]+1
+	}
+	if len(removed) == 0 {
+		return 0, ""
+	}
+	deletes := func(why string, lines []int) string {
+		ls := make([]string, len(lines))
+		for k, i := range lines {
+			ls[k] = ok[i]
+		}
+		return fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), %s:%s\nif they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
+			len(removed), from+removed[0]+1, clip(old[removed[0]]), why, listLines(ls))
+	}
+	next := ""
+	if to < fl.Count() {
+		next = string(fl.Text(to + 1))
+	}
+	// Structure first: what no rewrite does.
+	if why := cutOpening(ok, removed, nk, next); why != "" {
+		return CutsBlock, why
+	}
+	if prose && fences(ok)%2 != fences(nk)%2 {
+		return UnpairedBrackets, deletes("and they open or close a code fence that the lines in their place do not", removed)
+	}
+	if !prose && brackets(ok)-brackets(nk)+others != 0 {
+		verb, n := "open", brackets(ok)-brackets(nk)
+		if n < 0 {
+			verb, n = "close", -n
+		}
+		return UnpairedBrackets, deletes(fmt.Sprintf("and they %s %d more bracket(s) than the lines in their place", verb, n), removed)
+	}
+	// The lines that may still use what removed lines declare: the
+	// region's own and every new line, each in its scope.
+	regionScope, _ := scopes(region, stackAt(fl, headAt))
+	uses, usesScope := append(slices.Clip(region), pool...), append(regionScope, scope...)
+	// Each removed line is accounted for by a new line like it in its
+	// scope, one for one.
+	del := make([]string, len(removed))
+	for k, i := range removed {
+		del[k] = ok[i]
+	}
+	removedScope, _ := scopes(ok, stackAt(fl, from))
+	calls := callsByScope(pool, scope)
+	// A definition may be renamed where its body stays: none of the
+	// removed lines stands in it.
+	bodyGone := map[string]bool{}
+	for _, i := range removed {
+		bodyGone[removedScope[i]] = true
+	}
+	renamable := func(k int) bool {
+		own := removedScope[removed[k]]
+		if own != "" {
+			own += "/"
+		}
+		own += defName(del[k])
+		for sc := range bodyGone {
+			if sc == own || strings.HasPrefix(sc, own+"/") {
+				return false
+			}
+		}
+		return true
+	}
+	delScope := make([]string, len(removed))
+	for k, i := range removed {
+		delScope[k] = removedScope[i]
+	}
+	delDef, poolDef := make([]string, len(del)), make([]string, len(pool))
+	for k, d := range del {
+		delDef[k] = defName(d)
+	}
+	for j, l := range pool {
+		poolDef[j] = defName(l)
+	}
+	like := oneForOneIn(del, pool, func(k, j int) bool {
+		if d := delDef[k]; d != "" && d != poolDef[j] && !renamable(k) {
+			return false
+		}
+		return inScope(removedScope[removed[k]], scope[j], calls)
+	}, inPlace)
+	var unaccounted, blocks []int
+	newBlock := false // a new line of the region opens a block
+	for _, l := range nk {
+		newBlock = newBlock || opens(l) && !isComment(l)
+	}
+	removedAt := map[int]bool{}
+	for _, i := range removed {
+		removedAt[from+i] = true
+	}
+	elsewhere := func(n string) bool { // a line of the file the region keeps declares n
+		for i := 0; i < fl.Count(); i++ {
+			if l := string(fl.Text(i + 1)); !removedAt[i] && strings.Contains(l, n) && slices.Contains(declared(l), n) {
+				return true
+			}
+		}
+		return false
+	}
+	vanished := func() bool { return usesVanishedName(del, delScope, pool, uses, usesScope, like, elsewhere) }
+	rewrote := map[int]bool{} // gaps (by their first removed line) where a removed line is read like
+	for k, j := range like {
+		if j >= 0 {
+			rewrote[gap[removed[k]]] = true
+		}
+	}
+	for k, j := range like {
+		i := removed[k]
+		if j >= 0 {
+			continue
+		}
+		if named(del[k]) || defName(del[k]) != "" {
+			unaccounted = append(unaccounted, i)
+		}
+		if opens(del[k]) && !isComment(del[k]) && filled[i] && !rewrote[gap[i]] && !newBlock {
+			// A block gone with new lines in its place, none of them
+			// like any line of the gap nor opening a block: new code
+			// inserted, and a marker forgotten for the block after it.
+			blocks = append(blocks, i)
+		}
+	}
+	if len(unaccounted) <= maxUnaccounted && len(blocks) == 0 && !definitionGone(del, like) && !vanished() {
+		return 0, ""
+	}
+	// The second reading: blocks replaced by a call.
+	var regionAdded []string
+	for _, l := range nk {
+		if strings.TrimSpace(l) != "" {
+			regionAdded = append(regionAdded, l)
+		}
+	}
+	if rewritesBlocks(fl.Content(), ok, removed, regionAdded, pool, like, next, vanished) {
+		return 0, ""
+	}
+	switch {
+	case definitionGone(del, like):
+		var defs []int
+		for k, j := range like {
+			if j < 0 && defName(del[k]) != "" {
+				defs = append(defs, removed[k])
+			}
+		}
+		return DeletesUnlike, deletes("and no new line defines what they define", defs)
+	case len(blocks) > 0:
+		return DeletesUnlike, deletes("and a block among them is gone with new lines in its place that read like none of it", blocks)
+	case len(unaccounted) <= maxUnaccounted:
+		return DeletesUnlike, deletes("and they declare a name that new lines still use", removed)
+	}
+	return DeletesUnlike, deletes(fmt.Sprintf("and %d of them are like none of the snippet's new lines", len(unaccounted)), unaccounted)
+}
+
+// definitionGone reports whether a removed definition line (del, paired
+// with pool lines by like) is stood for by no new line.
+func definitionGone(del []string, like []int) bool {
+	for k, j := range like {
+		if j < 0 && defName(del[k]) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// cutOpening refuses a region that removes a block's opening line while
+// the block's body, past the region, stays at its depth (ok is the file's
+// lines the region replaces, removed the indexes of the lines it removes,
+// nk its new lines, next the file line after it): the body is then
+// re-parented to whatever opens a block last among the new lines. That is
+// a condition rewritten (one opening line in place of one), or a marker
+// forgotten after a changed line (the opening line lost among the dropped
+// lines). It is a rewrite when each such opening line reads like a new
+// one (rewritten in place), but for one at most whose block the region's
+// last new line, an opening line that reads like no other removed one,
+// takes over.
+func cutOpening(ok []string, removed []int, nk []string, next string) string {
+	if strings.TrimSpace(next) == "" {
+		return ""
+	}
+	var cut []int
+	var openers []string // removed opening lines whose blocks end within the region
+	for _, i := range removed {
+		if !opens(ok[i]) || isComment(ok[i]) {
+			continue
+		}
+		if blockOf(ok, i, next) == nil && indentWidth(next) > indentWidth(ok[i]) {
+			cut = append(cut, i)
+		} else {
+			openers = append(openers, ok[i])
+		}
+	}
+	if len(cut) == 0 {
+		return ""
+	}
+	// A cut opening line rewritten in place (a signature, a condition
+	// changed) reads like a new opening line.
+	var newOpeners []string
+	lastAt := -1 // the new opening line that is the region's last line
+	for _, l := range nk {
+		if opens(l) && !isComment(l) {
+			newOpeners = append(newOpeners, l)
+		}
+		if strings.TrimSpace(l) != "" {
+			lastAt = -1
+			if opens(l) && !isComment(l) {
+				lastAt = len(newOpeners) - 1
+			}
+		}
+	}
+	cutText := make([]string, len(cut))
+	for k, i := range cut {
+		cutText[k] = ok[i]
+	}
+	pair := oneForOne(cutText, newOpeners)
+	taken := map[int]bool{}
+	for _, j := range pair {
+		if j >= 0 {
+			taken[j] = true
+		}
+	}
+	var unpaired []int
+	for k, j := range pair {
+		if j < 0 && !named(cutText[k]) {
+			// A line of keywords only (case []interface{}:) reads like
+			// a new one that starts with the same word (case []any:).
+			first := strings.Fields(cutText[k])[0]
+			for jj, l := range newOpeners {
+				if f := strings.Fields(l); !taken[jj] && len(f) > 0 && f[0] == first {
+					j, taken[jj] = jj, true
+					break
+				}
+			}
+		}
+		if j < 0 {
+			unpaired = append(unpaired, cut[k])
+		}
+	}
+	if len(unpaired) == 0 {
+		return ""
+	}
+	// One opening line may give its block to the new block that ends the
+	// region, when that line reads like no other removed opening line.
+	if len(unpaired) == 1 && lastAt >= 0 && !taken[lastAt] &&
+		(len(openers) == 0 || oneForOne(openers, newOpeners[lastAt:lastAt+1])[0] < 0) {
+		return ""
+	}
+	cut = unpaired
+	i := cut[len(cut)-1]
+	return fmt.Sprintf("it would delete %q, which opens the block of the file's lines after the region, and leave that block's lines where they are: if it stays, show it or put a marker such as \"// ... existing code ...\" where it is; to delete it, use edit or replace_in_file",
+		clip(strings.TrimSpace(ok[i])))
+}
+
+// added is the region's new lines that stand for no file line between its
+// anchors (its new code), without the white space at their ends, and the
+// scope each stands in (scopes).
+func added(fl *lineindex.Index, from, to int, newLines []string) (lines, scope []string) {
+	var ok, nk []string
+	for i := from; i < to && i < fl.Count(); i++ {
+		ok = append(ok, strings.TrimRight(string(fl.Text(i+1)), " \t\r\n"))
+	}
+	for _, l := range newLines {
+		nk = append(nk, strings.TrimRight(l, " \t\r\n"))
+	}
+	paired := make([]bool, len(nk))
+	for _, p := range trustedPairs(ok, nk) {
+		paired[p[1]] = true
+	}
+	in, _ := scopes(nk, stackAt(fl, from))
+	for j, l := range nk {
+		if t := strings.TrimSpace(l); t != "" && !paired[j] {
+			lines, scope = append(lines, t), append(scope, in[j])
+		}
+	}
+	return lines, scope
+}
+
+// frame is a definition open at a line: its indentation and name.
+type frame struct {
+	indent int
+	name   string
+}
+
+// scopes is the scope each of lines stands in, read from the stack of
+// definitions open before them: "" at the top level, else the names of
+// the definitions (func, def, class, function) it stands in by its
+// indentation, outermost first, joined by "/". It returns the stack
+// after the lines too.
+func scopes(lines []string, stack []frame) ([]string, []frame) {
+	out := make([]string, len(lines))
+	name := func() string {
+		var b strings.Builder
+		for i, f := range stack {
+			if i > 0 {
+				b.WriteByte('/')
+			}
+			b.WriteString(f.name)
+		}
+		return b.String()
+	}
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			ind := indentWidth(l)
+			for len(stack) > 0 && stack[len(stack)-1].indent >= ind {
+				stack = stack[:len(stack)-1]
+			}
+		}
+		out[i] = name()
+		if n := defName(l); n != "" {
+			stack = append(stack, frame{indentWidth(l), n})
+		}
+	}
+	return out, stack
+}
+
+// stackAt is the stack of definitions open before file line from
+// (0-based).
+func stackAt(fl *lineindex.Index, from int) []frame {
+	var stack []frame
+	for i := 0; i < from && i < fl.Count(); i++ {
+		l := fl.Text(i + 1)
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		ind := len(l) - len(bytes.TrimLeft(l, " \t"))
+		for len(stack) > 0 && stack[len(stack)-1].indent >= ind {
+			stack = stack[:len(stack)-1]
+		}
+		if n := defName(string(l)); n != "" {
+			stack = append(stack, frame{ind, n})
+		}
+	}
+	return stack
+}
+
+// inScope reports whether a new line in scope to may stand for a removed
+// line in scope from: the same definition, one nested in it (a closure),
+// or a helper (the last name of to) that new lines of from's definition
+// call (calls: the names the new lines call, by scope).
+func inScope(from, to string, calls map[string]map[string]bool) bool {
+	if to == from || from != "" && strings.HasPrefix(to, from+"/") {
+		return true
+	}
+	helper := to[strings.LastIndexByte(to, '/')+1:]
+	if helper == "" {
+		return false
+	}
+	for sc, names := range calls {
+		if (sc == from || from != "" && strings.HasPrefix(sc, from+"/")) && names[helper] {
+			return true
+		}
+	}
+	return false
+}
+
+// callsByScope is the names the lines of pool call, by the scope each
+// stands in.
+func callsByScope(pool, scope []string) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for j, l := range pool {
+		def := defName(l)
+		for _, m := range callRE().FindAllStringSubmatch(stringsRE().ReplaceAllString(l, `""`), -1) {
+			if m[1] == def {
+				continue // a definition's own name is no call
+			}
+			if out[scope[j]] == nil {
+				out[scope[j]] = map[string]bool{}
+			}
+			out[scope[j]][m[1]] = true
+		}
+	}
+	return out
+}
+
+// trustedPairs pairs the unchanged lines of a region's file lines and its
+// new lines (lcs), leaving out pairs of lines without a word (a brace, a
+// bracket) between unpaired lines on both sides: a "}" of the new code is
+// not the file's "}" just because both close something.
+func trustedPairs(a, b []string) [][2]int {
+	ps := lcs(a, b)
+	out := ps[:0:0]
+	for k, p := range ps {
+		if len(words(a[p[0]])) == 0 {
+			prevGap := k == 0 && (p[0] > 0 || p[1] > 0) || k > 0 && (ps[k-1][0] != p[0]-1 || ps[k-1][1] != p[1]-1)
+			nextGap := k == len(ps)-1 && (p[0] < len(a)-1 || p[1] < len(b)-1) || k < len(ps)-1 && (ps[k+1][0] != p[0]+1 || ps[k+1][1] != p[1]+1)
+			if prevGap && nextGap {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// listLines lists lines for a refusal, one a line, at most six.
+func listLines(ls []string) string {
+	var b strings.Builder
+	for _, u := range ls[:min(len(ls), 6)] {
+		fmt.Fprintf(&b, "\n\t%s", clip(u))
+	}
+	if len(ls) > 6 {
+		fmt.Fprintf(&b, "\n\t(and %d more)", len(ls)-6)
+	}
+	return b.String()
+}
+
+// fences counts the lines of ls that open or close a code fence of
+// Markdown ("```", "~~~"): in prose, what brackets are in code.
+func fences(ls []string) int {
+	n := 0
+	for _, l := range ls {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			n++
+		}
+	}
+	return n
+}
+
+// bracketDelta is how many more brackets the file lines [from, to) open
+// than the region's new lines in their place.
+func bracketDelta(fl *lineindex.Index, from, to int, newLines []string) int {
+	var old []string
+	for i := from; i < to && i < fl.Count(); i++ {
+		old = append(old, string(fl.Text(i+1)))
+	}
+	return brackets(old) - brackets(newLines)
+}

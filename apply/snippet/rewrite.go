@@ -1,0 +1,688 @@
+package snippet
+
+// What a region may delete (package doc, part 2): blocks rewritten as a
+// call; and how a removed line is read like a new one.
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// maxVanished is how many removed lines may vanish with nothing in the
+// snippet like them, when a region is read as whole blocks rewritten.
+const maxVanished = maxUnaccounted
+
+// rewritesBlocks is the second reading of a region whose removed lines
+// the first does not account for (package doc, part 2): a block replaced
+// by a call (of a helper, for the loop it was) rarely reads like the block
+// line for line, but the call's arguments name the block's values. ok is
+// the file's lines the region replaces, removed the indexes of those it
+// removes (not blank), added the region's new lines (not blank), pool
+// every new line of the snippet, like the first reading's pairs (per
+// removed line, its pool line or -1), next the file line after the
+// region's last replaced line, and declGone whether a removed declaration
+// is of a name still used (usesVanishedName).
+//
+// It reads as a rewrite when no definition vanishes unaccounted for, the
+// removed lines open as many brackets as the new lines do, no removed
+// declaration is of a name still used, and at most maxVanished removed
+// lines vanish: those outside the run from the first accounted line to the
+// last (a forgotten marker leaves its lines at one end), and those inside
+// it with a name that are not accounted for.
+func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []string, like []int, next string, declGone func() bool) bool {
+	if len(removed) == 0 {
+		return true
+	}
+	del := make([]string, len(removed))
+	for k, i := range removed {
+		del[k] = ok[i]
+	}
+	acc := make([]bool, len(del))
+	for k, j := range like {
+		acc[k] = j >= 0
+	}
+	at := map[int]int{}
+	for k, i := range removed {
+		at[i] = k
+	}
+	// In file order: a block opening line that no new line reads like
+	// may be stood for by a call, one call for one block (a definition's
+	// line never: a call naming its parameters is no rewrite of it; a
+	// statement never: it merely names the call's argument); an opening
+	// line accounted for takes its block with it.
+	used := make([]bool, len(pool)) // a new line stands for one block
+	for k, j := range like {
+		if j >= 0 && opens(del[k]) {
+			used[j] = true // it reads like this block's opening line
+		}
+	}
+	imported := sync.OnceValue(func() map[string]bool { return importedNames(content) })
+	held := map[string]bool{}
+	holds := func(name string) bool { // whether the file holds name, asked once per name
+		h, seen := held[name]
+		if !seen {
+			h = containsWord(content, name)
+			held[name] = h
+		}
+		return h
+	}
+	hidden := -1 // the last line of the blocks of removed opening lines not accounted for
+	for k, i := range removed {
+		d := del[k]
+		if !opens(d) {
+			continue
+		}
+		// A call stands for a block the rewrite replaces whole, not for
+		// one nested in a block that vanishes around it.
+		outer := i > hidden
+		block := blockOf(ok, i, next)
+		byCall := false
+		if outer && !acc[k] && !definitionRE().MatchString(d) {
+			body, free := blockValues(ok, block, imported())
+			short := named(codeOf(d)) && len(subjects(codeOf(d))) == 0
+			inside := map[int]bool{i: true}
+			for _, b := range block {
+				inside[b] = true
+			}
+			for j, l := range pool {
+				if used[j] || pairedElsewhere(like, removed, j, inside) {
+					// One new line stands for one thing: a line it reads
+					// like outside this block, or another block.
+					continue
+				}
+				// A call naming half the values the opening line works
+				// on (when it names them only as what their fields
+				// belong to, p for p.dirty, it must also pass half the
+				// values the block works on); or, for an opening line
+				// that names only short values (for n > 0 {), a call of
+				// a new helper, one the file does not hold, passed
+				// values the block's body uses. A line that names
+				// nothing (for {, try {, } else {, if err != nil {) is
+				// stood for by no call: any call inserted before a
+				// forgotten marker would do.
+				if ok, byField := callNames(d, l); ok && (!byField || passes(l, free)) ||
+					short && len(body) > 0 && callsNewHelper(l, body, free, holds) {
+					used[j], acc[k], byCall = true, true, true
+					break
+				}
+			}
+		}
+		if !acc[k] {
+			if len(block) > 0 {
+				hidden = max(hidden, block[len(block)-1])
+			}
+			continue
+		}
+		if !byCall && like[k] >= 0 && opens(pool[like[k]]) && !hasBody(added, pool[like[k]]) {
+			// An opening line rewritten as another whose block the
+			// snippet leaves empty has not rewritten the block: its
+			// removed lines answer for themselves.
+			continue
+		}
+		for _, j := range block {
+			if kk, isRemoved := at[j]; isRemoved {
+				acc[kk] = true
+			}
+		}
+
+	}
+	first, last := -1, -1
+	for k, d := range del {
+		if !acc[k] && definitionRE().MatchString(d) {
+			return false
+		}
+		if acc[k] {
+			if first < 0 {
+				first = k
+			}
+			last = k
+		}
+	}
+	if brackets(del) != brackets(added) {
+		return false
+	}
+	if declGone() {
+		return false
+	}
+	if first < 0 {
+		// Nothing of the snippet reads like the removed lines: the
+		// line-for-line reading has judged them already.
+		return false
+	}
+	vanished := first + len(del) - 1 - last
+	for k := first; k <= last; k++ {
+		if !acc[k] && named(del[k]) {
+			vanished++
+		}
+	}
+	return vanished <= maxVanished
+}
+
+// declRE matches a line that declares names: Go's "a, b :=", "var a",
+// "const a", JavaScript's "let a", "const a", "var a" (an assignment may
+// change a value declared elsewhere; a loop's variables are its own).
+var declRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:(?:var|let|const)\s+([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*(?:\s*,\s*[A-Za-z_$][\w$]*)*)\s*:=)`)
+})
+
+// declared is the names line l declares.
+func declared(l string) []string {
+	m := declRE().FindStringSubmatch(l)
+	if m == nil {
+		return nil
+	}
+	if m[1] != "" {
+		if keywords()[m[1]] {
+			return nil
+		}
+		return []string{m[1]}
+	}
+	var out []string
+	for _, n := range strings.Split(m[2], ",") {
+		if n = strings.TrimSpace(n); n != "_" && !keywords()[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// usesVanishedName reports whether a removed line (del, in scopes
+// delScope) that no new line reads like (like) declares a name that a
+// line the snippet keeps or adds (uses, in scopes usesScope) still uses in
+// that scope or one nested in it, and that neither a new line of the
+// snippet (pool) nor a line of the file the region keeps (elsewhere)
+// declares: code that still needs the value is no rewrite of the line
+// that made it (a forgotten marker dropped it).
+func usesVanishedName(del, delScope, pool, uses, usesScope []string, like []int, elsewhere func(string) bool) bool {
+	decl := map[string]bool{}
+	for _, l := range pool {
+		for _, n := range declared(l) {
+			decl[n] = true
+		}
+	}
+	var useWords [][]string // the words of each line of uses, read once when needed
+	for k, d := range del {
+		if like[k] >= 0 {
+			continue // rewritten in place: the new line answers for it
+		}
+		for _, n := range declared(d) {
+			if decl[n] {
+				continue
+			}
+			if useWords == nil {
+				useWords = make([][]string, len(uses))
+				for j, l := range uses {
+					if !isComment(l) {
+						useWords[j] = words(codeOf(l))
+					}
+				}
+			}
+			for j := range uses {
+				if inside(usesScope[j], delScope[k]) && slices.Contains(useWords[j], n) && !elsewhere(n) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// inside reports whether scope a is scope b or one nested in it.
+func inside(a, b string) bool { return a == b || b == "" || strings.HasPrefix(a, b+"/") }
+
+// oneForOne pairs the removed lines with the lines of pool that read
+// like them (at least half of its names, one of two characters or more),
+// one pool line for one removed line, as replaces matches them; but only
+// a comment stands for a comment, and only a definition for a
+// definition. It returns, per removed line, its pool line or -1.
+func oneForOne(del, pool []string) []int { return oneForOneIn(del, pool, nil, nil) }
+
+// oneForOneIn is oneForOne where fit, if not nil, says whether pool line
+// j may stand for removed line k at all, and pre pairs removed lines with
+// pool lines first (a line replaced by one line in place), where both are
+// of a kind (comment, definition) and fit; with fit, a definition may also
+// be stood for by one of another name (a rename) that reads like it,
+// where fit allows it.
+func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int) []int {
+	used := make([]bool, len(pool))
+	out := make([]int, len(del))
+	pn := poolNames(pool)
+	for k := range del {
+		out[k] = -1
+	}
+	for k, j := range pre {
+		d := del[k]
+		if isComment(d) == pn[j].comment && (defName(d) == "") == (pn[j].def == "") && (fit == nil || fit(k, j)) {
+			used[j], out[k] = true, j
+		}
+	}
+	for k, d := range del {
+		if out[k] >= 0 {
+			continue
+		}
+		nd := names(d)
+		if len(nd) == 0 {
+			continue
+		}
+		comment, def, report := isComment(d), defName(d), reportLine(d)
+		best, score := -1, 0.0
+		for j := range pool {
+			if used[j] || comment != pn[j].comment || (def == "") != (pn[j].def == "") || pn[j].report && !report ||
+				def != pn[j].def && fit == nil || fit != nil && !fit(k, j) {
+				continue
+			}
+			if def != "" && def == pn[j].def || strings.TrimSpace(d) == strings.TrimSpace(pool[j]) {
+				best = j // the same definition (its signature changed), or the line re-indented
+				break
+			}
+			if def != "" {
+				// A definition renamed: the rest of its line reads alike.
+				if o := renamedLike(d, pool[j]); o > score {
+					best, score = j, o
+				}
+				continue
+			}
+			if o := overlap(nd, pn[j].names); o >= 0.5 && o > score && sharesLong(nd, pn[j].names) {
+				best, score = j, o
+			}
+		}
+		if best >= 0 {
+			used[best], out[k] = true, best
+		}
+	}
+	return out
+}
+
+// blockOf is the lines of the block line i of ok opens: the lines after
+// it indented deeper, and the line closing it at its depth ("}", ")",
+// "]"); none when the block does not end within ok (next is the file's
+// line after ok: a block ending with ok ends there when next is not
+// deeper).
+func blockOf(ok []string, i int, next string) []int {
+	depth := indentWidth(ok[i])
+	var out []int
+	for j := i + 1; j < len(ok); j++ {
+		t := strings.TrimSpace(ok[j])
+		if t == "" {
+			continue
+		}
+		if indentWidth(ok[j]) > depth {
+			out = append(out, j)
+			continue
+		}
+		if indentWidth(ok[j]) == depth && strings.ContainsAny(t[:1], "})]") {
+			out = append(out, j)
+		}
+		return out
+	}
+	if strings.TrimSpace(next) != "" && indentWidth(next) <= depth {
+		return out
+	}
+	return nil
+}
+
+// definitionRE matches a line that defines a function or a class, and
+// the name it defines (none for an anonymous function): func, def, class
+// and function forms, and JavaScript's functions given to a name (name:
+// function (, const name = (...) =>, const name = function).
+var definitionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:func|def|class|function)\b\s*\*?\s*(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)?` +
+		`|^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*:\s*(?:async\s+)?function\b` +
+		`|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)`)
+})
+
+// defName is what line l defines: "" when it defines nothing, "()" for
+// an anonymous function, else the name. A definition is the same one
+// only where the name stays (a signature changed); one of another name
+// is another definition.
+func defName(l string) string {
+	if !strings.Contains(l, "func") && !strings.Contains(l, "def") && !strings.Contains(l, "class") && !strings.Contains(l, "=>") {
+		return "" // none of the forms, without the regular expression
+	}
+	m := definitionRE().FindStringSubmatch(l)
+	if m == nil {
+		return ""
+	}
+	for _, g := range m[1:] {
+		if g != "" {
+			return g
+		}
+	}
+	return "()"
+}
+
+// callRE matches a called name and its opening parenthesis.
+var callRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\(`)
+})
+
+// exprRE matches an argument that names a variable: a name or a selector.
+var exprRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+})
+
+// callNames reports whether the removed line d (code, not a comment, a
+// line that opens a block) is stood for by a call in the new line l: the
+// call's arguments name at least half of the values d works on (its
+// subjects), or a name of d is a part of the called name of several
+// parts (processItem, for item).
+func callNames(d, l string) (ok, byField bool) {
+	if isComment(d) || isComment(l) {
+		return false, false
+	}
+	d = stringsRE().ReplaceAllString(d, `""`)
+	l = stringsRE().ReplaceAllString(l, `""`)
+	nd := names(d)
+	subj := subjects(d)
+	named := map[string]bool{}
+	for _, m := range callRE().FindAllStringSubmatchIndex(l, -1) {
+		if reports(l, m[2], m[3]) {
+			continue
+		}
+		if parts := nameParts(l[m[2]:m[3]]); len(parts) > 1 {
+			for _, p := range parts {
+				if len(p) >= 3 && !keywords()[p] && slices.Contains(nd, p) {
+					return true, false
+				}
+			}
+		}
+		for _, arg := range callArgs(l[m[1]:]) {
+			arg = strings.TrimLeft(arg, "&*")
+			for _, v := range subj {
+				// A value, or the value it is a field of (p for p.dirty).
+				switch {
+				case arg == v:
+					named[v] = true
+				case arg != "" && strings.HasPrefix(v, arg+"."):
+					named[v] = true
+					byField = true
+				}
+			}
+		}
+	}
+	return len(named) > 0 && 2*len(named) >= len(subj), byField
+}
+
+// blockValues reads the block of lines ok[at...]: the words of its code
+// (comments aside), and the values it works on that it neither declares
+// nor imports, two characters or more (free): what a helper that takes
+// the block's place is passed.
+func blockValues(ok []string, at []int, imported map[string]bool) (body []string, free map[string]bool) {
+	free, decl := map[string]bool{}, map[string]bool{}
+	for _, b := range at {
+		if isComment(ok[b]) {
+			continue
+		}
+		code := stringsRE().ReplaceAllString(ok[b], `""`)
+		body = append(body, words(code)...)
+		for _, n := range declared(code) {
+			decl[n] = true
+		}
+		for _, v := range subjects(codeOf(ok[b])) {
+			if root := rootOf(v); !imported[root] && len(root) >= 2 {
+				free[root] = true
+			}
+		}
+	}
+	for n := range decl {
+		delete(free, n)
+	}
+	return body, free
+}
+
+// rootOf is the value an argument or a selector starts from: p for
+// &p.dirty.
+func rootOf(expr string) string {
+	return strings.SplitN(strings.TrimLeft(expr, "&*"), ".", 2)[0]
+}
+
+// passes reports whether the calls of line l pass at least half of the
+// values in free (their arguments' roots), or free is empty.
+func passes(l string, free map[string]bool) bool {
+	l = stringsRE().ReplaceAllString(l, `""`)
+	got := map[string]bool{}
+	for _, m := range callRE().FindAllStringSubmatchIndex(l, -1) {
+		for _, a := range callArgs(l[m[1]:]) {
+			if root := rootOf(a); free[root] {
+				got[root] = true
+			}
+		}
+	}
+	return 2*len(got) >= len(free)
+}
+
+// importRE matches the names a file imports: Go's import paths (their
+// last element, or the alias), Python's "import a" and "from m import a,
+// b", JavaScript's require and import forms.
+var importRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*(?:import\s+)?(?:([A-Za-z_]\w*)\s+)?"(?:[^"\n]*/)?([A-Za-z_][\w.-]*)"\s*$` +
+		`|^\s*import\s+([A-Za-z_][\w.]*)` + `|^\s*from\s+\S+\s+import\s+\(?([\w, ]+)` +
+		`|(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(` + `|^\s*import\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)` +
+		`|^\s*import\s*\{([^}]*)\}`)
+})
+
+// importedNames is the names content imports (packages, modules): values
+// a block uses that no helper is passed.
+func importedNames(content []byte) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range importRE().FindAllSubmatch(content, -1) {
+		for _, g := range m[1:] {
+			for _, n := range strings.FieldsFunc(string(g), func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '-' }) {
+				if n = strings.SplitN(n, ".", 2)[0]; n != "" && n != "as" {
+					out[n] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// callsNewHelper reports whether line l calls a function the file does
+// not hold anywhere (holds says; a helper new with the snippet) with
+// arguments that are all values the block uses (used: the words of its
+// body), one at least, and that pass at least half of the values of two
+// characters or more the block works on and neither declares nor
+// imports (free): a call inserted before a forgotten marker passes one
+// value of the block it would replace, not what that block needs.
+func callsNewHelper(l string, used []string, free map[string]bool, holds func(string) bool) bool {
+	if isComment(l) {
+		return false
+	}
+	l = stringsRE().ReplaceAllString(l, `""`)
+	for _, m := range callRE().FindAllStringSubmatchIndex(l, -1) {
+		name := l[m[2]:m[3]]
+		if m[2] > 0 && l[m[2]-1] == '.' || keywords()[name] || reports(l, m[2], m[3]) {
+			continue
+		}
+		args := callArgs(l[m[1]:])
+		ok := len(args) > 0
+		passed := map[string]bool{}
+		for _, a := range args {
+			a = strings.TrimLeft(a, "&*")
+			root := rootOf(a)
+			if keywords()[a] || !exprRE().MatchString(a) || !slices.Contains(used, root) {
+				ok = false
+				break
+			}
+			if free[root] {
+				passed[root] = true
+			}
+		}
+		if ok && 2*len(passed) >= len(free) && !holds(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// reportRE matches what a call that only reports is called: print,
+// log, debug and their kin, or anything of console, log, logger, logging.
+var reportRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:f?print|f?println|f?printf|s?log|logf|debug|debugf|info|infof|warn|warnf|warning|trace|tracef)$|(?:^|\.)(?:console|log|logger|logging|slog)\.$`)
+})
+
+// reports reports whether the call named l[s:e] (its receiver before it)
+// only reports (a print or a log line): such a call does none of the work
+// of a block, so it stands for none.
+func reports(l string, s, e int) bool {
+	if reportRE().MatchString(l[s:e]) {
+		return true
+	}
+	r := receiverStart(l, s)
+	return r < s && reportRE().MatchString(l[r:s])
+}
+
+// receiverStart is where the receiver of the call named at l[s:] starts
+// (s when it has none): the run of names and dots before it.
+func receiverStart(l string, s int) int {
+	for s > 0 && (l[s-1] == '.' || l[s-1] == '_' || unicode.IsLetter(rune(l[s-1])) || unicode.IsDigit(rune(l[s-1]))) {
+		s--
+	}
+	return s
+}
+
+// reportLine reports whether line l is a print or a log call: it reads
+// like no line of code that does work, whatever values it shows.
+func reportLine(l string) bool {
+	m := callRE().FindStringSubmatchIndex(l)
+	if m == nil || !reports(l, m[2], m[3]) {
+		return false
+	}
+	// Nothing but the call's receiver before it.
+	return strings.TrimSpace(l[:receiverStart(l, m[2])]) == ""
+}
+
+// subjectRE matches a name or a selector, and whether a call follows.
+var subjectRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*(\s*\()?`)
+})
+
+// subjects are the values line d works on: its names and selectors (a,
+// a.b; a method's receiver, not the method) of two characters or more
+// that are not keywords, each once. A selector is one value: a call
+// naming fd stands for no line that works on fd.net alone.
+func subjects(d string) []string {
+	var out []string
+	for _, m := range subjectRE().FindAllStringSubmatchIndex(d, -1) {
+		if m[0] > 0 && (d[m[0]-1] == '.' || d[m[0]-1] >= '0' && d[m[0]-1] <= '9') {
+			continue
+		}
+		e := d[m[0]:m[1]]
+		if m[2] >= 0 {
+			// A call: its receiver is the value, if it has one.
+			e = strings.TrimRight(d[m[0]:m[2]], " \t")
+			i := strings.LastIndexByte(e, '.')
+			if i < 0 {
+				continue
+			}
+			e = e[:i]
+		}
+		if len(e) < 2 || keywords()[e] || slices.Contains(out, e) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// callArgs splits the text after a call's "(" into its arguments, up to
+// the matching ")".
+func callArgs(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case (c == ')' || c == ']' || c == '}') && depth > 0:
+			depth--
+		case c == ')' || c == ',' && depth == 0:
+			out = append(out, strings.TrimSpace(s[start:i]))
+			if c == ')' {
+				return out
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
+
+// nameParts splits a name at its case changes and underscores, lower
+// case: processItem and process_item give process, item.
+func nameParts(w string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(w)
+	for i, r := range rs {
+		switch {
+		case r == '_':
+			flush()
+			continue
+		case i > 0 && unicode.IsUpper(r) && !unicode.IsUpper(rs[i-1]):
+			flush()
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return out
+}
+
+// hasBody reports whether line l, one of the region's new lines (added,
+// blank lines left out), is followed there by a line indented deeper: the
+// block it opens has lines in the snippet.
+func hasBody(added []string, l string) bool {
+	for q, a := range added {
+		if strings.TrimSpace(a) == l && q+1 < len(added) && indentWidth(added[q+1]) > indentWidth(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// pairedElsewhere reports whether pool line j reads like (like, by
+// removed line) a removed line that is not inside.
+func pairedElsewhere(like, removed []int, j int, inside map[int]bool) bool {
+	for k, jj := range like {
+		if jj == j && !inside[removed[k]] {
+			return true
+		}
+	}
+	return false
+}
+
+// renamedLike is how alike two definition lines of different names are
+// once their names are set aside: the share of the rest of a's names that
+// b has (1 when neither has any other and the lines are the same but for
+// the names), or 0 under one half.
+func renamedLike(a, b string) float64 {
+	na, nb := defName(a), defName(b)
+	rest := func(l, name string) []string {
+		var out []string
+		for _, w := range names(l) {
+			if w != name {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	ra, rb := rest(a, na), rest(b, nb)
+	if len(ra) == 0 {
+		if len(rb) == 0 && strings.Replace(strings.TrimSpace(a), na, "", 1) == strings.Replace(strings.TrimSpace(b), nb, "", 1) {
+			return 1
+		}
+		return 0
+	}
+	if o := overlap(ra, rb); o >= 0.5 {
+		return o
+	}
+	return 0
+}
