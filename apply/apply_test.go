@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/graftdev/graft/internal/textedit"
 	"strings"
 	"testing"
+
+	"github.com/graftdev/graft/internal/textedit"
 
 	"github.com/graftdev/graft/internal/lineindex"
 	"github.com/graftdev/graft/matcher"
@@ -170,18 +171,6 @@ func TestExpandTemplate(t *testing.T) {
 			t.Errorf("expand(%q, %q) = %q, want %q", c.pattern, c.tmpl, got, c.want)
 		}
 	}
-}
-
-// applyNaive is Apply's result built the obvious way, for comparison.
-func applyNaive(content []byte, hunks []textedit.Change) []byte {
-	var out []byte
-	at := 0
-	for _, h := range hunks { // sorted, not overlapping
-		out = append(out, content[at:h.Start]...)
-		out = append(out, h.New...)
-		at = h.End
-	}
-	return append(out, content[at:]...)
 }
 
 // FuzzEditContentLineEndings checks the edit path's line endings: a change

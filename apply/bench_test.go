@@ -3,10 +3,12 @@ package apply
 import (
 	"bytes"
 	"fmt"
-	"github.com/graftdev/graft/internal/textedit"
-	"github.com/graftdev/graft/matcher"
 	"strings"
 	"testing"
+
+	"github.com/graftdev/graft/apply/lineedit"
+	"github.com/graftdev/graft/internal/textedit"
+	"github.com/graftdev/graft/matcher"
 )
 
 // bigFile is a 10 MB, 200,000-line Go-like file.
@@ -64,7 +66,7 @@ func BenchmarkEngine(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				f := &TxFile{Old: content, Exists: true}
-				ix := newFileLines(content)
+				ix := lineedit.NewFile(content)
 				var hunks []textedit.Change
 				for i, r := range ops {
 					hs, _, err := e.replacementChanges(ix, "big.go", r, fmt.Sprint(i), nil)

@@ -3,8 +3,9 @@ package apply
 import (
 	"bytes"
 	"fmt"
-	"github.com/graftdev/graft/internal/textedit"
 	"strings"
+
+	"github.com/graftdev/graft/internal/textedit"
 
 	"github.com/graftdev/graft/gitstore/textdiff"
 	"github.com/graftdev/graft/internal/lineindex"
@@ -131,7 +132,22 @@ func unifiedAt(oldName, newName string, ai, bi *lineindex.Index, edits []lineEdi
 	line := func(ix *lineindex.Index) func(int) []byte {
 		return func(i int) []byte { return ix.Content()[ix.Start(i+1-base):ix.End(i+1-base)] }
 	}
-	textdiff.WriteHunks(&b, es, contextLines, ai.Count()+base, line(ai), line(bi))
+	// The diff of a big change is as big as the change: the builder gets
+	// its size up front rather than doubling its way there (a copy of the
+	// diff at each step).
+	la, lb := line(ai), line(bi)
+	size := 0
+	for _, e := range es {
+		size += 128 + 2*contextLines*64
+		for i := e.A0; i < e.A1; i++ {
+			size += len(la(i)) + 1
+		}
+		for i := e.B0; i < e.B1; i++ {
+			size += len(lb(i)) + 1
+		}
+	}
+	b.Grow(size)
+	textdiff.WriteHunks(&b, es, contextLines, ai.Count()+base, la, lb)
 	return b.String()
 }
 

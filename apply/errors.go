@@ -26,6 +26,7 @@ const (
 	CodeConflict     = textedit.CodeConflict     // changed since read, or a patch does not fit
 	CodeSyntax       = textedit.CodeSyntax       // the edit adds a syntax error
 	CodeTooLarge     = textedit.CodeTooLarge     // a file or a call over the size limits
+	CodeIO           = textedit.CodeIO           // the disk failed a read or write (full, over quota): nothing changed
 	CodeInvalid      = textedit.CodeInvalid      // an invalid request
 	CodeInternal     = textedit.CodeInternal     // a bug or an I/O failure of graft itself
 )
@@ -58,25 +59,33 @@ const whatChanged = "What changed"
 // meets to its code: an *Error's own code; else the shared sentinels
 // (internal/edit; the matcher's refusals match them), the repository
 // side's errors (gitstore) and the file system's, by errors.Is; else
-// CodeInternal. Exit codes and JSON-RPC codes follow from it.
+// CodeInternal; an internal error whose cause is the disk (full, over
+// quota, failing) is CodeIO. Exit codes and JSON-RPC codes follow from it.
 func CodeOf(err error) Code {
+	if c := codeOf(err); c != CodeInternal || !diskFailure(err) {
+		return c
+	}
+	return CodeIO
+}
+
+func codeOf(err error) Code {
 	var e *Error
 	if errors.As(err, &e) && e.Code != 0 {
 		return e.Code
 	}
-	switch {
-	case err == nil:
+	if err == nil {
 		return 0
-	case errors.Is(err, textedit.ErrNotFound):
-		return CodeTextNotFound
-	case errors.Is(err, textedit.ErrAmbiguous):
-		return CodeAmbiguous
-	case errors.Is(err, textedit.ErrConflict), errors.Is(err, gitstore.ErrConflict), errors.Is(err, gitstore.ErrLocked):
+	}
+	if c := textedit.KindCode(err); c != 0 {
+		return c
+	}
+	switch {
+	case errors.Is(err, gitstore.ErrConflict), errors.Is(err, gitstore.ErrLocked):
 		return CodeConflict
-	case errors.Is(err, textedit.ErrMalformed), errors.Is(err, gitstore.ErrNothingToUndo), errors.Is(err, gitstore.ErrNothingToRedo),
-		errors.Is(err, gitstore.ErrNoJournal), errors.Is(err, gitstore.ErrUnknownEntry):
+	case errors.Is(err, gitstore.ErrNothingToUndo), errors.Is(err, gitstore.ErrNothingToRedo),
+		errors.Is(err, gitstore.ErrNoJournal), errors.Is(err, gitstore.ErrUnknownEntry), errors.Is(err, gitstore.ErrNoBranch):
 		return CodeInvalid
-	case errors.Is(err, textedit.ErrNoFile), errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist):
 		return CodeFileNotFound
 	case errors.Is(err, gitstore.ErrFiltered), errors.Is(err, gitstore.ErrUnsafeRepository), errors.Is(err, gitstore.ErrUnsupportedFormat),
 		errors.Is(err, gitstore.ErrReadOnly), errors.Is(err, gitstore.ErrOtherRepository), errors.Is(err, fs.ErrPermission):
@@ -101,8 +110,9 @@ func classified(err error, path, edit, msg string) *Error {
 		return e
 	}
 	if msg == "" {
-		// the cause names the path in its message; the Error names it once
-		msg = err.Error()
+		// The cause names the path in its message; the Error names it
+		// once. A package's prefix ("gitstore: ") is no one's business.
+		msg = strings.TrimPrefix(err.Error(), "gitstore: ")
 		if path != "" {
 			msg = strings.TrimPrefix(msg, path+": ")
 		}

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/graftdev/graft/internal/textedit"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/graftdev/graft/internal/textedit"
 
 	"github.com/graftdev/graft/gitstore/gittest"
 	"github.com/graftdev/graft/internal/lineindex"

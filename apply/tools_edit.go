@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+
+	"github.com/graftdev/graft/apply/lineedit"
 	"github.com/graftdev/graft/internal/textedit"
 
 	"github.com/graftdev/graft/matcher"
@@ -102,7 +104,7 @@ func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version 
 		if !f.Missing() && f.size() > 0 {
 			return invalidf(f.Rel, edit, "file exists and is not empty: give the old text to replace")
 		}
-		loc := Located{Edit: edit, Line: 1, EndLine: max(1, len(splitText(newText))), Method: "create", Similarity: 1}
+		loc := Located{Edit: edit, Line: 1, EndLine: max(1, len(lineedit.Split(newText))), Method: "create", Similarity: 1}
 		if f.Missing() {
 			f.SetContent([]byte(newText), loc)
 			return nil
@@ -155,7 +157,11 @@ func locate(content []byte, oldText, newText string, all bool, opt matcher.Optio
 	}
 	m, err := matcher.Find(content, oldText, opt)
 	if err != nil {
-		return nil, matchError(err, "", edit, "old text")
+		e := matchError(err, "", edit, "old text")
+		if CodeOf(e) == CodeAmbiguous {
+			e.(*Error).Msg += "; or replace every one: replaceAll (replace_all in multi_edit, --all for graft edit)"
+		}
+		return nil, e
 	}
 	return []matcher.Match{m}, nil
 }

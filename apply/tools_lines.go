@@ -3,9 +3,11 @@ package apply
 import (
 	"context"
 	"fmt"
-	"github.com/graftdev/graft/internal/textedit"
 	"regexp"
 	"strings"
+
+	"github.com/graftdev/graft/apply/lineedit"
+	"github.com/graftdev/graft/internal/textedit"
 )
 
 func init() {
@@ -55,7 +57,7 @@ func runReplaceInFile(ctx context.Context, e *Engine, req *ReplaceInFileRequest)
 	if err != nil {
 		return nil, err
 	}
-	ix := newFileLines(f.Text())
+	ix := lineedit.NewFile(f.Text())
 	var changes []textedit.Change
 	for i, r := range req.Replacements {
 		edit := fmt.Sprintf("replacements[%d]", i)
@@ -84,7 +86,7 @@ const unchangedMethod = "unchanged"
 // replacementChanges reads one replace_in_file replacement as located
 // changes; a no-op string replacement comes back as no change and its
 // Located, marked unchangedMethod.
-func (e *Engine) replacementChanges(ix *fileLines, file string, r Replacement, edit string, sv *sinceVersion) ([]textedit.Change, Located, error) {
+func (e *Engine) replacementChanges(ix *lineedit.File, file string, r Replacement, edit string, sv *sinceVersion) ([]textedit.Change, Located, error) {
 	need := func(ok bool, field string) error {
 		if !ok {
 			return invalidf("", edit, "%s is required for type %q", field, r.Type)
@@ -103,7 +105,7 @@ func (e *Engine) replacementChanges(ix *fileLines, file string, r Replacement, e
 		if err != nil {
 			return nil, Located{}, err
 		}
-		h, note, err := replaceLinesHunk(ix, file, first, last, *r.ReplaceWith, edit, indentPlan{})
+		h, note, err := lineedit.Replace(ix, file, first, last, *r.ReplaceWith, edit, lineedit.Plan{})
 		if err != nil {
 			return nil, Located{}, err
 		}
@@ -123,7 +125,7 @@ func (e *Engine) replacementChanges(ix *fileLines, file string, r Replacement, e
 		if r.Type == "insert_before" {
 			after--
 		}
-		h, note, err := insertLinesHunk(ix, file, after, *r.InsertText, edit, indentPlan{})
+		h, note, err := lineedit.Insert(ix, file, after, *r.InsertText, edit, lineedit.Plan{})
 		if err != nil {
 			return nil, Located{}, err
 		}
@@ -169,7 +171,7 @@ func firstErr(errs ...error) error {
 
 // regexHunks replaces every match of pattern in the content with the
 // expanded template.
-func regexChanges(ix *fileLines, pattern, template, edit string) ([]textedit.Change, error) {
+func regexChanges(ix *lineedit.File, pattern, template, edit string) ([]textedit.Change, error) {
 	re, err := regexp.Compile(pattern)
 	if err != nil {
 		return nil, invalidf("", edit, "invalid regex: %v", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
@@ -279,14 +281,14 @@ func runEditLines(ctx context.Context, e *Engine, req *EditLinesRequest) (*Landi
 	if err != nil {
 		return nil, err
 	}
-	var plan indentPlan
+	var plan lineedit.Plan
 	if req.IndentLevel != nil {
 		if *req.IndentLevel < 0 {
 			return nil, invalidf(f.Rel, req.Command, "indent_level must not be negative")
 		}
-		plan.forced = req.IndentLevel
+		plan.Forced = req.IndentLevel
 	}
-	ix := newFileLines(f.Text())
+	ix := lineedit.NewFile(f.Text())
 	end := req.EndLine
 	if end == 0 {
 		end = req.StartLine
@@ -310,7 +312,7 @@ func runEditLines(ctx context.Context, e *Engine, req *EditLinesRequest) (*Landi
 		if lerr != nil {
 			return nil, lerr
 		}
-		h, note, err = replaceLinesHunk(ix, f.Rel, first, last, text, req.Command, plan)
+		h, note, err = lineedit.Replace(ix, f.Rel, first, last, text, req.Command, plan)
 		loc = Located{Line: first, EndLine: last, Method: "lines", Similarity: 1, Reindented: note}
 	case "insert":
 		if req.InsertLine == nil || req.NewContent == nil {
@@ -320,7 +322,7 @@ func runEditLines(ctx context.Context, e *Engine, req *EditLinesRequest) (*Landi
 		if aerr != nil {
 			return nil, aerr
 		}
-		h, note, err = insertLinesHunk(ix, f.Rel, after, *req.NewContent, req.Command, plan)
+		h, note, err = lineedit.Insert(ix, f.Rel, after, *req.NewContent, req.Command, plan)
 		loc = Located{Line: after, EndLine: after, Method: "lines", Similarity: 1, Reindented: note}
 	case "":
 		return nil, invalidf(f.Rel, "", "command is required (replace, insert, delete)")

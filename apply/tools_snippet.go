@@ -2,8 +2,10 @@ package apply
 
 import (
 	"context"
+
 	"github.com/graftdev/graft/internal/textedit"
 
+	"github.com/graftdev/graft/apply/lineedit"
 	"github.com/graftdev/graft/apply/snippet"
 	"github.com/graftdev/graft/matcher"
 )
@@ -51,7 +53,7 @@ func (tx *Tx) editSnippet(path, code string, overwrite bool, version string) err
 		if err := tx.checkVersion(f, version, ""); err != nil {
 			return err
 		}
-		n := len(splitText(code))
+		n := len(lineedit.Split(code))
 		if f.Exists {
 			text := f.Text()
 			return f.Step([]textedit.Change{{Start: 0, End: len(text), New: code, Desc: "the whole file",

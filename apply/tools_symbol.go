@@ -3,9 +3,12 @@ package apply
 import (
 	"context"
 	"fmt"
+
 	"github.com/graftdev/graft/internal/textedit"
 
+	"github.com/graftdev/graft/apply/lineedit"
 	"github.com/graftdev/graft/apply/outline"
+	"github.com/graftdev/graft/apply/symbol"
 )
 
 func init() {
@@ -47,7 +50,7 @@ func runFileOutline(_ context.Context, e *Engine, req *FileOutlineRequest) (*Fil
 	if err != nil {
 		return nil, err
 	}
-	o, version, err := e.outlineOf(f.Rel, f.Old, true, "")
+	o, version, err := e.outlineText(f.Rel, f.Old, f.Text(), f.encodingKey(), true, "")
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +71,7 @@ func (e *Engine) Outline(path string) (*outline.Outline, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, _, err := e.outlineOf(f.Rel, f.Old, false, "")
+	o, _, err := e.outlineText(f.Rel, f.Old, f.Text(), f.encodingKey(), false, "")
 	return o, err
 }
 
@@ -89,7 +92,7 @@ type EditSymbolRequest struct {
 
 func runEditSymbol(ctx context.Context, e *Engine, req *EditSymbolRequest) (*Landing, error) {
 	tx := e.Begin("edit_symbol", req.DryRun)
-	if err := tx.editSymbol(req.Path, "", symbolEdit{Symbol: req.Symbol, Action: req.Action, Content: req.Content, Line: req.Line}, req.Version); err != nil {
+	if err := tx.editSymbol(req.Path, "", symbol.Edit{Symbol: req.Symbol, Action: req.Action, Content: req.Content, Line: req.Line}, req.Version); err != nil {
 		return nil, err
 	}
 	return tx.Land(ctx, "")
@@ -97,7 +100,7 @@ func runEditSymbol(ctx context.Context, e *Engine, req *EditSymbolRequest) (*Lan
 
 // editSymbol makes one edit by symbol in the file at path, in its text as
 // the call's earlier steps left it (multi_edit).
-func (tx *Tx) editSymbol(path, edit string, ed symbolEdit, version string) error {
+func (tx *Tx) editSymbol(path, edit string, ed symbol.Edit, version string) error {
 	f, err := tx.Open(path, edit, false)
 	if err != nil {
 		return err
@@ -117,28 +120,28 @@ func (tx *Tx) editSymbol(path, edit string, ed symbolEdit, version string) error
 	if err != nil {
 		return err
 	}
-	ix := newFileLines(base)
+	ix := lineedit.NewFile(base)
 	line := ed.Line
 	if line > 0 && sv != nil && first {
 		if line, _, err = sv.lines(line, line, edit); err != nil {
 			return err
 		}
 	}
-	s, err := resolveSymbol(o, ix, ed.Symbol, line, edit)
+	s, err := symbol.Resolve(o, ix, ed.Symbol, line, edit)
 	if err != nil {
 		return textedit.WithPath(err, f.Rel)
 	}
 	if sv != nil && first {
 		// The declaration must be as the version read shows it.
 		for _, c := range sv.edits {
-			if c.B0 <= s.EndLine && max(c.B1, c.B0+1) > topLine(s) {
+			if c.B0 <= s.EndLine && max(c.B1, c.B0+1) > symbol.TopLine(s) {
 				return sv.conflict(edit, fmt.Sprintf("%s %s", s.Kind, s.Path()))
 			}
 		}
 	}
-	changes, loc, err := symbolHunks(o, ix, f.Rel, s, ed, edit)
+	changes, err := symbol.Changes(o, ix, f.Rel, s, ed, edit)
 	if err != nil {
 		return textedit.WithPath(err, f.Rel)
 	}
-	return f.Step(located(changes, loc))
+	return f.Step(changes)
 }

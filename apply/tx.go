@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/graftdev/graft/apply/syntax"
 	"github.com/graftdev/graft/gitstore"
@@ -37,6 +38,9 @@ type FileResult struct {
 	Hunks        []Located `json:"hunks"`
 	Created      bool      `json:"created,omitempty"`
 	Deleted      bool      `json:"deleted,omitempty"`
+	// Note says what the call left as it was that a reader may expect
+	// changed: a notebook's edited cells keep their outputs.
+	Note string `json:"note,omitempty"`
 	// Syntax is the syntax check of a file in a language graft knows:
 	// which checker ran (or why none could: Checked false, Skipped), and
 	// the errors the edit adds when --check=warn let it land anyway.
@@ -106,6 +110,7 @@ type TxFile struct {
 	// changes turn Old into the content so far (sorted, checked,
 	// composed over the steps), unless whole is set.
 	changes []textedit.Change
+	spare   []textedit.Change // the buffer the next step composes into
 	// whole: the content so far is cur, set whole (a creation, a rename
 	// or copy onto the path, binary data) and changed in place by later
 	// steps.
@@ -120,6 +125,27 @@ type TxFile struct {
 	located      []Located
 	replacements int
 	deleted      bool
+
+	// enc is the file's encoding and encFrom how it was determined
+	// (encoding.go); validUTF8: the content was valid UTF-8 when read.
+	enc       *textedit.Encoding
+	encFrom   string
+	validUTF8 bool
+	// raw: binary content (OpenBinary), taken as given.
+	raw bool
+	// cached is the view of the content so far, oldCached of Old (not
+	// for UTF-8 files).
+	cached, oldCached *textedit.View
+	// lazy, when set, determines the encoding of a file read as plain
+	// ASCII (resolveEncoding).
+	lazy func()
+	// source is what a rename or copy onto this path takes its content
+	// from (inheritEncoding).
+	source *renamed
+	// err is a whole content's refusal (SetContent), reported by Land.
+	err error
+	// nb is the state of a notebook's view (notebook.go).
+	nb nbState
 }
 
 // Begin starts a transaction for one call of tool.
@@ -157,10 +183,14 @@ func (tx *Tx) open(path, edit string, create, binary bool) (*TxFile, error) {
 		}
 		return f, nil
 	}
-	f := &TxFile{Rel: rel, Abs: abs, Mode: 0o644}
+	f := &TxFile{Rel: rel, Abs: abs, Mode: 0o644, raw: binary}
 	fi, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && create:
+		if !binary {
+			f.enc, f.encFrom, _ = tx.encodingOf(rel, abs, nil, false)
+			f.validUTF8 = f.enc.IsUTF8()
+		}
 	case err != nil:
 		return nil, errFromFS(err, rel, edit)
 	case fi.IsDir():
@@ -175,7 +205,23 @@ func (tx *Tx) open(path, edit string, create, binary bool) (*TxFile, error) {
 		if err != nil {
 			return nil, errFromFS(err, rel, edit)
 		}
-		if !binary && isBinary(content) {
+		var isBin bool
+		switch {
+		case binary:
+		case plainASCII(content):
+			// It reads the same in every encoding graft writes: what names
+			// its encoding is read when new text needs it (encoding.go).
+			f.enc, f.validUTF8 = textedit.UTF8, true
+			f.lazy = func() {
+				f.enc, f.encFrom, _ = tx.encodingOf(rel, abs, content, true)
+				f.validUTF8 = f.enc.IsUTF8()
+				f.cached, f.oldCached = nil, nil
+			}
+		default:
+			f.enc, f.encFrom, isBin = tx.encodingOf(rel, abs, content, true)
+			f.validUTF8 = f.enc.IsUTF8() && (f.encFrom == "" || utf8.Valid(content))
+		}
+		if isBin {
 			verb := "edit"
 			if t := Lookup(tx.tool); t != nil && t.ReadOnly {
 				verb = "read"
@@ -201,14 +247,14 @@ func (f *TxFile) Missing() bool {
 }
 
 // Text is the file's text so far, as every format reads and locates in
-// it: its content through its view (internal/edit: a UTF-8 byte order
-// mark belongs to the file, not to its first line). nil for a missing
-// file.
+// it: its content through its view (internal/textedit: a byte order mark
+// belongs to the file, not to its first line, and a file in another
+// encoding than UTF-8 is decoded). nil for a missing file.
 func (f *TxFile) Text() []byte {
 	if f.Missing() {
 		return nil
 	}
-	return textedit.NewView(f.Content()).Text
+	return f.view().Text
 }
 
 // Step applies one step of an operation: changes of the file's text as it
@@ -218,17 +264,39 @@ func (f *TxFile) Text() []byte {
 // step of a file sees the text the call began with; a later step
 // (multi_edit's next edit, the next SEARCH/REPLACE block) sees the text
 // the earlier ones left, and is composed with them.
-func (f *TxFile) Step(changes []textedit.Change) error {
+func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 	if f.Missing() {
 		return &Error{Code: CodeFileNotFound, Path: f.Rel, Msg: "file not found"}
 	}
+	f.resolveFor(changes)
 	cur := f.Content()
-	view := textedit.NewView(cur)
+	view := f.view()
 	sorted, err := textedit.Check(len(view.Text), changes)
 	if err != nil {
 		return textedit.WithPath(err, f.Rel)
 	}
-	sorted = view.Bytes(sorted)
+	// Next to bytes that do not decode, the result is checked to read as
+	// the changed text (checkDecodes).
+	var want []byte
+	if view.Undecodable() > 0 {
+		if want, err = textedit.Splice(view.Text, sorted); err != nil {
+			return textedit.WithPath(err, f.Rel)
+		}
+	}
+	if sorted, err = view.Bytes(sorted); err != nil {
+		return textedit.WithPath(err, f.Rel)
+	}
+	prev := *f
+	defer func() {
+		if want != nil && stepErr == nil {
+			if err := f.checkDecodes(want); err != nil {
+				*f = prev
+				f.cached = nil
+				stepErr = err
+			}
+		}
+	}()
+	f.cached = nil
 	for _, c := range changes {
 		if c.Method != "" {
 			f.located = append(f.located, c.Location())
@@ -243,12 +311,10 @@ func (f *TxFile) Step(changes []textedit.Change) error {
 		f.cur = out
 		return nil
 	}
-	f.changes = textedit.Compose(f.Old, f.changes, sorted)
-	parts, err := textedit.Parts(f.Old, f.changes)
-	if err != nil {
-		// Compose's result is checked by construction; this is a bug.
-		return &Error{Code: CodeInternal, Path: f.Rel, Msg: "composed changes invalid: " + err.Error()}
-	}
+	// Compose keeps the file's changes sorted and apart by construction
+	// (TestCompose), so they are not checked again per step.
+	f.changes, f.spare = textedit.ComposeInto(f.spare[:0], f.Old, f.changes, sorted), f.changes
+	parts := textedit.PartsOf(f.Old, f.changes)
 	if len(f.Old) >= partsBytes {
 		f.cur, f.parts = nil, parts
 	} else {
@@ -259,19 +325,6 @@ func (f *TxFile) Step(changes []textedit.Change) error {
 
 // stepped reports whether a step changed the file already in this call.
 func (f *TxFile) stepped() bool { return f.whole || len(f.changes) > 0 || f.deleted }
-
-// located gives an operation's changes its Location: the first carries
-// it, the others complete it (textedit.Change).
-func located(changes []textedit.Change, loc Located) []textedit.Change {
-	for i := range changes {
-		l := loc
-		if i > 0 {
-			l.Method = ""
-		}
-		changes[i] = changes[i].Located(l)
-	}
-	return changes
-}
 
 // partsBytes is the file size from which Step keeps the result in parts.
 const partsBytes = 4 << 20
@@ -328,7 +381,9 @@ func (f *TxFile) SetContent(content []byte, located ...Located) {
 	if content == nil {
 		content = []byte{}
 	}
-	f.cur, f.parts, f.changes, f.whole, f.deleted = content, nil, nil, true, false
+	f.resolveEncoding()
+	content, f.err = f.encodeWhole(content)
+	f.cur, f.parts, f.changes, f.whole, f.deleted, f.cached = content, nil, nil, true, false, nil
 	for _, l := range located {
 		f.located = append(f.located, l)
 		f.replacements++
@@ -337,7 +392,7 @@ func (f *TxFile) SetContent(content []byte, located ...Located) {
 
 // Delete marks the file for deletion.
 func (f *TxFile) Delete() {
-	f.cur, f.parts, f.changes, f.whole, f.deleted = nil, nil, nil, false, true
+	f.cur, f.parts, f.changes, f.whole, f.deleted, f.cached = nil, nil, nil, false, true, nil
 }
 
 // Land computes each changed file's diff and, unless the call is a dry
@@ -349,7 +404,13 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	var changed []*TxFile
 	var total int64 // bytes changed: removed plus added, over every file
 	for _, f := range tx.files {
+		if f.err != nil && !f.deleted {
+			return nil, f.err
+		}
 		if f.changed() {
+			if n := int64(f.size()); !f.deleted && n > tx.e.opts.MaxFileBytes {
+				return nil, errorf(CodeTooLarge, f.Rel, "", "the file would be %s after the call (the limit is %s; graft --max-file-size raises it)", sizeOf(n), sizeOf(tx.e.opts.MaxFileBytes))
+			}
 			changed = append(changed, f)
 			total += f.changedBytes()
 		}
@@ -366,6 +427,9 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 		return nil, errorf(CodeTooLarge, "", "", "call changes %s across %d files (the limit is %s; graft --max-call-size raises it)", sizeOf(total), len(changed), sizeOf(tx.e.opts.MaxCallBytes))
 	}
 	for _, f := range changed {
+		if err := f.checkNotebook(); err != nil {
+			return nil, err
+		}
 		if f.Exists && f.OldMode&0o200 == 0 {
 			verb := "edit"
 			if f.deleted {
@@ -391,6 +455,9 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	for i, f := range changed {
 		tx.e.progress(i, len(changed), "diff "+f.Rel)
 		r := f.result()
+		if f.notebook() {
+			r.Note = notebookEditNote
+		}
 		rep, err := tx.checkSyntax(f)
 		if err != nil {
 			return nil, err
@@ -437,7 +504,7 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 // check only warns. It returns the report for the result: nil when the
 // check is off or the language unknown.
 func (tx *Tx) checkSyntax(f *TxFile) (*syntax.Report, error) {
-	if tx.e.opts.Check == CheckOff || f.deleted {
+	if tx.e.opts.Check == CheckOff || f.deleted || isLink(f.Mode) {
 		return nil, nil
 	}
 	before := f.Old
@@ -452,7 +519,15 @@ func (tx *Tx) checkSyntax(f *TxFile) (*syntax.Report, error) {
 	if f.size() >= phaseBytes {
 		tx.e.phase(int64(f.size()), "check "+f.Rel)
 	}
-	rep, err := syntax.Check(f.Rel, before, f.Content())
+	after := f.Content()
+	if !f.identity() {
+		// The languages are read in their text, not in the file's bytes.
+		before, after = f.oldView().Text, f.Text()
+		if !f.Exists {
+			before = nil
+		}
+	}
+	rep, err := syntax.Check(f.Rel, before, after)
 	if err != nil {
 		tx.e.log.Debug("syntax check failed", "path", f.Rel, "err", err)
 		return nil, nil
@@ -497,6 +572,9 @@ func (f *TxFile) result() FileResult {
 	}
 	if f.deleted {
 		newName = "/dev/null"
+	}
+	if !f.identity() {
+		return f.textResult(oldName, newName)
 	}
 	if isBinary(f.Old) || isBinary(f.head(binarySniff)) {
 		return FileResult{Path: f.Rel, Diff: fmt.Sprintf("Binary files %s and %s differ\n", oldName, newName),
@@ -548,8 +626,12 @@ func nonNil(l []Located) []Located {
 	return l
 }
 
-// gitMode is the git file mode of permission bits: 100755 or 100644.
+// gitMode is the git file mode of permission bits: 100755 or 100644, or
+// 120000 for a symbolic link.
 func gitMode(m fs.FileMode) int {
+	if isLink(m) {
+		return gitLinkMode
+	}
 	if m&0o111 != 0 {
 		return 0o100755
 	}
@@ -595,7 +677,7 @@ func (tx *Tx) changedUnder(cause error) error {
 		case err == nil && !f.Exists:
 			e.Path, e.Msg = f.Rel, "file created while the call ran"
 		case err == nil && !bytes.Equal(now, f.Old):
-			ai, bi := lineindex.New(f.Old), lineindex.New(now)
+			ai, bi := lineindex.New(f.decode(f.Old)), lineindex.New(f.decode(now))
 			edits := diffLines(ai, 1, ai.Count()+1, bi, 1, bi.Count()+1)
 			e.Path = f.Rel
 			e.Msg = "file changed while the call ran; read it again. What changed:\n" +

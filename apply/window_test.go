@@ -2,9 +2,10 @@ package apply
 
 import (
 	"bytes"
-	"github.com/graftdev/graft/internal/textedit"
 	"math/rand"
 	"testing"
+
+	"github.com/graftdev/graft/internal/textedit"
 
 	"github.com/graftdev/graft/internal/lineindex"
 )

@@ -88,7 +88,7 @@ func locate(content []byte, h *Hunk, index, lo, loLine int, asEdit bool, opt Opt
 // that what it found is whole lines, as many as the hunk has.
 func locateMatch(content []byte, h *Hunk, index, lo, loLine, stated int, asEdit bool, opt Options) (*located, *failure) {
 	old := h.OldLines()
-	eol := dominantEOL(content)
+	eol := textedit.EOL(content, lo)
 	region := content[lo:]
 	if len(region) > 0 && region[len(region)-1] != '\n' {
 		// let the block's last line end the way the patch wrote it
@@ -216,11 +216,17 @@ func sideText(ls []Line) string {
 // patch's line endings when the hunk's old lines matched the file's endings
 // exactly, else the endings of the file lines around them.
 func (l *located) edit(content []byte) textedit.Change {
-	w := &writer{eol: dominantEOL(content)}
+	w := &writer{eol: textedit.EOL(content, l.start)}
 	// A block that starts after a last line without a line ending (an
 	// insertion at the end) gives that line one first.
 	w.pending = l.start > 0 && content[l.start-1] != '\n'
-	near := neighbourEOL(content, l.start, l.end)
+	// Added lines take the line ending of the place they land (the one
+	// policy, textedit.EOL); an empty file has none to give, so they keep
+	// the patch's own.
+	near := textedit.EOL(content, l.start)
+	if len(content) == 0 {
+		near = ""
+	}
 	keep := l.adapted == nil && l.end > l.start
 	if keep {
 		off := l.start
@@ -275,28 +281,6 @@ func (l *located) edit(content []byte) textedit.Change {
 		w.buf = append(w.buf, w.eol...)
 	}
 	return textedit.Change{Start: l.start, End: l.end, New: string(w.buf), Desc: lineDesc(l.place.Line, max(l.place.Line, l.place.EndLine))}.Located(l.place)
-}
-
-// neighbourEOL is the line ending of the file line nearest the block
-// [start, end): its first line, the line before it, the line after it;
-// "" when the file has no line ending at all.
-func neighbourEOL(content []byte, start, end int) string {
-	if e := eolAt(content, start); e != "" {
-		return e
-	}
-	if start > 0 && content[start-1] == '\n' {
-		if start > 1 && content[start-2] == '\r' {
-			return "\r\n"
-		}
-		return "\n"
-	}
-	if e := eolAt(content, end); e != "" {
-		return e
-	}
-	if len(content) > 0 {
-		return dominantEOL(content)
-	}
-	return ""
 }
 
 // hunkName names a file's index-th hunk in messages and results.

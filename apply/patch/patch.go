@@ -101,8 +101,9 @@ type Hunk struct {
 	// Anchors are Codex "@@ text" lines: the hunk lies after a line equal to
 	// each anchor, in turn.
 	Anchors []string
-	// AtEOF is set for a Codex hunk marked "*** End of File": its old lines
-	// end the file.
+	// AtEOF is set for a Codex hunk marked "*** End of File", or one that
+	// only adds lines with no context or anchor (Codex's format appends
+	// those): its old lines end the file.
 	AtEOF bool
 	// Line is the 1-based line of the patch text where the hunk starts.
 	Line  int
@@ -151,7 +152,7 @@ var (
 	// ErrNoFile: a file the patch changes does not exist.
 	ErrNoFile = textedit.ErrNoFile
 	// ErrExists: a file the patch creates already exists.
-	ErrExists = errors.New("file already exists")
+	ErrExists = textedit.Kind("file already exists", textedit.ErrConflict)
 	// ErrConflict: the patch does not fit the file (its context or removed
 	// lines are not there).
 	ErrConflict = textedit.ErrConflict
@@ -212,15 +213,8 @@ func (e *failure) Unwrap() error { return e.Err }
 // code follows its kind, its edit is the hunk, and its message the kind,
 // the patch line and the reason.
 func (e *failure) err() *textedit.Error {
-	out := &textedit.Error{Code: textedit.CodeConflict, Path: e.Path, Line: e.Line, Count: e.Count, Candidates: e.Candidates, Err: e.Err}
-	switch e.Kind {
-	case ErrMalformed:
-		out.Code = textedit.CodeInvalid
-	case ErrNoFile:
-		out.Code = textedit.CodeFileNotFound
-	case ErrAmbiguous:
-		out.Code = textedit.CodeAmbiguous
-	case ErrExists:
+	out := &textedit.Error{Code: textedit.KindCode(e.Kind), Path: e.Path, Line: e.Line, Count: e.Count, Candidates: e.Candidates, Err: e.Err}
+	if e.Kind == ErrExists {
 		out.Err = ErrExists // the finer kind, for errors.Is
 	}
 	if e.Hunk > 0 {

@@ -106,6 +106,6 @@ func ReasonOf(err error) Reason {
 var (
 	ErrNotFound  = textedit.ErrNotFound
 	ErrAmbiguous = textedit.ErrAmbiguous
-	ErrDeletes   = errors.New("region would delete lines it does not show")
-	ErrEnds      = errors.New("snippet does not reach the file's end")
+	ErrDeletes   = textedit.Kind("region would delete lines it does not show", textedit.ErrConflict)
+	ErrEnds      = textedit.Kind("snippet does not reach the file's end", textedit.ErrConflict)
 )

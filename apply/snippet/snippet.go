@@ -74,15 +74,8 @@ type refusal struct {
 // err is the refusal as graft's one error value: not found, ambiguous, or
 // a conflict (lines it would delete, ends that do not reach the file's).
 func (e *refusal) err() *textedit.Error {
-	out := &textedit.Error{Code: textedit.CodeConflict, Edit: fmt.Sprintf("region %d", e.Region+1),
+	return &textedit.Error{Code: textedit.KindCode(e.Why.Kind()), Edit: fmt.Sprintf("region %d", e.Region+1),
 		Msg: fmt.Sprintf("(snippet line %d) %s", e.Line, e.Reason), Count: e.Count, Candidates: e.Candidates, Err: e.Why}
-	switch e.Why.Kind() {
-	case ErrNotFound:
-		out.Code = textedit.CodeTextNotFound
-	case ErrAmbiguous:
-		out.Code = textedit.CodeAmbiguous
-	}
-	return out
 }
 
 // maxAnchor bounds an anchor's length in lines.

@@ -87,6 +87,6 @@ func printPatchResult(c *Context, r *apply.ApplyPatchResult, check bool) {
 		fmt.Fprintln(c.Stderr, line)
 	}
 	if r.Commit != "" {
-		fmt.Fprintf(c.Stderr, "journal commit %s\n", r.Commit[:min(12, len(r.Commit))])
+		fmt.Fprintf(c.Stderr, "%s %s\n", c.commitLabel(), r.Commit[:min(12, len(r.Commit))])
 	}
 }

@@ -73,6 +73,21 @@ func (c Change) Label() string {
 	return c.Edit + " (" + c.Desc + ")"
 }
 
+// Locate gives an operation's changes its Location: the first carries
+// it, the others complete it (their Method is left empty, so that a
+// result lists the operation once). The slice is changed in place and
+// returned.
+func Locate(changes []Change, loc Location) []Change {
+	for i := range changes {
+		l := loc
+		if i > 0 {
+			l.Method = ""
+		}
+		changes[i] = changes[i].Located(l)
+	}
+	return changes
+}
+
 // overlapMessage says that change w overlaps c, for an error that names
 // w's Edit already: w's own label is not repeated ("replacements[0]:
 // lines 5-7 and replacements[1] (line 6) overlap").
@@ -138,6 +153,11 @@ func Parts(text []byte, changes []Change) ([][]byte, error) {
 	}
 	return parts(text, sorted), nil
 }
+
+// PartsOf is Parts of changes already sorted and checked (Check's or
+// Compose's result), without checking them again: a file edited in many
+// steps is not sorted once per step.
+func PartsOf(text []byte, sorted []Change) [][]byte { return parts(text, sorted) }
 
 // parts is Parts of changes already sorted and checked.
 func parts(text []byte, sorted []Change) [][]byte {
@@ -220,47 +240,54 @@ func copyPieces(out []byte, pieces [][]byte, from, to int) {
 // one set of changes against the text the call began with, so that every
 // format's result is diffed and written the same way.
 func Compose(base []byte, first, next []Change) []Change {
+	return ComposeInto(nil, base, first, next)
+}
+
+// ComposeInto is Compose appending its result to dst, which must not
+// share memory with first or next: a caller composing step after step
+// swaps two buffers instead of allocating one per step.
+func ComposeInto(dst []Change, base []byte, first, next []Change) []Change {
 	if len(first) == 0 {
-		return next
+		return append(dst, next...)
 	}
 	if len(next) == 0 {
-		return first
+		return append(dst, first...)
 	}
-	// Where each change of first lies in the intermediate text.
-	type span struct{ ms, me int }
-	spans := make([]span, len(first))
-	delta := 0
-	for i, c := range first {
-		ms := c.Start + delta
-		spans[i] = span{ms, ms + len(c.New)}
-		delta += len(c.New) - (c.End - c.Start)
+	// Where first[k] lies in the intermediate text: at its start plus d,
+	// the growth of first[:k] (dI for first[i] below).
+	msOf := func(k, d int) (int, int) {
+		ms := first[k].Start + d
+		return ms, ms + len(first[k].New)
 	}
-	// toBase maps an offset of the intermediate text that lies outside
-	// every change of first (or at one's edge) to base: d is the shift
-	// of the changes of first before it.
-	var out []Change
+	growth := func(c Change) int { return len(c.New) - (c.End - c.Start) }
+	dI := 0
+	out := dst
 	i, j := 0, 0
 	shift := 0 // len(New)-len(old) of first[:i]
 	for i < len(first) || j < len(next) {
 		// Take the next change in the intermediate text's order, then grow
 		// a cluster of changes of both steps that overlap or touch it.
 		var ms, me int
-		takeFirst := j >= len(next) || i < len(first) && spans[i].ms <= next[j].Start
+		takeFirst := false
+		if i < len(first) {
+			fs, _ := msOf(i, dI)
+			takeFirst = j >= len(next) || fs <= next[j].Start
+		}
 		if takeFirst {
-			ms, me = spans[i].ms, spans[i].me
+			ms, me = msOf(i, dI)
 		} else {
 			ms, me = next[j].Start, next[j].End
 		}
 		fi, nj := i, j // the cluster's changes: first[fi:i], next[nj:j]
 		for {
 			grew := false
-			for i < len(first) && spans[i].ms <= me && (spans[i].me >= ms) {
-				if spans[i].me > me {
-					me = spans[i].me
+			for i < len(first) {
+				fs, fe := msOf(i, dI)
+				if fs > me || fe < ms {
+					break
 				}
-				if spans[i].ms < ms {
-					ms = spans[i].ms
-				}
+				me, ms = max(me, fe), min(ms, fs)
+				dI += growth(first[i])
 				i++
 				grew = true
 			}
@@ -286,9 +313,7 @@ func Compose(base []byte, first, next []Change) []Change {
 		}
 		if j == nj {
 			out = append(out, first[fi:i]...)
-			for _, c := range first[fi:i] {
-				shift += len(c.New) - (c.End - c.Start)
-			}
+			shift = dI
 			continue
 		}
 		// One change: base's bytes from the cluster's start to its end,
@@ -301,8 +326,8 @@ func Compose(base []byte, first, next []Change) []Change {
 			// kept text of base between at and the change's start
 			mid = append(mid, base[at-shift:c.Start]...)
 			mid = append(mid, c.New...)
-			shift += len(c.New) - (c.End - c.Start)
-			at = spans[k].me
+			at = c.Start + shift + len(c.New)
+			shift += growth(c)
 		}
 		mid = append(mid, base[at-shift:me-shift]...)
 		var b []byte

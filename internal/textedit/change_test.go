@@ -120,18 +120,21 @@ func TestView(t *testing.T) {
 		t.Fatalf("text %q", v.Text)
 	}
 	// Line 1 replaced, an insertion at the top: the mark stays first.
-	cs := v.Bytes([]Change{{Start: 0, End: 6, New: "ONE\n"}, {Start: 0, End: 0, New: "ZERO\n"}})
+	cs, err := v.Bytes([]Change{{Start: 0, End: 6, New: "ONE\n"}, {Start: 0, End: 0, New: "ZERO\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	got, err := Splice(data, cs)
 	if err != nil || string(got) != "\xef\xbb\xbfZERO\nONE\nsecond\n" {
 		t.Fatalf("got %q %v", got, err)
 	}
-	if got := v.Encode([]byte("whole\n")); string(got) != "\xef\xbb\xbfwhole\n" {
+	if got, _ := v.Encode([]byte("whole\n")); string(got) != "\xef\xbb\xbfwhole\n" {
 		t.Fatalf("encode %q", got)
 	}
-	if got := v.Encode([]byte("\xef\xbb\xbfwhole\n")); string(got) != "\xef\xbb\xbfwhole\n" {
+	if got, _ := v.Encode([]byte("\xef\xbb\xbfwhole\n")); string(got) != "\xef\xbb\xbfwhole\n" {
 		t.Fatalf("encode of a text with its mark %q", got)
 	}
-	if v := NewView([]byte("plain")); len(v.Prefix) != 0 || string(v.Encode([]byte("x"))) != "x" {
+	if v := NewView([]byte("plain")); len(v.Prefix) != 0 || string(must(v.Encode([]byte("x")))) != "x" {
 		t.Fatal("a file without a mark has no prefix")
 	}
 }

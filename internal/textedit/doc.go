@@ -22,13 +22,20 @@
 //     [ErrNoFile] match it by code with errors.Is. The matcher's refusals
 //     use the same sentinels and [Candidate].
 //   - [View] is the text a format reads and locates in, and the one
-//     mapping from that text back to the file's bytes. Today a view is the
-//     file's bytes without a UTF-8 byte order mark: the mark belongs to
-//     the file, not to its first line, so no format shows it, matches it,
-//     moves it or drops it. A later view (a legacy encoding, a notebook's
-//     cells) is one more mapping here, not a second change type.
+//     mapping from that text back to the file's bytes. A byte order mark
+//     belongs to the file, not to its first line, so no format shows it,
+//     matches it, moves it or drops it; a file in another [Encoding] than
+//     UTF-8 is decoded, and each change of the text becomes a change of
+//     exactly the bytes its characters came from, its new text encoded
+//     back (or refused, when the encoding cannot represent it or the
+//     bytes it touches do not decode). A Jupyter notebook is one more
+//     view, not a second change type: its text is the percent script
+//     ("# %%" cell headers, then each source), and a change inside one
+//     cell's source becomes the change of that cell's source value in
+//     the JSON (notebook.go).
 //
-// The package is a leaf: it imports nothing of graft's, so the matcher,
+// The package is a leaf: it imports nothing of graft's (only
+// golang.org/x/text's codecs), so the matcher,
 // the formats (apply/patch, apply/snippet, apply/symbol) and the engine
 // all build on it.
 package textedit

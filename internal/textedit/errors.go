@@ -20,6 +20,7 @@ const (
 	CodeConflict     Code = -32012 // changed since read, or a patch does not fit
 	CodeSyntax       Code = -32013 // the edit adds a syntax error
 	CodeTooLarge     Code = -32014 // a file or a call over the size limits
+	CodeIO           Code = -32015 // the disk failed a read or write (full, over quota): nothing changed
 	CodeInvalid      Code = -32600 // an invalid request
 	CodeInternal     Code = -32603 // a bug or an I/O failure of graft itself
 )
@@ -48,6 +49,35 @@ var sentinels = map[Code]error{
 	CodeConflict:     ErrConflict,
 	CodeInvalid:      ErrMalformed,
 	CodeFileNotFound: ErrNoFile,
+}
+
+// kindCodes lists the sentinels in the order KindCode tries them.
+var kindCodes = []Code{CodeTextNotFound, CodeAmbiguous, CodeConflict, CodeInvalid, CodeFileNotFound}
+
+// Kind makes a finer kind of one of the shared sentinels (a patch's "file
+// already exists" is a conflict): it matches its own name and parent
+// with errors.Is, and KindCode gives it the parent's code.
+func Kind(name string, parent error) error { return &kind{name, parent} }
+
+type kind struct {
+	name   string
+	parent error
+}
+
+func (k *kind) Error() string { return k.name }
+func (k *kind) Unwrap() error { return k.parent }
+
+// KindCode is the code of a kind of error: of the shared sentinel it is
+// or wraps (errors.Is), else 0. It is how every format's refusal gets its
+// code, and the first question apply.CodeOf asks of an error that is not
+// an *Error.
+func KindCode(kind error) Code {
+	for _, c := range kindCodes {
+		if errors.Is(kind, sentinels[c]) {
+			return c
+		}
+	}
+	return 0
 }
 
 // Candidate is a near miss listed with a refusal: a place in the file

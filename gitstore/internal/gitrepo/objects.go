@@ -74,7 +74,11 @@ func (r *Repo) HasLoose(h ID) bool {
 // Write stores a loose object of type typ whose content is the
 // concatenation of parts and whose id the caller computed as h (Sum),
 // through go-git's object writer, which names it by the id it computes
-// while writing: a different id is an error.
+// while writing: a different id is an error. A write that fails (a full
+// disk) leaves no temporary file behind, and never a partial object under
+// the object's name: go-git's writer renames its temporary file into place
+// on Close, so after a failed write the file is closed and removed here
+// instead.
 func (r *Repo) Write(typ string, parts [][]byte, h ID) error {
 	t, err := plumbing.ParseObjectType(typ)
 	if err != nil {
@@ -86,18 +90,22 @@ func (r *Repo) Write(typ string, parts [][]byte, h ID) error {
 	}
 	fan := string(h)[:2]
 	r.objDir.Store(&fan) // its temporary file goes where it will stay (plainFS.TempFile)
+	r.objTemp.Store(nil)
 	defer r.objDir.Store(nil)
+	defer r.objTemp.Store(nil)
 	w, err := r.st.RawObjectWriter(t, int64(n))
 	if err != nil {
+		r.dropTemp()
 		return fmt.Errorf("object %s: %w", h, err)
 	}
 	for _, p := range parts {
 		if _, err := w.Write(p); err != nil {
-			w.Close()
+			r.dropTemp()
 			return fmt.Errorf("object %s: %w", h, err)
 		}
 	}
 	if err := w.Close(); err != nil {
+		r.dropTemp()
 		return fmt.Errorf("object %s: %w", h, err)
 	}
 	if hw, ok := w.(interface{ Hash() plumbing.Hash }); ok {
@@ -106,4 +114,16 @@ func (r *Repo) Write(typ string, parts [][]byte, h ID) error {
 		}
 	}
 	return nil
+}
+
+// dropTemp closes and removes the temporary file of an object whose write
+// failed (a file already renamed into place or removed is not there any
+// more: nothing to do).
+func (r *Repo) dropTemp() {
+	f := r.objTemp.Swap(nil)
+	if f == nil {
+		return
+	}
+	_ = f.File.Close()
+	_ = os.Remove(f.File.Name())
 }

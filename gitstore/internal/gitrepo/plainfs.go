@@ -31,14 +31,17 @@ type plainFS struct {
 	// objDir, when set, is the fan-out directory ("ab") of the object
 	// being written (Repo.Write knows its id before go-git does).
 	objDir *atomic.Pointer[string]
+	// objTemp, when set, is told the temporary file of the object being
+	// written, so that Repo.Write can remove it when the write fails.
+	objTemp *atomic.Pointer[plainFile]
 }
 
 // tempTurn picks the fan-out directory of a temporary object whose id is
 // not known.
 var tempTurn atomic.Uint32
 
-func newPlainFS(base string, objDir *atomic.Pointer[string]) *plainFS {
-	return &plainFS{base: filepath.Clean(base), objDir: objDir}
+func newPlainFS(base string, objDir *atomic.Pointer[string], objTemp *atomic.Pointer[plainFile]) *plainFS {
+	return &plainFS{base: filepath.Clean(base), objDir: objDir, objTemp: objTemp}
 }
 
 func (p *plainFS) abs(name string) string {
@@ -129,7 +132,11 @@ func (p *plainFS) TempFile(dir, prefix string) (billy.File, error) {
 		return nil, err
 	}
 	rel, _ := filepath.Rel(p.base, f.Name())
-	return &plainFile{File: f, name: rel}, nil
+	pf := &plainFile{File: f, name: rel}
+	if prefix == "tmp_obj_" && p.objTemp != nil {
+		p.objTemp.Store(pf)
+	}
+	return pf, nil
 }
 
 // ReadDir implements billy.Dir.
@@ -151,7 +158,7 @@ func (p *plainFS) Readlink(link string) (string, error) { return os.Readlink(p.a
 
 // Chroot implements billy.Chroot.
 func (p *plainFS) Chroot(path string) (billy.Filesystem, error) {
-	return newPlainFS(p.abs(path), p.objDir), nil
+	return newPlainFS(p.abs(path), p.objDir, p.objTemp), nil
 }
 
 // Root implements billy.Chroot.

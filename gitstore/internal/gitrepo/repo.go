@@ -136,7 +136,8 @@ type Repo struct {
 	st                *filesystem.Storage // the whole repository
 	wt                *filesystem.Storage // per-worktree refs (refs/worktree/..., HEAD), nil in the main worktree
 	packStamp         string
-	objDir            atomic.Pointer[string] // the fan-out directory of the object Write writes
+	objDir            atomic.Pointer[string]    // the fan-out directory of the object Write writes
+	objTemp           atomic.Pointer[plainFile] // the temporary file of the object Write writes
 }
 
 // ErrNotFound: no object has the id.
@@ -180,7 +181,7 @@ func (r *Repo) Close() error {
 
 // dirFS is the file system go-git reads and writes dir through (see
 // plainFS for why it is not billy's osfs).
-func (r *Repo) dirFS(dir string) billy.Filesystem { return newPlainFS(dir, &r.objDir) }
+func (r *Repo) dirFS(dir string) billy.Filesystem { return newPlainFS(dir, &r.objDir, &r.objTemp) }
 
 // Refresh makes the next reads list the packs again when a pack directory
 // changed since they were listed (git repacked or fetched meanwhile).
