@@ -23,13 +23,13 @@ func (s *Store) identity(now time.Time) (author, committer signature) {
 	job := s.startIdentity()
 	<-job.done
 	var fa, fc signature
-	if !job.author.ok || !job.committer.ok {
+	if !job.author.OK || !job.committer.OK {
 		fa, fc = s.fallbackIdentity()
 	}
 	pick := func(kind string, id gitIdent, fallback signature) signature {
 		sig := fallback
-		if id.ok {
-			sig = signature{Name: id.name, Email: id.email}
+		if id.OK {
+			sig = signature{Name: id.Name, Email: id.Email}
 		}
 		sig.When = now
 		if t, ok := parseGitDate(os.Getenv("GIT_" + kind + "_DATE")); ok {
