@@ -72,6 +72,20 @@ type gitIdent struct {
 type identityJob struct {
 	done              chan struct{}
 	author, committer gitIdent
+	// fresh is git's new answer to keep in graft-ident, written by the
+	// call that waits for it (not by the goroutine, which may outlive a
+	// call that failed).
+	fresh *identCached
+}
+
+// wait waits for the identity and keeps a new answer of git's for the
+// next process.
+func (j *identityJob) wait(s *Store) {
+	<-j.done
+	if j.fresh != nil {
+		s.saveIdentity(j.fresh)
+		j.fresh = nil
+	}
 }
 
 // identFileName is the file in the worktree's git dir that keeps git's
@@ -122,7 +136,7 @@ func (s *Store) startIdentity() *identityJob {
 			Author: job.author, Committer: job.committer}
 		c.Key = s.identKey(fs, l.onbranch, s.storedBranch)
 		identCache.Store(dir, c)
-		s.saveIdentity(c)
+		job.fresh = c
 	}()
 	return job
 }

@@ -21,7 +21,7 @@ const (
 // fallbackIdentity. GIT_AUTHOR_DATE and GIT_COMMITTER_DATE are honoured.
 func (s *Store) identity(now time.Time) (author, committer signature) {
 	job := s.startIdentity()
-	<-job.done
+	job.wait(s)
 	var fa, fc signature
 	if !job.author.OK || !job.committer.OK {
 		fa, fc = s.fallbackIdentity()

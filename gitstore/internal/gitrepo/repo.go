@@ -136,7 +136,11 @@ type Repo struct {
 	st                *filesystem.Storage // the whole repository
 	wt                *filesystem.Storage // per-worktree refs (refs/worktree/..., HEAD), nil in the main worktree
 	packStamp         string
-	objDir            atomic.Pointer[string] // the fan-out directory of the object Write writes
+	objDir            atomic.Pointer[string] // the fan-out directory of the object go-git writes
+	objs              *objectStore           // objects read and written here (pack.go)
+	// goGitStale: the packs changed since go-git listed them; it lists
+	// them again before it is next asked.
+	goGitStale atomic.Bool
 }
 
 // ErrNotFound: no object has the id.
@@ -163,14 +167,16 @@ func Open(gitDir, commonDir string, format Format) *Repo {
 		r.wt = filesystem.NewStorageWithOptions(r.dirFS(gitDir), cache.NewObjectLRU(0), opts)
 	}
 	r.packStamp = r.packDirsStamp()
+	r.objs = newObjectStore(filepath.Join(commonDir, "objects"), format)
 	return r
 }
 
 // Format is the repository's hash algorithm.
 func (r *Repo) Format() Format { return r.format }
 
-// Close releases the files go-git keeps open (pack indexes and packs).
+// Close releases the files kept open (pack indexes and packs).
 func (r *Repo) Close() error {
+	r.objs.close()
 	err := r.st.Close()
 	if r.wt != nil {
 		r.wt.Close()
@@ -185,15 +191,19 @@ func (r *Repo) dirFS(dir string) billy.Filesystem { return newPlainFS(dir, &r.ob
 // Refresh makes the next reads list the packs again when a pack directory
 // changed since they were listed (git repacked or fetched meanwhile).
 func (r *Repo) Refresh() {
+	r.objs.refresh()
 	if stamp := r.packDirsStamp(); stamp != r.packStamp {
 		r.packStamp = stamp
-		r.st.Reindex()
+		r.goGitStale.Store(true)
 	}
 }
 
 // Idle closes the pack files kept open between calls: off Unix an open
 // file keeps git from deleting a pack it replaced.
-func (r *Repo) Idle() { r.st.CloseIdleDescriptors() }
+func (r *Repo) Idle() {
+	r.objs.close()
+	r.st.CloseIdleDescriptors()
+}
 
 // packDirsStamp changes when a pack is added or removed: the pack
 // directory's modification time and size (one stat a call). go-git makes

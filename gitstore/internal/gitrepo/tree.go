@@ -29,7 +29,7 @@ type TreeEntry struct {
 
 // ReadTree reads a tree's entries.
 func (r *Repo) ReadTree(h ID) ([]TreeEntry, error) {
-	o, err := r.encoded(plumbing.TreeObject, h)
+	o, err := r.readAs(plumbing.TreeObject, h)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ type Commit struct {
 
 // ReadCommit reads a commit.
 func (r *Repo) ReadCommit(h ID) (*Commit, error) {
-	o, err := r.encoded(plumbing.CommitObject, h)
+	o, err := r.readAs(plumbing.CommitObject, h)
 	if err != nil {
 		return nil, err
 	}
