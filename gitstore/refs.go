@@ -161,7 +161,8 @@ func (r *filesRefs) update(name string, old, nw oid, force bool, who signature, 
 		Who:      who, Message: strings.ReplaceAll(subject(reflog), "\t", " "),
 		// HEAD follows branches, never graft's journal refs: a journal
 		// move (every landed call) does not read HEAD again.
-		FollowHEAD: !isJournalRef(name),
+		FollowHEAD:    !isJournalRef(name),
+		BeforeReplace: r.s.holdReplaced,
 	})
 	if errors.Is(err, gitrepo.ErrRefChanged) {
 		cur, _ := r.read(name)

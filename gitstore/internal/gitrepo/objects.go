@@ -150,7 +150,7 @@ func (r *Repo) Write(typ string, parts [][]byte, h ID) error {
 	}
 	if err == nil {
 		final := filepath.Join(dir, string(h[2:]))
-		if err = os.Rename(tmp, final); err != nil {
+		if err = rename(tmp, final); err != nil {
 			if _, serr := os.Lstat(final); serr == nil {
 				err = nil // written meanwhile by someone else: the same bytes
 			}

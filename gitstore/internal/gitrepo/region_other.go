@@ -25,3 +25,5 @@ func mapFile(name string) (region, error) {
 func openFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 	return os.OpenFile(name, flag, perm)
 }
+
+func rename(from, to string) error { return os.Rename(from, to) }

@@ -51,3 +51,18 @@ func openFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 		return os.NewFile(uintptr(fd), name), nil
 	}
 }
+
+// rename is os.Rename without its stat of the target (which refuses to
+// replace a directory: the names here are files).
+func rename(from, to string) error {
+	for {
+		err := syscall.Rename(from, to)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+		}
+		return nil
+	}
+}
