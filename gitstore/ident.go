@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -184,7 +185,12 @@ func (s *Store) identPath() string { return filepath.Join(s.gitDir, identFileNam
 // loadIdentity reads graft-ident; nil when it is missing or not of this
 // version.
 func (s *Store) loadIdentity() *identCached {
-	b, err := os.ReadFile(s.identPath())
+	f, err := openFile(s.identPath(), os.O_RDONLY, 0)
+	if err != nil {
+		return nil
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
+	f.Close()
 	if err != nil {
 		return nil
 	}

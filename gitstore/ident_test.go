@@ -495,3 +495,45 @@ func TestParseConfigListing(t *testing.T) {
 		t.Fatalf("files %q onbranch %v, want %q true", l.files, l.onbranch, want)
 	}
 }
+
+// BenchmarkIdentityWarmProcess times a call's identity in a new process
+// whose key still holds: graft-ident read, the key's stat calls.
+func BenchmarkIdentityWarmProcess(b *testing.B) {
+	gittest.Isolate(b)
+	dir := gittest.Repo(b, map[string]string{"a.txt": "a\n"})
+	s, err := Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.identity(time.Now())
+	for b.Loop() {
+		s.ident = nil
+		identCache.Clear()
+		s.identity(time.Now())
+	}
+}
+
+// BenchmarkIdentityConfigParse is the floor of the other way, reading the
+// identity from the config files in process: reading and decoding a
+// global config with an include and an includeIf, the two files they
+// name and the repository's config, before any rule of git's is applied.
+func BenchmarkIdentityConfigParse(b *testing.B) {
+	gittest.Isolate(b)
+	dir := gittest.Repo(b, map[string]string{"a.txt": "a\n"})
+	home := os.Getenv("HOME")
+	g := filepath.Join(home, ".gitconfig")
+	gittest.Git(b, ".", "config", "-f", g, "user.name", "Main Me")
+	gittest.Git(b, ".", "config", "-f", g, "user.email", "main@example.com")
+	gittest.Git(b, ".", "config", "-f", filepath.Join(home, "a.inc"), "user.email", "a@example.com")
+	gittest.Git(b, ".", "config", "-f", filepath.Join(home, "b.inc"), "user.email", "b@example.com")
+	gittest.Git(b, ".", "config", "-f", g, "include.path", "~/a.inc")
+	gittest.Git(b, ".", "config", "-f", g, "includeIf.gitdir:"+dir+"/.path", filepath.Join(home, "b.inc"))
+	files := []string{g, filepath.Join(home, "a.inc"), filepath.Join(home, "b.inc"), filepath.Join(dir, ".git", "config")}
+	for b.Loop() {
+		for _, f := range files {
+			if readConfigFile(f) == nil {
+				b.Fatal(f)
+			}
+		}
+	}
+}
