@@ -215,13 +215,17 @@ func (o *objectStore) partial() bool {
 	return o.incomplete
 }
 
-// refresh lists the packs again when a pack directory changed.
-func (o *objectStore) refresh() {
+// refresh lists the packs again when a pack directory changed since they
+// were listed (one stat per objects directory), and reports whether one
+// had. Packs not listed yet are listed by the first read.
+func (o *objectStore) refresh() bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.listed && o.changed() {
 		o.list()
+		return true
 	}
+	return false
 }
 
 // close unmaps every pack; the next read lists them again.

@@ -19,8 +19,6 @@ import (
 	"crypto"
 	"crypto/sha1"
 	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -140,9 +138,7 @@ type Repo struct {
 	format            Format
 	st                *filesystem.Storage // the whole repository
 	wt                *filesystem.Storage // per-worktree refs (refs/worktree/..., HEAD), nil in the main worktree
-	packStamp         string
-	objDir            atomic.Pointer[string] // the fan-out directory of the object go-git writes
-	objs              *objectStore           // objects read and written here (pack.go)
+	objs              *objectStore        // objects read and written here (pack.go)
 	// goGitStale: the packs changed since go-git listed them; it lists
 	// them again before it is next asked.
 	goGitStale atomic.Bool
@@ -171,7 +167,6 @@ func Open(gitDir, commonDir string, format Format) *Repo {
 		r.st = filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(objectCacheBytes), opts)
 		r.wt = filesystem.NewStorageWithOptions(r.dirFS(gitDir), cache.NewObjectLRU(0), opts)
 	}
-	r.packStamp = r.packDirsStamp()
 	r.objs = newObjectStore(filepath.Join(commonDir, "objects"), format)
 	return r
 }
@@ -191,14 +186,12 @@ func (r *Repo) Close() error {
 
 // dirFS is the file system go-git reads and writes dir through (see
 // plainFS for why it is not billy's osfs).
-func (r *Repo) dirFS(dir string) billy.Filesystem { return newPlainFS(dir, &r.objDir) }
+func (r *Repo) dirFS(dir string) billy.Filesystem { return newPlainFS(dir) }
 
 // Refresh makes the next reads list the packs again when a pack directory
 // changed since they were listed (git repacked or fetched meanwhile).
 func (r *Repo) Refresh() {
-	r.objs.refresh()
-	if stamp := r.packDirsStamp(); stamp != r.packStamp {
-		r.packStamp = stamp
+	if r.objs.refresh() {
 		r.goGitStale.Store(true)
 	}
 }
@@ -208,16 +201,4 @@ func (r *Repo) Refresh() {
 func (r *Repo) Idle() {
 	r.objs.close()
 	r.st.CloseIdleDescriptors()
-}
-
-// packDirsStamp changes when a pack is added or removed: the pack
-// directory's modification time and size (one stat a call). go-git makes
-// its temporary loose objects in the fan-out directories here (plainFS),
-// not in objects/pack, so only packs change it.
-func (r *Repo) packDirsStamp() string {
-	fi, err := os.Stat(filepath.Join(r.commonDir, "objects", "pack"))
-	if err != nil {
-		return ""
-	}
-	return fmt.Sprintf("%d %d", fi.ModTime().UnixNano(), fi.Size())
 }
