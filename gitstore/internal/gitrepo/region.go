@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 )
 
 // region is a read-only file held for reading at any offset: mapped into
@@ -18,29 +17,6 @@ type region interface {
 	reader(off, n int64) io.Reader
 	close()
 }
-
-// fileRegion reads a region through its open file.
-type fileRegion struct {
-	f *os.File
-	n int64
-}
-
-func (r *fileRegion) size() int64 { return r.n }
-
-func (r *fileRegion) bytes(off, n int64) ([]byte, error) {
-	if off < 0 || n < 0 || off+n > r.n {
-		return nil, fmt.Errorf("%s: %d bytes at %d out of the file", r.f.Name(), n, off)
-	}
-	b := make([]byte, n)
-	if _, err := r.f.ReadAt(b, off); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
-func (r *fileRegion) reader(off, n int64) io.Reader { return io.NewSectionReader(r.f, off, n) }
-
-func (r *fileRegion) close() { r.f.Close() }
 
 // memRegion is a mapped file.
 type memRegion struct {
