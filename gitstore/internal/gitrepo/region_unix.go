@@ -3,6 +3,9 @@
 package gitrepo
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -64,5 +67,34 @@ func rename(from, to string) error {
 			return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
 		}
 		return nil
+	}
+}
+
+// memRegion is a mapped file.
+type memRegion struct {
+	b     []byte
+	unmap func()
+}
+
+func (r *memRegion) size() int64 { return int64(len(r.b)) }
+
+func (r *memRegion) bytes(off, n int64) ([]byte, error) {
+	if off < 0 || n < 0 || off+n > int64(len(r.b)) {
+		return nil, fmt.Errorf("%d bytes at %d out of the file", n, off)
+	}
+	return r.b[off : off+n : off+n], nil
+}
+
+func (r *memRegion) reader(off, n int64) io.Reader {
+	if off < 0 || n < 0 || off+n > int64(len(r.b)) {
+		return bytes.NewReader(nil)
+	}
+	return bytes.NewReader(r.b[off : off+n])
+}
+
+func (r *memRegion) close() {
+	if r.unmap != nil {
+		r.unmap()
+		r.unmap = nil
 	}
 }
