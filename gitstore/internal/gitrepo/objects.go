@@ -157,6 +157,7 @@ func (r *Repo) Write(typ string, parts [][]byte, h ID) error {
 		}
 	}
 	if err != nil {
+		os.Chmod(tmp, 0o644) // a read-only file cannot be removed on Windows
 		os.Remove(tmp)
 		return fmt.Errorf("object %s: %w", h, err)
 	}
