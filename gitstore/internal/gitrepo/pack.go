@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"bufio"
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
@@ -744,13 +745,30 @@ func readLoose(name string) (byte, []byte, error) {
 		return 0, nil, err
 	}
 	defer f.Close()
-	r := &looseReader{f: f}
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, nil, err
+	}
+	// A loose object is small, as a rule: read whole into a kept buffer;
+	// a big one streams through a buffered reader.
+	var src io.Reader
+	if fi.Size() <= looseWhole {
+		buf := looseBufs.Get().(*[]byte)
+		defer looseBufs.Put(buf)
+		n, err := io.ReadFull(f, (*buf)[:fi.Size()])
+		if err != nil && err != io.ErrUnexpectedEOF {
+			return 0, nil, err
+		}
+		src = bytes.NewReader((*buf)[:n])
+	} else {
+		src = bufio.NewReaderSize(f, 64<<10)
+	}
 	var zr io.ReadCloser
 	if v := zlibReaders.Get(); v != nil {
 		zr = v.(io.ReadCloser)
-		err = zr.(zlib.Resetter).Reset(r, nil)
+		err = zr.(zlib.Resetter).Reset(src, nil)
 	} else {
-		zr, err = zlib.NewReader(r)
+		zr, err = zlib.NewReader(src)
 	}
 	if err != nil {
 		return 0, nil, fmt.Errorf("%s: zlib: %w", name, err)
@@ -784,7 +802,7 @@ func readLoose(name string) (byte, []byte, error) {
 	if t == 0 || nul == sp+1 {
 		return 0, nil, fmt.Errorf("%s: bad object header", name)
 	}
-	if fi, err := f.Stat(); err == nil && size > fi.Size()*1100+1024 {
+	if size > fi.Size()*1100+1024 {
 		return 0, nil, fmt.Errorf("%s: object size %d does not fit the file", name, size)
 	}
 	out := make([]byte, size)
@@ -799,37 +817,7 @@ func readLoose(name string) (byte, []byte, error) {
 	return t, out, nil
 }
 
-// looseReader reads a loose file in big steps (a small object in one
-// system call).
-type looseReader struct {
-	f   *os.File
-	buf []byte
-	pos int
-}
+// looseWhole is the largest loose file read whole into a kept buffer.
+const looseWhole = 32 << 10
 
-func (r *looseReader) Read(p []byte) (int, error) {
-	if r.pos == len(r.buf) {
-		if r.buf == nil {
-			r.buf = make([]byte, 16<<10)
-		}
-		n, err := r.f.Read(r.buf[:cap(r.buf)])
-		r.buf, r.pos = r.buf[:n], 0
-		if n == 0 {
-			if err == nil {
-				err = io.EOF
-			}
-			return 0, err
-		}
-	}
-	n := copy(p, r.buf[r.pos:])
-	r.pos += n
-	return n, nil
-}
-
-func (r *looseReader) ReadByte() (byte, error) {
-	var b [1]byte
-	if _, err := r.Read(b[:]); err != nil {
-		return 0, err
-	}
-	return b[0], nil
-}
+var looseBufs = sync.Pool{New: func() any { b := make([]byte, looseWhole); return &b }}
