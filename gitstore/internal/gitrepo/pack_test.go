@@ -8,10 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/go-git/go-git/v6/plumbing/filemode"
+	"github.com/go-git/go-git/v6/plumbing/object"
 	"github.com/graftdev/graft/gitstore/gittest"
 )
 
@@ -243,5 +246,77 @@ func TestWriteLoose(t *testing.T) {
 	tmps, _ := filepath.Glob(filepath.Join(git, "objects", "*", "tmp_obj_*"))
 	if len(tmps) > 0 {
 		t.Fatalf("temporary files left: %q", tmps)
+	}
+}
+
+// EncodeTree writes what go-git's tree encoder writes, in git's order,
+// for names that sort differently as trees and as files, and git reads
+// the result as the same tree (git mktree gives the same id).
+func TestEncodeTree(t *testing.T) {
+	dir := gittest.Repo(t, map[string]string{"a.txt": "a\n"})
+	f := formatOf(t, dir)
+	blob := ID(strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD:a.txt")))
+	tree := ID(strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD^{tree}")))
+	names := []string{"a", "a-b", "a.b", "a0", "ab", "b", "foo", "foo.c", "foo-bar", "foo bar", "Z", "é", "x/y"[:1]}
+	for seed := range 50 {
+		var entries []TreeEntry
+		var mktree strings.Builder
+		for i, n := range names {
+			if (seed>>uint(i%6))&1 == 1 && i%3 == seed%3 {
+				continue
+			}
+			mode, h, typ := ModeRegular, blob, "blob"
+			switch (seed + i) % 4 {
+			case 1:
+				mode, h, typ = ModeDir, tree, "tree"
+			case 2:
+				mode = ModeExec
+			case 3:
+				mode = ModeSymlink
+			}
+			entries = append(entries, TreeEntry{Name: n, Mode: mode, Hash: h})
+			fmt.Fprintf(&mktree, "%06o %s %s\t%s\n", mode, typ, h, n)
+		}
+		content, id, err := f.EncodeTree(entries)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gg := &object.Tree{}
+		for _, e := range entries {
+			h, _ := hash(e.Hash)
+			gg.Entries = append(gg.Entries, object.TreeEntry{Name: e.Name, Mode: filemode.FileMode(e.Mode), Hash: h})
+		}
+		sort.Sort(object.TreeEntrySorter(gg.Entries))
+		want, wantID, err := f.encode(gg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(content, want) || id != wantID {
+			t.Fatalf("seed %d: %q (%s), go-git writes %q (%s)", seed, content, id, want, wantID)
+		}
+		cmd := exec.Command("git", "mktree")
+		cmd.Dir = dir
+		cmd.Stdin = strings.NewReader(mktree.String())
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git mktree: %v", err)
+		}
+		if got := ID(strings.TrimSpace(string(out))); got != id {
+			t.Fatalf("seed %d: id %s, git mktree says %s", seed, id, got)
+		}
+	}
+	for _, bad := range [][]TreeEntry{
+		{{Name: "", Mode: ModeRegular, Hash: blob}},
+		{{Name: ".git", Mode: ModeDir, Hash: tree}},
+		{{Name: "..", Mode: ModeDir, Hash: tree}},
+		{{Name: "a/b", Mode: ModeRegular, Hash: blob}},
+		{{Name: "a", Mode: 0o100664, Hash: blob}},
+		{{Name: "a", Mode: ModeRegular, Hash: "12"}},
+		{{Name: "a", Mode: ModeRegular, Hash: blob}, {Name: "a", Mode: ModeRegular, Hash: blob}},
+		{{Name: "a", Mode: ModeRegular, Hash: blob}, {Name: "a-b", Mode: ModeRegular, Hash: blob}, {Name: "a", Mode: ModeDir, Hash: tree}},
+	} {
+		if _, _, err := f.EncodeTree(bad); err == nil {
+			t.Errorf("%v: no error", bad)
+		}
 	}
 }

@@ -1,12 +1,12 @@
 // Package gitrepo is graft's access to a git repository's storage:
 // objects, loose and packed, read and written; the files ref backend read
 // and moved by compare-and-swap; config and attribute files parsed. It is
-// built on go-git (github.com/go-git/go-git/v6), which encodes and decodes
-// trees and commits, reads refs and writes reflogs, decodes config and
-// attribute files and applies deltas; the object reader and writer
-// (pack.go, objects.go) and the ref move (refs.go) are thin code of
-// graft's own, because go-git's cost a call more than the call itself
-// (pack.go says how). It knows nothing of journals, transactions or
+// built on go-git (github.com/go-git/go-git/v6), which encodes commits,
+// decodes trees and commits, reads refs and writes reflogs, decodes config
+// and attribute files and applies deltas; the object reader and writer
+// (pack.go, objects.go), the tree encoder (tree.go) and the ref move
+// (refs.go) are thin code of graft's own, because go-git's cost a call
+// more than the call itself (each file says how). It knows nothing of journals, transactions or
 // worktree files; package gitstore builds those on top of it.
 //
 // Object ids cross this package's boundary as lowercase hex (ID), so that
