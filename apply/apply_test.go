@@ -4,17 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/graftdev/graft/internal/textedit"
 
 	"github.com/graftdev/graft/internal/lineindex"
 	"github.com/graftdev/graft/matcher"
 )
 
 func TestApplyOverlapNamesBoth(t *testing.T) {
-	_, err := Apply([]byte("abcdef"), []Hunk{
+	_, err := textedit.Splice([]byte("abcdef"), []textedit.Change{
 		{Start: 1, End: 3, New: "x", Edit: "ops[0]"},
 		{Start: 2, End: 4, New: "y", Edit: "ops[1]"},
 	})
@@ -23,21 +23,21 @@ func TestApplyOverlapNamesBoth(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	// With what each targets, each label once (not "ops[0]: ops[0] (...)").
-	_, err = Apply([]byte("abcdef"), []Hunk{
+	_, err = textedit.Splice([]byte("abcdef"), []textedit.Change{
 		{Start: 1, End: 3, New: "x", Edit: "ops[0]", Desc: "lines 5-7"},
 		{Start: 2, End: 4, New: "y", Edit: "ops[1]", Desc: "line 6"},
 	})
 	if err == nil || err.Error() != "ops[0]: lines 5-7 and ops[1] (line 6) overlap" {
 		t.Fatalf("got %v", err)
 	}
-	_, err = Apply([]byte("abcdef"), []Hunk{{Start: 1, End: 3, Desc: "line 1"}, {Start: 2, End: 4, Desc: "line 2"}})
+	_, err = textedit.Splice([]byte("abcdef"), []textedit.Change{{Start: 1, End: 3, Desc: "line 1"}, {Start: 2, End: 4, Desc: "line 2"}})
 	if err == nil || err.Error() != "line 1 and line 2 overlap" {
 		t.Fatalf("got %v", err)
 	}
 }
 
 func TestApplyInsertionsKeepOrderAndTouchRanges(t *testing.T) {
-	got, err := Apply([]byte("abc"), []Hunk{
+	got, err := textedit.Splice([]byte("abc"), []textedit.Change{
 		{Start: 1, End: 2, New: "B"},
 		{Start: 1, End: 1, New: "1"},
 		{Start: 2, End: 2, New: "2"},
@@ -52,7 +52,7 @@ func TestApplyInsertionsKeepOrderAndTouchRanges(t *testing.T) {
 }
 
 func TestApplyBounds(t *testing.T) {
-	if _, err := Apply([]byte("abc"), []Hunk{{Start: 2, End: 5}}); CodeOf(err) != CodeInvalid {
+	if _, err := textedit.Splice([]byte("abc"), []textedit.Change{{Start: 2, End: 5}}); CodeOf(err) != CodeInvalid {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -69,9 +69,9 @@ func TestDiffRoundTrip(t *testing.T) {
 	}
 	for _, c := range cases {
 		a, b := []byte(c[0]), []byte(c[1])
-		got, err := Apply(a, Diff(a, b))
+		got, err := textedit.Splice(a, Diff(a, b))
 		if err != nil || !bytes.Equal(got, b) {
-			t.Errorf("Apply(%q, Diff) = %q, %v; want %q", a, got, err, b)
+			t.Errorf("textedit.Splice(%q, Diff) = %q, %v; want %q", a, got, err, b)
 		}
 	}
 }
@@ -86,7 +86,7 @@ func TestUnifiedNoNewline(t *testing.T) {
 	}
 }
 
-// FuzzApplyDiff checks Apply(a, Diff(a, b)) == b, and that the diff
+// FuzzApplyDiff checks textedit.Splice(a, Diff(a, b)) == b, and that the diff
 // computed from hunks region by region describes the same change as the
 // whole-file diff.
 func FuzzApplyDiff(f *testing.F) {
@@ -95,16 +95,16 @@ func FuzzApplyDiff(f *testing.F) {
 	f.Add([]byte(""), []byte("\n\n"))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		hunks := Diff(a, b)
-		got, err := Apply(a, hunks)
+		got, err := textedit.Splice(a, hunks)
 		if err != nil {
 			t.Fatalf("Apply: %v", err)
 		}
 		if !bytes.Equal(got, b) {
-			t.Fatalf("Apply(a, Diff(a, b)) = %q, want %q", got, b)
+			t.Fatalf("textedit.Splice(a, Diff(a, b)) = %q, want %q", got, b)
 		}
 		ai, bi := lineindex.New(a), lineindex.New(b)
 		regional := editsFromHunks(ai, bi, hunks)
-		if got, _ := Apply(a, hunksOf(ai, bi, regional)); !bytes.Equal(got, b) {
+		if got, _ := textedit.Splice(a, hunksOf(ai, bi, regional)); !bytes.Equal(got, b) {
 			t.Fatalf("regional edits give %q, want %q", got, b)
 		}
 	})
@@ -118,14 +118,14 @@ func FuzzHunkRegions(f *testing.F) {
 	f.Fuzz(func(t *testing.T, a []byte, at, n uint16, text string) {
 		start := int(at) % (len(a) + 1)
 		end := min(len(a), start+int(n)%8)
-		hunks := []Hunk{{Start: start, End: end, New: text}}
-		b, err := Apply(a, hunks)
+		hunks := []textedit.Change{{Start: start, End: end, New: text}}
+		b, err := textedit.Splice(a, hunks)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ai, bi := lineindex.New(a), lineindex.New(b)
 		edits := editsFromHunks(ai, bi, hunks)
-		if got, _ := Apply(a, hunksOf(ai, bi, edits)); !bytes.Equal(got, b) {
+		if got, _ := textedit.Splice(a, hunksOf(ai, bi, edits)); !bytes.Equal(got, b) {
 			t.Fatalf("line edits give %q, want %q", got, b)
 		}
 	})
@@ -169,63 +169,6 @@ func TestExpandTemplate(t *testing.T) {
 		m := re.FindSubmatchIndex([]byte(c.src))
 		if got := expandTemplate(re, c.tmpl, []byte(c.src), m); got != c.want {
 			t.Errorf("expand(%q, %q) = %q, want %q", c.pattern, c.tmpl, got, c.want)
-		}
-	}
-}
-
-// applyNaive is Apply's result built the obvious way, for comparison.
-func applyNaive(content []byte, hunks []Hunk) []byte {
-	var out []byte
-	at := 0
-	for _, h := range hunks { // sorted, not overlapping
-		out = append(out, content[at:h.Start]...)
-		out = append(out, h.New...)
-		at = h.End
-	}
-	return append(out, content[at:]...)
-}
-
-// Apply copies a big result in two halves on two goroutines: whatever the
-// hunks and wherever the middle falls (inside a hunk's new text, at a
-// piece's edge, in an empty piece), the result is the naive one's.
-func TestApplyBigResultInHalves(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 7))
-	base := make([]byte, parallelCopy+4096)
-	for i := range base {
-		base[i] = byte('a' + rng.IntN(26))
-	}
-	for round := 0; round < 200; round++ {
-		n := rng.IntN(6)
-		var cuts []int
-		for i := 0; i < 2*n; i++ {
-			cuts = append(cuts, rng.IntN(len(base)+1))
-		}
-		if round%4 == 0 && n > 0 {
-			cuts[0] = len(base) / 2 // a hunk at the middle
-		}
-		slices.Sort(cuts)
-		var hunks []Hunk
-		for i := 0; i < n; i++ {
-			size := rng.IntN(3) * rng.IntN(2<<20) // often empty, sometimes big
-			hunks = append(hunks, Hunk{Start: cuts[2*i], End: cuts[2*i+1], New: strings.Repeat(string(rune('A'+i)), size)})
-		}
-		got, err := Apply(base, hunks)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := applyNaive(base, hunks); !bytes.Equal(got, want) {
-			t.Fatalf("round %d: Apply differs from the naive result (%d hunks, %d vs %d bytes)", round, n, len(got), len(want))
-		}
-	}
-	// copyPieces on its own, every split of a small concatenation.
-	pieces := [][]byte{[]byte("ab"), nil, []byte("cde"), []byte(""), []byte("f"), []byte("ghij")}
-	want := bytes.Join(pieces, nil)
-	for mid := 0; mid <= len(want); mid++ {
-		out := make([]byte, len(want))
-		copyPieces(out, pieces, 0, mid)
-		copyPieces(out, pieces, mid, len(want))
-		if !bytes.Equal(out, want) {
-			t.Fatalf("split at %d: %q", mid, out)
 		}
 	}
 }

@@ -3,9 +3,12 @@ package apply
 import (
 	"bytes"
 	"fmt"
-	"github.com/graftdev/graft/matcher"
 	"strings"
 	"testing"
+
+	"github.com/graftdev/graft/apply/lineedit"
+	"github.com/graftdev/graft/internal/textedit"
+	"github.com/graftdev/graft/matcher"
 )
 
 // bigFile is a 10 MB, 200,000-line Go-like file.
@@ -37,13 +40,12 @@ func BenchmarkEngine(b *testing.B) {
 		b.SetBytes(int64(len(content)))
 		b.ReportAllocs()
 		for b.Loop() {
-			f := &TxFile{Old: content, Cur: content, singlePass: true, Exists: true}
+			f := &TxFile{Old: content, Exists: true}
 			ms, err := locate(content, old, "\tchanged := 1\n", false, matcher.Options{}, "")
 			if err != nil {
 				b.Fatal(err)
 			}
-			hunks, loc := stringHunks(content, ms, "\tchanged := 1\n", "")
-			if err := f.ApplyHunks(hunks, loc, 1); err != nil {
+			if err := f.Step(stringChanges(content, ms, "\tchanged := 1\n", "")); err != nil {
 				b.Fatal(err)
 			}
 			if r := f.result(); r.Additions != 1 {
@@ -63,17 +65,17 @@ func BenchmarkEngine(b *testing.B) {
 			b.SetBytes(int64(len(content)))
 			b.ReportAllocs()
 			for b.Loop() {
-				f := &TxFile{Old: content, Cur: content, singlePass: true, Exists: true}
-				ix := newFileLines(content)
-				var hunks []Hunk
+				f := &TxFile{Old: content, Exists: true}
+				ix := lineedit.NewFile(content)
+				var hunks []textedit.Change
 				for i, r := range ops {
-					hs, _, err := e.replacementHunks(ix, "big.go", r, fmt.Sprint(i), nil)
+					hs, _, err := e.replacementChanges(ix, "big.go", r, fmt.Sprint(i), nil)
 					if err != nil {
 						b.Fatal(err)
 					}
 					hunks = append(hunks, hs...)
 				}
-				if err := f.ApplyHunks(hunks, nil, len(hunks)); err != nil {
+				if err := f.Step(hunks); err != nil {
 					b.Fatal(err)
 				}
 				if r := f.result(); r.Additions != n || !strings.HasPrefix(r.Diff, "---") {

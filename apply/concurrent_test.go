@@ -3,12 +3,14 @@ package apply_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/graftdev/graft/apply"
+	"github.com/graftdev/graft/internal/testhook"
 )
 
 // changeUnder runs tool on dir with, just before the call's write, the
@@ -62,7 +64,7 @@ func TestChangedUnderCallIsRecomputed(t *testing.T) {
 			map[string]any{"description": "two", "edits": []map[string]any{
 				{"file_path": "f.txt", "old_string": "alpha", "new_string": "ALPHA"},
 				{"file_path": "f.txt", "old_string": "epsilon", "new_string": "EPSILON"}}},
-			func(s string) string { return s + "zeta\n" }, "ALPHA\nbeta\ngamma\ndelta\nEPSILON\nzeta\n"},
+			func(s string) string { return strings.Replace(s, "gamma\n", "gamma\nzeta\n", 1) }, "ALPHA\nbeta\ngamma\nzeta\ndelta\nEPSILON\n"},
 		{"patch relocated", "apply_patch",
 			map[string]any{"patch": "--- a/f.txt\n+++ b/f.txt\n@@ -2,3 +2,3 @@\n beta\n-gamma\n+GAMMA\n delta\n"},
 			prepend, "# added by a formatter\n# and another line\nalpha\nbeta\nGAMMA\ndelta\nepsilon\n"},
@@ -146,7 +148,7 @@ func TestChangedUnderCallEveryTime(t *testing.T) {
 	apply.SetBeforeLand(e, func() {
 		n++
 		b, _ := os.ReadFile(name)
-		writeFile(t, name, append(b, "more\n"...))
+		writeFile(t, name, append([]byte("more\n"), b...))
 	})
 	_, err = e.Call(context.Background(), "edit", json.RawMessage(`{"filePath":"f.txt","oldString":"a","newString":"A"}`))
 	if apply.CodeOf(err) != apply.CodeConflict {
@@ -157,5 +159,109 @@ func TestChangedUnderCallEveryTime(t *testing.T) {
 	}
 	if msg := err.Error(); !strings.HasPrefix(msg, "f.txt: file changed while the call ran") {
 		t.Fatalf("message: %s", msg)
+	}
+}
+
+// Lines appended to a file while a call runs (a logger) do not make the
+// call run again, however often they come: the call lands at once, its
+// change where it was located, the appended lines after it, and the next
+// call records them as a change made outside graft.
+func TestAppendedUnderCallIsCarried(t *testing.T) {
+	dir := newRepo(t)
+	name := filepath.Join(dir, "f.txt")
+	writeFile(t, name, []byte("a\nb\n"))
+	commitAll(t, dir)
+	e, err := apply.Open(apply.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	apply.SetBeforeLand(e, func() {
+		n++
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(f, "log line %d\n", n)
+		f.Close()
+	})
+	for _, args := range []string{
+		`{"filePath":"f.txt","oldString":"a","newString":"A"}`,
+		`{"command":"replace","path":"f.txt","start_line":2,"new_content":"B"}`,
+	} {
+		tool := "edit"
+		if strings.Contains(args, "command") {
+			tool = "edit_lines"
+		}
+		if _, err := e.Call(context.Background(), tool, json.RawMessage(args)); err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+	}
+	if n != 2 {
+		t.Fatalf("the calls were computed %d times, want once each", n)
+	}
+	got, _ := os.ReadFile(name)
+	if string(got) != "A\nB\nlog line 1\nlog line 2\n" {
+		t.Fatalf("f.txt = %q", got)
+	}
+	if log := git(t, dir, "log", "--format=%s", "refs/graft/main"); strings.Count(log, "snapshot") != 1 {
+		t.Fatalf("want one snapshot (of log line 1, before the second call):\n%s", log)
+	}
+}
+
+// A file rewritten by another process after the transaction's last check,
+// just before graft's rename, is not lost: the call is put back and
+// computed again on what the writer wrote, landing on top of it, or, when
+// the writer changed the call's own lines, refused with the file as the
+// writer left it.
+func TestRewrittenBeforeRenameIsRecomputed(t *testing.T) {
+	for _, tc := range []struct {
+		name, rewrite, want string
+		refused             bool
+	}{
+		{"other lines", "# by a formatter\nalpha\nbeta\ngamma\n", "# by a formatter\nalpha\nBETA\ngamma\n", false},
+		{"the call's line", "alpha\nbeta by someone else\ngamma\n", "alpha\nbeta by someone else\ngamma\n", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := newRepo(t)
+			name := filepath.Join(dir, "f.txt")
+			writeFile(t, name, []byte("alpha\nbeta\ngamma\n"))
+			commitAll(t, dir)
+			e, err := apply.Open(apply.Options{Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			attempts, done := 0, false
+			apply.SetBeforeLand(e, func() { attempts++ })
+			testhook.LateWrite = func(moment, path string) {
+				if moment == "rename" && path == "f.txt" && !done {
+					done = true
+					if err := os.WriteFile(name, []byte(tc.rewrite), 0o644); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+			defer func() { testhook.LateWrite = nil }()
+			_, err = e.Call(context.Background(), "edit_lines", json.RawMessage(`{"command":"replace","path":"f.txt","start_line":2,"new_content":"BETA"}`))
+			if tc.refused != (err != nil) {
+				t.Fatalf("err = %v", err)
+			}
+			if tc.refused && apply.CodeOf(err) != apply.CodeConflict {
+				t.Fatalf("got %v, want a conflict", err)
+			}
+			if got, _ := os.ReadFile(name); string(got) != tc.want {
+				t.Fatalf("f.txt = %q, want %q", got, tc.want)
+			}
+			// Refused, the second computation stops before the write.
+			if want := map[bool]int{false: 2, true: 1}[tc.refused]; attempts != want {
+				t.Fatalf("the call reached its write %d times, want %d", attempts, want)
+			}
+			if tc.refused {
+				return
+			}
+			if log := git(t, dir, "log", "--format=%s", "refs/graft/main"); !strings.Contains(log, "snapshot") {
+				t.Fatalf("no snapshot of the writer's change:\n%s", log)
+			}
+		})
 	}
 }

@@ -22,7 +22,7 @@ func decodeStrict(tool string, args json.RawMessage, schema *Schema, v any) erro
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		args, trimmed = json.RawMessage("{}"), []byte("{}")
 	}
-	var fields map[string]json.RawMessage
+	var fields map[string]rawRef
 	if err := json.Unmarshal(args, &fields); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) || !json.Valid(trimmed) {
@@ -35,9 +35,11 @@ func decodeStrict(tool string, args json.RawMessage, schema *Schema, v any) erro
 	if err := unknownField(tool, "", schema, fields); err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.DisallowUnknownFields()
-	decErr := dec.Decode(v)
+	// Unknown members are refused by the walk above, at every depth the
+	// schema describes, as a decoder's DisallowUnknownFields would (and
+	// case-sensitively); json.Unmarshal reads args in place, where a
+	// Decoder would copy it into a buffer of its own first.
+	decErr := json.Unmarshal(args, v)
 	for _, name := range schema.Required {
 		if _, ok := fields[name]; !ok {
 			return invalidf("", "", "missing required field %q; %s takes %s", name, tool, fieldList(schema))
@@ -133,7 +135,7 @@ func fieldList(s *Schema) string { return strings.Join(s.Order, ", ") }
 // member schema does not have. It returns the refusal for the first one
 // found (members of an object in name order, its own before nested ones),
 // or nil.
-func unknownField(tool, path string, schema *Schema, fields map[string]json.RawMessage) error {
+func unknownField(tool, path string, schema *Schema, fields map[string]rawRef) error {
 	if schema.Properties == nil {
 		return nil
 	}
@@ -177,16 +179,16 @@ func unknownField(tool, path string, schema *Schema, fields map[string]json.RawM
 
 // unknownIn is unknownField for a value raw at path that schema
 // describes: an object's members, an array's items, a map's values.
-func unknownIn(tool, path string, schema *Schema, raw json.RawMessage) error {
+func unknownIn(tool, path string, schema *Schema, raw rawRef) error {
 	switch {
 	case schema.Properties != nil:
-		var fields map[string]json.RawMessage
+		var fields map[string]rawRef
 		if json.Unmarshal(raw, &fields) != nil {
 			return nil // not an object: the decoder's type error says so
 		}
 		return unknownField(tool, path, schema, fields)
 	case schema.Items != nil && (schema.Items.Properties != nil || schema.Items.Items != nil || schema.Items.Additional != nil):
-		var items []json.RawMessage
+		var items []rawRef
 		if json.Unmarshal(raw, &items) != nil {
 			return nil
 		}
@@ -196,7 +198,7 @@ func unknownIn(tool, path string, schema *Schema, raw json.RawMessage) error {
 			}
 		}
 	case schema.Additional != nil && (schema.Additional.Properties != nil || schema.Additional.Items != nil):
-		var members map[string]json.RawMessage
+		var members map[string]rawRef
 		if json.Unmarshal(raw, &members) != nil {
 			return nil
 		}
@@ -315,4 +317,16 @@ func jsonType(goType string) string {
 		return "a string"
 	}
 	return "an object"
+}
+
+// rawRef is a JSON value as a slice of the arguments it was read from,
+// not a copy (json.RawMessage copies): the walk for unknown members looks
+// at the arguments' values without a second copy of a big string.
+type rawRef []byte
+
+// UnmarshalJSON keeps b itself: json.Unmarshal hands it a slice of its
+// input, which the caller keeps unchanged while the walk runs.
+func (r *rawRef) UnmarshalJSON(b []byte) error {
+	*r = b
+	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/graftdev/graft/internal/textedit"
+
 	"github.com/graftdev/graft/gitstore/textdiff"
 	"github.com/graftdev/graft/internal/lineindex"
 )
@@ -14,18 +16,18 @@ import (
 type lineEdit struct{ A0, A1, B0, B1 int }
 
 // Diff returns line-level hunks that turn a into b, so that
-// Apply(a, Diff(a, b)) == b. Lines are compared with their line endings, so
+// textedit.Splice(a, Diff(a, b)) == b. Lines are compared with their line endings, so
 // a changed ending or a removed final newline is a change.
-func Diff(a, b []byte) []Hunk {
+func Diff(a, b []byte) []textedit.Change {
 	ai, bi := lineindex.New(a), lineindex.New(b)
 	edits := diffLines(ai, 1, ai.Count()+1, bi, 1, bi.Count()+1)
 	return hunksOf(ai, bi, edits)
 }
 
-func hunksOf(ai, bi *lineindex.Index, edits []lineEdit) []Hunk {
-	hunks := make([]Hunk, len(edits))
+func hunksOf(ai, bi *lineindex.Index, edits []lineEdit) []textedit.Change {
+	hunks := make([]textedit.Change, len(edits))
 	for i, e := range edits {
-		hunks[i] = Hunk{Start: ai.Start(e.A0), End: ai.Start(e.A1),
+		hunks[i] = textedit.Change{Start: ai.Start(e.A0), End: ai.Start(e.A1),
 			New: string(bi.Content()[bi.Start(e.B0):bi.Start(e.B1)])}
 	}
 	return hunks
@@ -46,7 +48,7 @@ func diffLines(ai *lineindex.Index, a0, a1 int, bi *lineindex.Index, b0, b1 int)
 // giving new: each hunk is widened to whole lines (in both contents),
 // touching or overlapping ranges are merged, and each range is diffed by
 // line, so the work is proportional to what changed, not to the file.
-func editsFromHunks(ai, bi *lineindex.Index, sorted []Hunk) []lineEdit {
+func editsFromHunks(ai, bi *lineindex.Index, sorted []textedit.Change) []lineEdit {
 	type region struct{ ls, le, shift int } // old byte range, and new-old offset at ls
 	var regions []region
 	shift := 0
@@ -130,7 +132,22 @@ func unifiedAt(oldName, newName string, ai, bi *lineindex.Index, edits []lineEdi
 	line := func(ix *lineindex.Index) func(int) []byte {
 		return func(i int) []byte { return ix.Content()[ix.Start(i+1-base):ix.End(i+1-base)] }
 	}
-	textdiff.WriteHunks(&b, es, contextLines, ai.Count()+base, line(ai), line(bi))
+	// The diff of a big change is as big as the change: the builder gets
+	// its size up front rather than doubling its way there (a copy of the
+	// diff at each step).
+	la, lb := line(ai), line(bi)
+	size := 0
+	for _, e := range es {
+		size += 128 + 2*contextLines*64
+		for i := e.A0; i < e.A1; i++ {
+			size += len(la(i)) + 1
+		}
+		for i := e.B0; i < e.B1; i++ {
+			size += len(lb(i)) + 1
+		}
+	}
+	b.Grow(size)
+	textdiff.WriteHunks(&b, es, contextLines, ai.Count()+base, la, lb)
 	return b.String()
 }
 
@@ -139,7 +156,7 @@ func unifiedAt(oldName, newName string, ai, bi *lineindex.Index, edits []lineEdi
 // contextLines+3 lines after the end of the last (the line the last hunk
 // ends in, the next one, which editsFromHunks takes in when the new text
 // does not end a line, and the context), in whole lines.
-func hunkWindow(old []byte, sorted []Hunk) (ws, we int) {
+func hunkWindow(old []byte, sorted []textedit.Change) (ws, we int) {
 	ws = lineindex.StartBefore(old, sorted[0].Start, contextLines+1)
 	we = sorted[len(sorted)-1].End
 	for i := 0; i < contextLines+3 && we < len(old); i++ {
@@ -155,14 +172,14 @@ func hunkWindow(old []byte, sorted []Hunk) (ws, we int) {
 // windowEdits diffs sorted hunks on old's window [ws, we) and its new
 // form only (the contents agree outside it): the windows' indexes and the
 // line edits, numbered in the whole contents (base lines precede ws).
-func windowEdits(old []byte, sorted []Hunk, ws, we, base int) (ai, bi *lineindex.Index, edits []lineEdit) {
-	shifted := make([]Hunk, len(sorted))
+func windowEdits(old []byte, sorted []textedit.Change, ws, we, base int) (ai, bi *lineindex.Index, edits []lineEdit) {
+	shifted := make([]textedit.Change, len(sorted))
 	for i, h := range sorted {
 		h.Start, h.End = h.Start-ws, h.End-ws
 		shifted[i] = h
 	}
 	win := old[ws:we]
-	parts, _ := applyParts(win, shifted) // validated with the whole content
+	parts, _ := textedit.Parts(win, shifted) // validated with the whole content
 	ai, bi = lineindex.New(win), lineindex.New(joinPieces(parts))
 	edits = editsFromHunks(ai, bi, shifted)
 	for i := range edits {

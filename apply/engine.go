@@ -111,8 +111,8 @@ func (e *Engine) locked(run func() (any, error)) (any, error) {
 		defer func() { e.reread = nil }()
 		for attempt := 0; ; attempt++ {
 			out, runErr = run()
-			var ce *Error
-			if !errors.As(runErr, &ce) || ce.reread == nil || attempt == maxRecompute {
+			var ce *changedError
+			if !errors.As(runErr, &ce) || attempt == maxRecompute {
 				break
 			}
 			if e.reread == nil {
@@ -123,7 +123,7 @@ func (e *Engine) locked(run func() (any, error)) (any, error) {
 					e.reread[rel] = read
 				}
 			}
-			e.log.Debug("recomputing the call: a file changed under it", "path", ce.Path, "attempt", attempt+1)
+			e.log.Debug("recomputing the call: a file changed under it", "path", ce.err.Path, "attempt", attempt+1)
 		}
 		if runErr != nil && e.reread != nil {
 			runErr = e.explainChange(runErr)
@@ -142,7 +142,8 @@ func (e *Engine) locked(run func() (any, error)) (any, error) {
 // a conflict.
 func (e *Engine) explainChange(err error) error {
 	var fe *Error
-	if !errors.As(err, &fe) || fe.Path == "" || fe.reread != nil || fe.changeShown {
+	var ce *changedError
+	if errors.As(err, &ce) || !errors.As(err, &fe) || fe.Path == "" || changeShown(fe) {
 		return err
 	}
 	read, ok := e.reread[fe.Path]
@@ -159,7 +160,6 @@ func (e *Engine) explainChange(err error) error {
 	if out.Code == CodeTextNotFound {
 		out.Code = CodeConflict
 	}
-	out.changeShown = true
 	out.Msg += "\nThe file changed while the call ran (another writer); read it again. What changed:\n" +
 		clipLines(unified("a/"+fe.Path+" (read)", "b/"+fe.Path+" (now)", ai, bi, edits), 60)
 	return &out
@@ -355,13 +355,14 @@ func realPath(p string) (string, error) {
 	return filepath.Join(rp, filepath.Base(p)), nil
 }
 
-// errFromFS classifies an I/O error on path.
+// errFromFS is an I/O error on path, classified by CodeOf.
 func errFromFS(err error, rel, edit string) error {
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return &Error{Code: CodeFileNotFound, Path: rel, Edit: edit, Msg: "file not found", Err: err}
-	case errors.Is(err, os.ErrPermission):
-		return &Error{Code: CodePermission, Path: rel, Edit: edit, Msg: "permission denied", Err: err}
+	msg := fmt.Sprintf("i/o error: %v", err)
+	switch CodeOf(err) {
+	case CodeFileNotFound:
+		msg = "file not found"
+	case CodePermission:
+		msg = "permission denied"
 	}
-	return &Error{Code: CodeInternal, Path: rel, Edit: edit, Msg: fmt.Sprintf("i/o error: %v", err), Err: err}
+	return classified(err, rel, edit, msg)
 }

@@ -105,7 +105,7 @@ func TestFileReadVersionAndRange(t *testing.T) {
 	}
 	r := res.(*apply.FileReadResult)
 	want := apply.FileReadResult{Path: "f.txt", Content: "2: b\n3: c\n", StartLine: 2, EndLine: 3, TotalLines: 3,
-		Version: strings.TrimSpace(git(t, dir, "hash-object", "f.txt")), LineEndings: "mixed", FinalNewline: false}
+		Version: strings.TrimSpace(git(t, dir, "hash-object", "f.txt")), LineEndings: "mixed", FinalNewline: false, Encoding: "UTF-8"}
 	if *r != want {
 		t.Fatalf("got %+v\nwant %+v", *r, want)
 	}

@@ -3,88 +3,121 @@ package apply
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/graftdev/graft/gitstore"
+	"github.com/graftdev/graft/internal/textedit"
 	"github.com/graftdev/graft/matcher"
 )
 
-// Code is a JSON-RPC style error code. The same codes reach
-// `graft call` output, MCP tool errors and, through one mapping in the CLI,
-// exit codes.
-type Code int
+// Code is a JSON-RPC style error code: internal/edit's, the one code of
+// every format. The same codes reach `graft call` output, MCP tool errors
+// and, through one mapping in the CLI, exit codes.
+type Code = textedit.Code
 
 // The error codes graft reports.
 const (
-	CodeFileNotFound Code = -32001 // the file does not exist
-	CodePermission   Code = -32002 // permission denied, or outside the worktree
-	CodeBinary       Code = -32004 // a binary file
-	CodeTextNotFound Code = -32010 // the old text is not in the file
-	CodeAmbiguous    Code = -32011 // the old text is in the file several times
-	CodeConflict     Code = -32012 // changed since read, or a patch does not fit
-	CodeSyntax       Code = -32013 // the edit adds a syntax error
-	CodeTooLarge     Code = -32014 // a file or a call over the size limits
-	CodeInvalid      Code = -32600 // an invalid request
-	CodeInternal     Code = -32603 // a bug or an I/O failure of graft itself
+	CodeFileNotFound = textedit.CodeFileNotFound // the file does not exist
+	CodePermission   = textedit.CodePermission   // permission denied, or outside the worktree
+	CodeBinary       = textedit.CodeBinary       // a binary file
+	CodeTextNotFound = textedit.CodeTextNotFound // the old text is not in the file
+	CodeAmbiguous    = textedit.CodeAmbiguous    // the old text is in the file several times
+	CodeConflict     = textedit.CodeConflict     // changed since read, or a patch does not fit
+	CodeSyntax       = textedit.CodeSyntax       // the edit adds a syntax error
+	CodeTooLarge     = textedit.CodeTooLarge     // a file or a call over the size limits
+	CodeIO           = textedit.CodeIO           // the disk failed a read or write (full, over quota): nothing changed
+	CodeInvalid      = textedit.CodeInvalid      // an invalid request
+	CodeInternal     = textedit.CodeInternal     // a bug or an I/O failure of graft itself
 )
 
-// codeUnclassified is the zero Code: an *Error without a code is internal.
-const codeUnclassified Code = 0
+// Error is the one error value of the engine and of every format
+// (internal/edit): a code, the file and the edit it concerns, a message,
+// and for refused matches the nearest candidates.
+type Error = textedit.Error
 
-// Error is the one error type of the engine: a code, the file and the edit
-// it concerns, a message, and for refused matches the nearest candidates.
-type Error struct {
-	Code Code
-	// Path is the file, relative to the worktree root where possible.
-	Path string
-	// Edit names the operation inside the call, such as "replacements[2]"
-	// or "edits[0]"; empty when the error concerns the whole call.
-	Edit string
-	// Msg says what went wrong, in lower case, without the path.
-	Msg string
-	// Count is the number of matches for CodeAmbiguous.
-	Count int
-	// Candidates are near misses for CodeTextNotFound and CodeAmbiguous.
-	Candidates []matcher.Candidate
-	// Err is the underlying cause, if any.
-	Err error
-
-	// reread holds, for a call refused because a file changed between
-	// the call's read and its write, what the call had read of each file
-	// (nil for a file that did not exist): the base that a recomputation
-	// carries the call's line numbers from.
+// changedError is the refusal of a call whose files changed on disk
+// between its read and its write: the engine recomputes the call from
+// reread, what the call had read of each file (nil for a file that did
+// not exist), the base its line numbers are carried from.
+type changedError struct {
+	err    *Error
 	reread map[string][]byte
-	// changeShown says that Msg already shows what changed in the file
-	// while the call ran, so that it is not added twice (explainChange).
-	changeShown bool
 }
 
-func (e *Error) Error() string {
-	msg := e.Msg
-	if msg == "" && e.Err != nil {
-		msg = e.Err.Error()
-	}
-	switch {
-	case e.Path != "" && e.Edit != "":
-		return fmt.Sprintf("%s: %s: %s", e.Path, e.Edit, msg)
-	case e.Path != "":
-		return fmt.Sprintf("%s: %s", e.Path, msg)
-	case e.Edit != "":
-		return fmt.Sprintf("%s: %s", e.Edit, msg)
-	}
-	return msg
-}
+func (c *changedError) Error() string { return c.err.Error() }
+func (c *changedError) Unwrap() error { return c.err }
 
-func (e *Error) Unwrap() error { return e.Err }
+// changeShown says that e's message already shows what changed in its
+// file while the call ran, so that it is not added twice.
+func changeShown(e *Error) bool { return strings.Contains(e.Msg, whatChanged) }
 
-// CodeOf returns the code of err: the code of the first *Error in its chain,
-// else CodeInternal.
+// whatChanged introduces the diff of a file changed under a call.
+const whatChanged = "What changed"
+
+// CodeOf returns the code of err, the one mapping of every error graft
+// meets to its code: an *Error's own code; else the shared sentinels
+// (internal/edit; the matcher's refusals match them), the repository
+// side's errors (gitstore) and the file system's, by errors.Is; else
+// CodeInternal; an internal error whose cause is the disk (full, over
+// quota, failing) is CodeIO. Exit codes and JSON-RPC codes follow from it.
 func CodeOf(err error) Code {
+	if c := codeOf(err); c != CodeInternal || !diskFailure(err) {
+		return c
+	}
+	return CodeIO
+}
+
+func codeOf(err error) Code {
 	var e *Error
-	if errors.As(err, &e) && e.Code != codeUnclassified {
+	if errors.As(err, &e) && e.Code != 0 {
 		return e.Code
 	}
+	if err == nil {
+		return 0
+	}
+	if c := textedit.KindCode(err); c != 0 {
+		return c
+	}
+	switch {
+	case errors.Is(err, gitstore.ErrConflict), errors.Is(err, gitstore.ErrLocked):
+		return CodeConflict
+	case errors.Is(err, gitstore.ErrNothingToUndo), errors.Is(err, gitstore.ErrNothingToRedo),
+		errors.Is(err, gitstore.ErrNoJournal), errors.Is(err, gitstore.ErrUnknownEntry), errors.Is(err, gitstore.ErrNoBranch):
+		return CodeInvalid
+	case errors.Is(err, fs.ErrNotExist):
+		return CodeFileNotFound
+	case errors.Is(err, gitstore.ErrFiltered), errors.Is(err, gitstore.ErrUnsafeRepository), errors.Is(err, gitstore.ErrUnsupportedFormat),
+		errors.Is(err, gitstore.ErrReadOnly), errors.Is(err, gitstore.ErrOtherRepository), errors.Is(err, fs.ErrPermission):
+		return CodePermission
+	}
 	return CodeInternal
+}
+
+// classified is err as an *Error for path and edit: err itself when it is
+// one (its path and edit filled in where it names none), else a new one
+// with err's code (CodeOf) and err as its cause. msg, if not empty,
+// replaces the cause's message.
+func classified(err error, path, edit, msg string) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		if e.Path == "" {
+			e.Path = path
+		}
+		if e.Edit == "" {
+			e.Edit = edit
+		}
+		return e
+	}
+	if msg == "" {
+		// The cause names the path in its message; the Error names it
+		// once. A package's prefix ("gitstore: ") is no one's business.
+		msg = strings.TrimPrefix(err.Error(), "gitstore: ")
+		if path != "" {
+			msg = strings.TrimPrefix(msg, path+": ")
+		}
+	}
+	return &Error{Code: CodeOf(err), Path: path, Edit: edit, Msg: msg, Err: err}
 }
 
 // errorf makes an *Error with a formatted message.
@@ -97,21 +130,21 @@ func invalidf(path, edit, format string, args ...any) *Error {
 	return errorf(CodeInvalid, path, edit, format, args...)
 }
 
-// matchError turns a matcher refusal into an *Error for path and edit.
+// matchError turns a matcher refusal into an *Error for path and edit,
+// what naming the text that was looked for ("old text").
 func matchError(err error, path, edit, what string) error {
 	var r *matcher.Refusal
 	if !errors.As(err, &r) {
-		return &Error{Code: CodeInternal, Path: path, Edit: edit, Err: err}
+		return classified(err, path, edit, "")
 	}
-	e := &Error{Path: path, Edit: edit, Candidates: r.Candidates, Err: err}
-	if errors.Is(err, matcher.ErrAmbiguous) {
-		e.Code, e.Count = CodeAmbiguous, r.Count
-		e.Msg = fmt.Sprintf("%s appears %d times (must be unique): %s", what, r.Count, r.Reason)
-		if r.Reason == "" {
-			e.Msg = fmt.Sprintf("%s appears %d times (must be unique)", what, r.Count)
+	e := &Error{Code: CodeOf(err), Path: path, Edit: edit, Candidates: r.Candidates, Err: err}
+	if e.Code == CodeAmbiguous {
+		e.Count = r.Count
+		e.Msg = fmt.Sprintf("%s appears %d times (must be unique)", what, r.Count)
+		if r.Reason != "" {
+			e.Msg += ": " + r.Reason
 		}
 	} else {
-		e.Code = CodeTextNotFound
 		e.Msg = fmt.Sprintf("%s not found in file", what)
 		if r.Reason != "" {
 			e.Msg += ": " + r.Reason
@@ -120,30 +153,14 @@ func matchError(err error, path, edit, what string) error {
 	return e
 }
 
-// storeError classifies an error of the repository side (gitstore) for
-// path ("" when it concerns the whole call): a file changed underneath or
-// another process holding the lock is a conflict; a path under a git
-// filter or in another repository, a read-only file, or a repository
-// owned by another user, is refused; an empty
-// journal or unknown entry is an invalid request; the rest is internal.
+// storeError is an error of the repository side (gitstore) for path (""
+// when it concerns the whole call), classified by CodeOf: a file changed
+// underneath or another process holding the lock is a conflict; a path
+// under a git filter or in another repository, a read-only file, or a
+// repository owned by another user, is refused; an empty journal or
+// unknown entry is an invalid request; the rest is internal.
 func storeError(err error, path string) error {
-	code := CodeInternal
-	switch {
-	case errors.Is(err, gitstore.ErrConflict), errors.Is(err, gitstore.ErrLocked):
-		code = CodeConflict
-	case errors.Is(err, gitstore.ErrFiltered), errors.Is(err, gitstore.ErrUnsafeRepository), errors.Is(err, gitstore.ErrUnsupportedFormat),
-		errors.Is(err, gitstore.ErrReadOnly), errors.Is(err, gitstore.ErrOtherRepository):
-		code = CodePermission
-	case errors.Is(err, gitstore.ErrNothingToUndo), errors.Is(err, gitstore.ErrNothingToRedo),
-		errors.Is(err, gitstore.ErrNoJournal), errors.Is(err, gitstore.ErrUnknownEntry):
-		code = CodeInvalid
-	}
-	// gitstore names the path in its message; the Error names it once.
-	msg := strings.TrimPrefix(err.Error(), path+": ")
-	if path == "" {
-		msg = err.Error()
-	}
-	return &Error{Code: code, Path: path, Msg: msg, Err: err}
+	return classified(err, path, "", "")
 }
 
 // StoreError classifies an error of the repository side that reaches a

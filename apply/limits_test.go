@@ -3,6 +3,7 @@ package apply_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,5 +44,53 @@ func TestLimitsCountChangedBytes(t *testing.T) {
 	err = run("file_read", map[string]any{"path": "huge.txt"})
 	if apply.CodeOf(err) != apply.CodeTooLarge || !strings.Contains(err.Error(), "--max-file-size") || !strings.Contains(err.Error(), "64 KiB") {
 		t.Fatalf("got %v, want too large naming --max-file-size and 64 KiB", err)
+	}
+}
+
+// The per-file limit holds for what a call writes, not only for what it
+// reads: a file created, grown by an edit, a regex or a patch past it is
+// refused, dry run or not, and nothing changes on disk (issue 32 item 6).
+func TestLimitsHoldForWrites(t *testing.T) {
+	dir := newRepo(t)
+	writeFile(t, filepath.Join(dir, "small.txt"), []byte("hello\n"))
+	commitAll(t, dir)
+	const limit = 64 << 10
+	e, err := apply.Open(apply.Options{Dir: dir, MaxFileBytes: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat("y", limit+10)
+	var patch strings.Builder
+	patch.WriteString("--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n")
+	for range 2 {
+		patch.WriteString("+" + strings.Repeat("p", limit/2) + "\n")
+	}
+	for _, c := range []struct {
+		name, tool string
+		args       map[string]any
+	}{
+		{"create", "edit", map[string]any{"filePath": "new.txt", "oldString": "", "newString": big}},
+		{"edit", "edit", map[string]any{"filePath": "small.txt", "oldString": "hello", "newString": big}},
+		{"dry run", "edit", map[string]any{"filePath": "small.txt", "oldString": "hello", "newString": big, "dry_run": true}},
+		{"regex", "replace_in_file", map[string]any{"filePath": "small.txt", "replacements": []map[string]any{
+			{"type": "regex", "searchFor": "l", "replaceWith": strings.Repeat("$&", limit/2)}}}},
+		{"lines", "edit_lines", map[string]any{"command": "insert", "path": "small.txt", "insert_line": 0, "new_content": big}},
+		{"patch", "apply_patch", map[string]any{"patch": patch.String()}},
+	} {
+		// Each case starts from the committed state, whatever the one
+		// before it did.
+		writeFile(t, filepath.Join(dir, "small.txt"), []byte("hello\n"))
+		os.Remove(filepath.Join(dir, "new.txt"))
+		b, _ := json.Marshal(c.args)
+		_, err := e.Call(context.Background(), c.tool, b)
+		if apply.CodeOf(err) != apply.CodeTooLarge || !strings.Contains(err.Error(), "--max-file-size") || !strings.Contains(err.Error(), "64 KiB") || !strings.Contains(err.Error(), "would be") {
+			t.Errorf("%s: got %v, want too large naming --max-file-size and 64 KiB", c.name, err)
+		}
+		if got, _ := os.ReadFile(filepath.Join(dir, "small.txt")); string(got) != "hello\n" {
+			t.Errorf("%s: small.txt changed to %d bytes", c.name, len(got))
+		}
+		if _, err := os.Stat(filepath.Join(dir, "new.txt")); err == nil {
+			t.Errorf("%s: new.txt was created", c.name)
+		}
 	}
 }

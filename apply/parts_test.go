@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graftdev/graft/internal/textedit"
+
 	"github.com/graftdev/graft/gitstore/gittest"
 	"github.com/graftdev/graft/internal/lineindex"
 )
@@ -39,11 +41,11 @@ func TestBigFileHeldInParts(t *testing.T) {
 
 	// One edit near the end and one near the start, in one call.
 	tx := e.Begin("replace_in_file", false)
-	if err := tx.editString("big.txt", "r[0]", "line 150000: value = 0\n", "line 150000: value = 1\n", false, "", false); err != nil {
+	if err := tx.editString("big.txt", "r[0]", "line 150000: value = 0\n", "line 150000: value = 1\n", false, ""); err != nil {
 		t.Fatal(err)
 	}
 	f := tx.byRel["big.txt"]
-	if f.parts == nil || f.Cur != nil {
+	if f.parts == nil || f.cur != nil {
 		t.Fatal("a big file's hunks are not held in parts")
 	}
 	want := bytes.Replace(old, []byte("line 150000: value = 0\n"), []byte("line 150000: value = 1\n"), 1)
@@ -53,7 +55,7 @@ func TestBigFileHeldInParts(t *testing.T) {
 	if got := f.changedBytes(); got != 2 {
 		t.Fatalf("changedBytes %d, want 2", got)
 	}
-	sorted, _ := sortHunks(len(old), f.hunks)
+	sorted := f.changes
 	ai, bi := lineindex.New(old), lineindex.New(want)
 	wantDiff := unified("a/big.txt", "b/big.txt", ai, bi, editsFromHunks(ai, bi, sorted))
 	land, err := tx.Land(ctx, "")
@@ -68,7 +70,7 @@ func TestBigFileHeldInParts(t *testing.T) {
 	// Sequential steps on the same file join the parts and go on.
 	tx = e.Begin("multi_edit", false)
 	for i, pair := range [][2]string{{"line 10: value = 0\n", "line 10: value = 2\n"}, {"line 10: value = 2\n", "line 10: value = 3\n"}} {
-		if err := tx.editString("big.txt", fmt.Sprintf("edits[%d]", i), pair[0], pair[1], false, "", true); err != nil {
+		if err := tx.editString("big.txt", fmt.Sprintf("edits[%d]", i), pair[0], pair[1], false, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -91,7 +93,7 @@ func TestBigFileHeldInParts(t *testing.T) {
 
 	// A NUL put at the start is seen in the head of the parts.
 	tx = e.Begin("edit", false)
-	if err := tx.editString("big.txt", "", "line 0: value = 0\n", "line 0:\x00\n", false, "", false); err != nil {
+	if err := tx.editString("big.txt", "", "line 0: value = 0\n", "line 0:\x00\n", false, ""); err != nil {
 		t.Fatal(err)
 	}
 	if r := tx.byRel["big.txt"].result(); !strings.HasPrefix(r.Diff, "Binary files") {
@@ -126,22 +128,22 @@ func TestPartsAgreeWithJoined(t *testing.T) {
 		for i, n := 0, r.IntN(80); i < n; i++ {
 			old = append(old, []byte([]string{"a\n", "b\n", "\n", "c\r\n", "dd"}[r.IntN(5)])...)
 		}
-		var hunks []Hunk
+		var hunks []textedit.Change
 		for at := 0; at < len(old) && r.IntN(3) > 0; {
 			start := at + r.IntN(len(old)-at+1)
 			end := start + r.IntN(min(len(old)-start, 12)+1)
-			hunks = append(hunks, Hunk{Start: start, End: end, New: []string{"", "x\n", "y", "z\nw\n", "a\n", "dd"}[r.IntN(6)]})
+			hunks = append(hunks, textedit.Change{Start: start, End: end, New: []string{"", "x\n", "y", "z\nw\n", "a\n", "dd"}[r.IntN(6)]})
 			at = end + 1 + r.IntN(40)
 		}
 		if len(hunks) == 0 {
 			continue
 		}
-		parts, err := applyParts(old, hunks)
+		parts, err := textedit.Parts(old, hunks)
 		if err != nil {
 			continue
 		}
 		cur := joinPieces(parts)
-		sorted, _ := sortHunks(len(old), hunks)
+		sorted, _ := textedit.Check(len(old), hunks)
 		fa, fb := lineindex.New(old), lineindex.New(cur)
 		full := editsFromHunks(fa, fb, sorted)
 		want := unified("a", "b", fa, fb, full)
@@ -151,7 +153,7 @@ func TestPartsAgreeWithJoined(t *testing.T) {
 		if got := unifiedAt("a", "b", wa, wb, edits, base); got != want || fmt.Sprint(edits) != fmt.Sprint(full) {
 			t.Fatalf("%q %+v:\nwindowed:\n%s\nfull:\n%s", old, hunks, got, want)
 		}
-		p, j := &TxFile{Exists: true, Old: old, parts: parts}, &TxFile{Exists: true, Old: old, Cur: cur}
+		p, j := &TxFile{Exists: true, Old: old, parts: parts}, &TxFile{Exists: true, Old: old, cur: cur}
 		if p.changed() != j.changed() || p.changedBytes() != j.changedBytes() || p.size() != len(cur) {
 			t.Fatalf("%q %+v: parts say changed %v, %d bytes; joined %v, %d", old, hunks, p.changed(), p.changedBytes(), j.changed(), j.changedBytes())
 		}

@@ -1,18 +1,15 @@
 package apply
 
 import (
-	"bytes"
 	"container/list"
-	"errors"
-	"fmt"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/graftdev/graft/internal/textedit"
+
+	"github.com/graftdev/graft/apply/lineedit"
 	"github.com/graftdev/graft/apply/outline"
-	"github.com/graftdev/graft/apply/syntax"
-	"github.com/graftdev/graft/matcher"
+	"github.com/graftdev/graft/apply/symbol"
 )
 
 // Edits by symbol name (file_outline, edit_symbol and multi_edit's symbol
@@ -87,21 +84,28 @@ func (c *outlineCache) put(key string, co *cachedOutline) {
 	}
 }
 
-// outlineOf returns the outline of content, the content of the file rel,
-// and its version (blob id), from the engine's cache when the same
+// outlineOf returns the outline of content, the content of the file rel
+// (its lines read through the file's text view, as every tool reads
+// them), and its version (blob id), from the engine's cache when the same
 // content was outlined before. store says to save the content as a
 // version an edit may name later (as file_read does).
 func (e *Engine) outlineOf(rel string, content []byte, store bool, edit string) (*outline.Outline, string, error) {
-	lang := detectLanguage(rel, content)
+	return e.outlineText(rel, content, textedit.NewView(content).Text, "", store, edit)
+}
+
+// outlineText is outlineOf for content data whose text is content, decoded
+// from the encoding enc ("" for UTF-8).
+func (e *Engine) outlineText(rel string, data, content []byte, enc string, store bool, edit string) (*outline.Outline, string, error) {
+	lang := symbol.Language(rel, content)
 	if lang == "" {
-		_, err := parseOutline(rel, lang, content, edit)
+		_, err := symbol.Parse(rel, lang, content, edit)
 		return nil, "", err
 	}
-	id := e.store.BlobID(content)
-	key := id + "\x00" + lang
+	id := e.store.BlobID(data)
+	key := id + "\x00" + lang + "\x00" + enc
 	co := e.outlines.get(key)
 	if co == nil {
-		o, err := parseOutline(rel, lang, content, edit)
+		o, err := symbol.Parse(rel, lang, content, edit)
 		if err != nil {
 			return nil, "", err
 		}
@@ -110,7 +114,7 @@ func (e *Engine) outlineOf(rel string, content []byte, store bool, edit string) 
 	}
 	if store && !co.stored.Load() {
 		// The version is stored, so that a later edit can diff against it.
-		if _, err := e.store.SaveBlob(content); err != nil {
+		if _, err := e.store.SaveBlob(data); err != nil {
 			e.log.Debug("version not stored", "path", rel, "err", err)
 		}
 		co.stored.Store(true)
@@ -118,592 +122,23 @@ func (e *Engine) outlineOf(rel string, content []byte, store bool, edit string) 
 	return co.o, co.version, nil
 }
 
-// parseOutline parses content of language lang (the file rel) into an
-// outline, or says why it cannot.
-func parseOutline(rel, lang string, content []byte, edit string) (*outline.Outline, error) {
-	if lang == "" {
-		return nil, invalidf(rel, edit, "graft has no outline for this file: its language is unknown (symbols are read in %s)", outlineLanguages)
-	}
-	o, err := outline.ParseLanguage(lang, content)
-	if errors.Is(err, outline.ErrUnsupported) {
-		return nil, invalidf(rel, edit, "no symbol tools for this file: %s; use edit or edit_lines", strings.TrimPrefix(err.Error(), outline.ErrUnsupported.Error()+": "))
-	}
-	if err != nil {
-		return nil, &Error{Code: CodeInternal, Path: rel, Edit: edit, Msg: "outline: " + err.Error(), Err: err}
-	}
-	return o, nil
-}
-
 // EditSymbolText makes one edit by symbol in content, the content of the
 // file named path, as edit_symbol does but with no repository, syntax
 // check or journal: for corpora and tests. It returns the new content,
 // or the refusal (an *Error: CodeAmbiguous, CodeTextNotFound, ...).
-func EditSymbolText(path string, content []byte, symbol, action string, text *string, line int) ([]byte, error) {
-	o, err := parseOutline(path, detectLanguage(path, content), content, "")
+func EditSymbolText(path string, content []byte, name, action string, text *string, line int) ([]byte, error) {
+	o, err := symbol.Parse(path, symbol.Language(path, content), content, "")
 	if err != nil {
 		return nil, err
 	}
-	ix := newFileLines(content)
-	s, err := resolveSymbol(o, ix, symbol, line, "")
+	ix := lineedit.NewFile(content)
+	s, err := symbol.Resolve(o, ix, name, line, "")
 	if err != nil {
-		return nil, withPath(err, path)
+		return nil, textedit.WithPath(err, path)
 	}
-	hunks, _, err := symbolHunks(o, ix, path, s, symbolEdit{Symbol: symbol, Action: action, Content: text, Line: line}, "")
+	hunks, err := symbol.Changes(o, ix, path, s, symbol.Edit{Symbol: name, Action: action, Content: text, Line: line}, "")
 	if err != nil {
-		return nil, withPath(err, path)
+		return nil, textedit.WithPath(err, path)
 	}
-	return Apply(content, hunks)
-}
-
-const outlineLanguages = "Go, Python, JavaScript, TypeScript, Rust, Java, C, C++, Ruby, Bash, JSON, YAML and TOML"
-
-// symbolEdit is one edit by symbol: the declaration, what to do, and the
-// new text.
-type symbolEdit struct {
-	Symbol  string
-	Action  string
-	Content *string
-	Line    int
-}
-
-// symbolActions are the actions of edit_symbol, the first the default.
-var symbolActions = []string{"replace", "insert_before", "insert_after", "delete"}
-
-// resolveSymbol finds the one declaration named name (line picking among
-// several), or refuses: CodeAmbiguous listing the candidates, or
-// CodeTextNotFound listing near names.
-func resolveSymbol(o *outline.Outline, ix *fileLines, name string, line int, edit string) (*outline.Symbol, error) {
-	if strings.TrimSpace(name) == "" {
-		return nil, invalidf("", edit, "symbol is required: a name path from file_outline, such as Type.Method or dependencies.react")
-	}
-	found, err := o.Find(name)
-	if err != nil {
-		return nil, invalidf("", edit, "symbol %q: %v", name, err)
-	}
-	if line > 0 && len(found) > 0 {
-		var at []*outline.Symbol
-		for _, s := range found {
-			if top := topLine(s); line >= top && line <= s.EndLine {
-				at = append(at, s)
-			}
-		}
-		if len(at) == 0 {
-			e := errorf(CodeTextNotFound, "", edit, "no symbol %q spans line %d; it is at %s", name, line, symbolLines(found))
-			e.Candidates = symbolCandidates(ix, found, 1)
-			return nil, e
-		}
-		found = at
-	}
-	switch len(found) {
-	case 1:
-		return found[0], nil
-	case 0:
-		near := o.Near(name, 5)
-		msg := fmt.Sprintf("symbol %q not found", name)
-		if len(near) > 0 {
-			var names []string
-			for _, s := range near {
-				if !slices.Contains(names, s.Path()) {
-					names = append(names, s.Path())
-				}
-			}
-			msg += "; near names: " + strings.Join(names, ", ")
-		} else {
-			msg += " (file_outline lists the names)"
-		}
-		e := errorf(CodeTextNotFound, "", edit, "%s", msg)
-		e.Candidates = symbolCandidates(ix, near, 0.5)
-		return nil, e
-	}
-	e := errorf(CodeAmbiguous, "", edit, "symbol %q names %d declarations, at %s: pass line to pick one", name, len(found), symbolLines(found))
-	e.Count = len(found)
-	e.Candidates = symbolCandidates(ix, found, 1)
-	return nil, e
-}
-
-func topLine(s *outline.Symbol) int {
-	if s.CommentLine > 0 {
-		return s.CommentLine
-	}
-	return s.Line
-}
-
-func symbolLines(list []*outline.Symbol) string {
-	var parts []string
-	for _, s := range list {
-		parts = append(parts, fmt.Sprintf("%s %s (%s)", s.Kind, s.Path(), lineDesc(s.Line, s.EndLine)))
-	}
-	return strings.Join(parts, "; ")
-}
-
-// symbolCandidates lists symbols as a refusal's candidates: the text is
-// the declaration's line (past its decorators).
-func symbolCandidates(ix *fileLines, list []*outline.Symbol, sim float64) []matcher.Candidate {
-	var out []matcher.Candidate
-	for _, s := range list {
-		text := ""
-		if s.DeclLine >= 1 && s.DeclLine <= ix.Count() {
-			text = strings.TrimSpace(string(ix.Text(s.DeclLine)))
-		}
-		out = append(out, matcher.Candidate{Line: s.Line, EndLine: s.EndLine, Similarity: sim, Text: text,
-			Reason: s.Kind + " " + s.Path()})
-	}
-	return out
-}
-
-// symbolHunks turns one edit of the declaration s of the content indexed
-// by ix into hunks.
-func symbolHunks(o *outline.Outline, ix *fileLines, file string, s *outline.Symbol, ed symbolEdit, edit string) ([]Hunk, Located, error) {
-	loc := Located{Edit: edit, Line: s.Line, EndLine: s.EndLine, Method: "symbol", Similarity: 1}
-	action := ed.Action
-	if action == "" {
-		action = "replace"
-	}
-	content := ""
-	switch action {
-	case "replace", "insert_before", "insert_after":
-		if ed.Content == nil {
-			return nil, loc, invalidf("", edit, "content is required for %s", action)
-		}
-		content = *ed.Content
-		if action != "replace" && strings.TrimSpace(content) == "" {
-			return nil, loc, invalidf("", edit, "nothing to insert: content is empty")
-		}
-	case "delete":
-		if ed.Content != nil && strings.TrimSpace(*ed.Content) != "" {
-			return nil, loc, invalidf("", edit, "delete takes no content")
-		}
-	default:
-		return nil, loc, invalidf("", edit, "unknown action %q (%s)", action, strings.Join(symbolActions, ", "))
-	}
-	if o.Config {
-		return configHunks(o, ix, file, s, action, content, edit, loc)
-	}
-	if s.Shared {
-		return nil, loc, invalidf("", edit, "%s %s shares line %d with other code: edit it with edit or edit_lines", s.Kind, s.Path(), s.Line)
-	}
-	lines := trimBlankLines(splitText(content))
-	if action == "replace" && len(lines) == 0 {
-		return nil, loc, invalidf("", edit, "content is empty: use action delete to remove %s", s.Path())
-	}
-	line, block, blockEnd := outline.Comments(o.Language)
-	cs := commentStyle{line, block, blockEnd}
-	switch action {
-	case "replace":
-		first := s.Line
-		switch {
-		case s.DeclLine > s.Line && !startsDecorated(lines, cs):
-			// Content without the decorators (attributes, annotations)
-			// the symbol has replaces the declaration under them.
-			first = s.DeclLine
-		case s.CommentLine > 0 && cs.starts(lines):
-			first = s.CommentLine
-		}
-		lines = keepExport(o.Language, string(ix.Text(s.DeclLine)), lines)
-		lines, loc.Reindented = reindentTo(lines, file, o.Language, ix, first, s.EndLine, s)
-		loc.Line = first
-		return []Hunk{linesHunk(ix, first, s.EndLine, lines, edit)}, loc, nil
-	case "insert_before", "insert_after":
-		sep := separation(o, ix, s)
-		top := topLine(s)
-		lines, loc.Reindented = reindentTo(lines, file, o.Language, ix, top, top-1, s)
-		blank := make([]string, sep)
-		if action == "insert_before" {
-			loc.Line, loc.EndLine = top, top
-			return []Hunk{insertHunk(ix, top-1, append(lines, blank...), edit)}, loc, nil
-		}
-		loc.Line, loc.EndLine = s.EndLine, s.EndLine
-		return []Hunk{insertHunk(ix, s.EndLine, append(blank, lines...), edit)}, loc, nil
-	}
-	first, last := deletedLines(o, ix, s)
-	loc.Line, loc.EndLine = first, last
-	return []Hunk{linesHunk(ix, first, last, nil, edit)}, loc, nil
-}
-
-// commentStyle is a language's comment markers.
-type commentStyle struct{ line, block, blockEnd string }
-
-// starts reports whether lines begin with a comment.
-func (c commentStyle) starts(lines []string) bool {
-	if len(lines) == 0 {
-		return false
-	}
-	t := strings.TrimSpace(lines[0])
-	return c.line != "" && strings.HasPrefix(t, c.line) || c.block != "" && strings.HasPrefix(t, c.block)
-}
-
-// keepExport gives content sent without the "export" (or "export
-// default", "export declare") that the symbol's declaration line starts
-// with in JavaScript and TypeScript that prefix back, when the content's
-// declaration starts with the same word the declaration does after it.
-func keepExport(lang, declLine string, lines []string) []string {
-	if lang != "javascript" && lang != "typescript" && lang != "tsx" {
-		return lines
-	}
-	decl := strings.TrimSpace(declLine)
-	prefix := ""
-	for _, w := range []string{"export ", "default ", "declare "} {
-		if strings.HasPrefix(decl[len(prefix):], w) {
-			prefix += w
-		}
-	}
-	if prefix == "" {
-		return lines
-	}
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if commentOnly(t) || strings.HasPrefix(t, "@") {
-			continue
-		}
-		if strings.HasPrefix(t, "export ") || firstWord(t) != firstWord(decl[len(prefix):]) {
-			return lines
-		}
-		out := append([]string(nil), lines...)
-		ind := leading(l)
-		out[i] = ind + prefix + l[len(ind):]
-		return out
-	}
-	return lines
-}
-
-// commentOnly reports whether a trimmed JavaScript line holds a comment
-// and no code ("/*x*/ function f" holds code).
-func commentOnly(t string) bool {
-	switch {
-	case strings.HasPrefix(t, "//"), strings.HasPrefix(t, "*"):
-		return true
-	case strings.HasPrefix(t, "/*"):
-		end := strings.Index(t, "*/")
-		return end < 0 || strings.TrimSpace(t[end+2:]) == ""
-	}
-	return false
-}
-
-func firstWord(s string) string {
-	if i := strings.IndexAny(s, " \t(<{=:"); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
-// startsDecorated reports whether lines, past a leading comment, start
-// with a decorator, attribute or annotation ("@", "#[").
-func startsDecorated(lines []string, cs commentStyle) bool {
-	for i, l := range lines {
-		if cs.starts(lines[i:]) {
-			continue
-		}
-		t := strings.TrimSpace(l)
-		return strings.HasPrefix(t, "@") || strings.HasPrefix(t, "#[")
-	}
-	return false
-}
-
-func trimBlankLines(lines []string) []string {
-	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
-		lines = lines[1:]
-	}
-	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
-		lines = lines[:len(lines)-1]
-	}
-	return lines
-}
-
-// reindentTo moves lines to the indentation of line at (the symbol's
-// first line) when their first line is indented otherwise, keeping their
-// relative indentation: edit_lines' re-indentation with the level forced
-// to the symbol's, and the style (tabs or spaces) to that of the symbol's
-// own lines. Lines whose first line already stands at the symbol's
-// indentation are left alone (a string literal inside may sit lower).
-// For an insertion, last is at-1.
-func reindentTo(lines []string, file, lang string, ix *fileLines, at, last int, s *outline.Symbol) ([]string, string) {
-	if len(lines) == 0 || at < 1 || at > ix.Count() {
-		return lines, ""
-	}
-	want := leading(string(ix.Text(at)))
-	st := fileIndentStyle(ix)
-	tabs := spanTabs(ix, topLine(s), s.EndLine, st, lang)
-	if want != "" {
-		tabs = strings.HasPrefix(want, "\t")
-	}
-	// Lines inside a multi-line string (a Go raw string, a template
-	// literal, a Python docstring) are text: they move with the block but
-	// keep their tabs or spaces, and they do not tell the block's style.
-	inString := stringLines(lines, lang)
-	ct, known := linesStyle(unstrung(lines, inString))
-	convert := known && ct != tabs
-	if leading(lines[0]) == want && !convert {
-		return lines, ""
-	}
-	level := st.columns(want)
-	if tabs {
-		level = strings.Count(want, "\t")
-	}
-	from := leading(lines[0])
-	plan := indentPlan{forced: &level, tabs: &tabs, keepUnit: true}
-	// The lines that move with the first: those indented at least as it
-	// is (a line further left, a closing line the model outdented or a
-	// string literal's, stays as it is), and when the style changes only
-	// code lines; string lines then just move with the first line.
-	var idx []int
-	var code []string
-	for i, l := range lines {
-		if strings.HasPrefix(l, from) && !(convert && inString[i]) {
-			idx = append(idx, i)
-			code = append(code, l)
-		}
-	}
-	moved, note := plan.reindent(code, file, ix, at, last)
-	note = strings.Replace(note, "(indent_level)", "(symbol)", 1)
-	out := append([]string(nil), lines...)
-	for k, i := range idx {
-		out[i] = moved[k]
-	}
-	if convert {
-		for i, l := range lines {
-			if inString[i] && strings.HasPrefix(l, from) {
-				out[i] = want + l[len(from):]
-			}
-		}
-	}
-	if leading(out[0]) != want {
-		out = shiftLines(lines, from, want)
-		note = fmt.Sprintf("re-indented (symbol): first line moved to %q", want)
-	}
-	return out, note
-}
-
-// unstrung is lines without those inside a multi-line string.
-func unstrung(lines []string, inString []bool) []string {
-	var out []string
-	for i, l := range lines {
-		if !inString[i] {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// stringLines marks the lines that start inside a multi-line string
-// literal: a raw string in Go, a template literal in JavaScript and
-// TypeScript, a triple-quoted string in Python. It reads quotes, escapes
-// and line comments, no more.
-func stringLines(lines []string, lang string) []bool {
-	out := make([]bool, len(lines))
-	var raw, triple string // the open multi-line literal's delimiter
-	lineComment := "//"
-	if lang == "python" {
-		lineComment = "#"
-	}
-	for i, l := range lines {
-		out[i] = raw != "" || triple != ""
-		for j := 0; j < len(l); j++ {
-			switch {
-			case raw != "":
-				if l[j] == '\\' && lang != "go" {
-					j++
-				} else if strings.HasPrefix(l[j:], raw) {
-					raw = ""
-				}
-			case triple != "":
-				if l[j] == '\\' {
-					j++
-				} else if strings.HasPrefix(l[j:], triple) {
-					triple, j = "", j+2
-				}
-			case strings.HasPrefix(l[j:], lineComment):
-				j = len(l)
-			case l[j] == '`' && lang != "python":
-				raw = "`"
-			case lang == "python" && (strings.HasPrefix(l[j:], `"""`) || strings.HasPrefix(l[j:], "'''")):
-				triple, j = l[j:j+3], j+2
-			case l[j] == '"' || l[j] == '\'':
-				q := l[j]
-				for j++; j < len(l) && l[j] != q; j++ {
-					if l[j] == '\\' {
-						j++
-					}
-				}
-			}
-		}
-	}
-	return out
-}
-
-// spanTabs reports whether the lines first..last (or, when they do not
-// tell, the file) indent with tabs; lines inside multi-line strings do
-// not count.
-func spanTabs(ix *fileLines, first, last int, st indentStyle, lang string) bool {
-	lines := make([]string, 0, max(last-first+1, 0))
-	for n := first; n <= last; n++ {
-		lines = append(lines, string(ix.Text(n)))
-	}
-	if tabs, known := linesStyle(unstrung(lines, stringLines(lines, lang))); known {
-		return tabs
-	}
-	return st.tabs
-}
-
-// linesStyle tells whether lines indent with tabs or spaces, from the
-// first that says: a tab in the indentation, or two spaces or more. A
-// one-space lead (" * " in a doc comment) says nothing.
-func linesStyle(lines []string) (tabs, known bool) {
-	for _, l := range lines {
-		ind := leading(l)
-		switch {
-		case strings.TrimSpace(l) == "":
-		case strings.Contains(ind, "\t"):
-			return true, true
-		case len(ind) >= 2:
-			return false, true
-		}
-	}
-	return false, false
-}
-
-// shiftLines replaces the prefix from of every line that has it with to,
-// and prefixes to to the lines that do not.
-func shiftLines(lines []string, from, to string) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		switch {
-		case strings.TrimSpace(l) == "":
-			out[i] = ""
-		case strings.HasPrefix(l, from):
-			out[i] = to + l[len(from):]
-		default:
-			out[i] = to + strings.TrimLeft(l, " \t")
-		}
-	}
-	return out
-}
-
-// linesHunk replaces lines first..last with lines (none deletes them),
-// keeping the last replaced line's ending or its absence.
-func linesHunk(ix *fileLines, first, last int, lines []string, edit string) Hunk {
-	eol := eolNear(ix.Index, first)
-	terminated := ix.EOL(last) != ""
-	start, end := ix.Start(first), ix.End(last)
-	if len(lines) == 0 && !terminated && first > 1 {
-		// Deleting the last lines of a file without a final newline:
-		// the line before loses its line ending instead.
-		start -= len(ix.EOL(first - 1))
-	}
-	return Hunk{Start: start, End: end, New: lineBlock(lines, eol, terminated), Edit: edit, Desc: lineDesc(first, last)}
-}
-
-// insertHunk inserts lines after line after (0: the top). Inserted lines
-// take the line ending of their neighbourhood; after a last line without
-// one, one is added to it and the block becomes the unterminated last
-// line, so the file still has no final newline. edit_lines' inserts
-// (insertLinesHunk) and symbol inserts both go through it.
-func insertHunk(ix *fileLines, after int, lines []string, edit string) Hunk {
-	eol := eolNear(ix.Index, max(after, 1))
-	h := Hunk{Start: ix.End(after), End: ix.End(after), Edit: edit, Desc: fmt.Sprintf("insert after line %d", after)}
-	if after == 0 {
-		h.Start, h.End, h.Desc = 0, 0, "insert at the top"
-	}
-	if after > 0 && after == ix.Count() && ix.EOL(after) == "" {
-		h.New = eol + lineBlock(lines, eol, false)
-	} else {
-		h.New = lineBlock(lines, eol, true)
-	}
-	return h
-}
-
-// siblings returns the symbols beside s: its parent's children, or the
-// top-level symbols.
-func siblings(o *outline.Outline, s *outline.Symbol) []*outline.Symbol {
-	if s.Parent != nil {
-		return s.Parent.Children
-	}
-	return o.Symbols
-}
-
-// neighbours returns the declarations just before and after s in its
-// scope, at its indentation (a definition in another branch of an if is
-// not its neighbour).
-func neighbours(o *outline.Outline, ix *fileLines, s *outline.Symbol) (prev, next *outline.Symbol) {
-	ind := leading(string(ix.Text(s.Line)))
-	for _, x := range siblings(o, s) {
-		if x == s || leading(string(ix.Text(x.Line))) != ind {
-			continue
-		}
-		if x.EndLine < topLine(s) {
-			prev = x
-		}
-		if topLine(x) > s.EndLine && next == nil {
-			next = x
-		}
-	}
-	return prev, next
-}
-
-// blankBetween is the number of lines between lines a and b (exclusive)
-// when all of them are blank, else -1.
-func blankBetween(ix *fileLines, a, b int) int {
-	for n := a + 1; n < b; n++ {
-		if len(bytes.TrimSpace(ix.Text(n))) != 0 {
-			return -1
-		}
-	}
-	return max(b-a-1, 0)
-}
-
-// separation is how many blank lines the file puts between s and its
-// neighbours: between s and the next declaration, else the previous one,
-// else the language's habit (two between Python's top-level definitions,
-// none between keys, one elsewhere).
-func separation(o *outline.Outline, ix *fileLines, s *outline.Symbol) int {
-	prev, next := neighbours(o, ix, s)
-	if next != nil {
-		if n := blankBetween(ix, s.EndLine, topLine(next)); n >= 0 {
-			return min(n, 2)
-		}
-	}
-	if prev != nil {
-		if n := blankBetween(ix, prev.EndLine, topLine(s)); n >= 0 {
-			return min(n, 2)
-		}
-	}
-	switch {
-	case o.Config:
-		return 0
-	case o.Language == "python" && s.Parent == nil:
-		return 2
-	}
-	return 1
-}
-
-// deletedLines is the range a delete removes: the comment block, the
-// span, and the blank lines that separated it from the next declaration
-// (or, for the last one, from the previous), so that the file keeps its
-// separation.
-func deletedLines(o *outline.Outline, ix *fileLines, s *outline.Symbol) (int, int) {
-	first, last := topLine(s), s.EndLine
-	after := last
-	for after+1 <= ix.Count() && len(bytes.TrimSpace(ix.Text(after+1))) == 0 {
-		after++
-	}
-	_, next := neighbours(o, ix, s)
-	if next != nil && topLine(next) == after+1 {
-		return first, after
-	}
-	before := first
-	for before-1 >= 1 && len(bytes.TrimSpace(ix.Text(before-1))) == 0 {
-		before--
-	}
-	if before < first {
-		return before, last
-	}
-	if after == ix.Count() {
-		return first, after
-	}
-	return first, last
-}
-
-// detectLanguage is the language of the file rel with content, as the
-// syntax check tells it.
-func detectLanguage(rel string, content []byte) string {
-	return syntax.Detect(rel, content[:min(len(content), 512)])
+	return textedit.Splice(content, hunks)
 }

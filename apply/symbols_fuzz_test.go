@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/graftdev/graft/apply/lineedit"
 	"github.com/graftdev/graft/apply/outline"
+	"github.com/graftdev/graft/apply/symbol"
 	"github.com/graftdev/graft/apply/syntax"
 )
 
@@ -41,7 +43,7 @@ func FuzzSymbolRoundTrip(f *testing.F) {
 		if err != nil {
 			return
 		}
-		ix := newFileLines(src)
+		ix := lineedit.NewFile(src)
 		for _, s := range o.All() {
 			var text string
 			if o.Config {
@@ -100,7 +102,7 @@ func FuzzSymbolActions(f *testing.F) {
 			if i > 20 {
 				break
 			}
-			for _, action := range symbolActions {
+			for _, action := range symbol.Actions {
 				text := &content
 				if action == "delete" {
 					text = nil

@@ -398,3 +398,29 @@ func TestEditSymbolKeepsExport(t *testing.T) {
 		}
 	}
 }
+
+// Deleting the last declaration of a file without a final newline removes
+// exactly its lines (and the blank line that separated it), as edit_lines
+// deleting the same lines does: the line before keeps its own ending. The
+// two paths once disagreed ("a\nb\n" against "a\nb").
+func TestSymbolDeleteAgreesWithLineDelete(t *testing.T) {
+	const src = "package p\n\nfunc A() {}\n\nfunc B() {}"
+	const want = "package p\n\nfunc A() {}\n"
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"edit_symbol", map[string]any{"path": "a.go", "symbol": "B", "action": "delete"}},
+		{"edit_lines", map[string]any{"path": "a.go", "command": "delete", "start_line": 4, "end_line": 5}},
+	} {
+		dir := newRepo(t)
+		writeFile(t, filepath.Join(dir, "a.go"), []byte(src))
+		commitAll(t, dir)
+		if _, err := call(t, dir, tc.tool, tc.args); err != nil {
+			t.Fatalf("%s: %v", tc.tool, err)
+		}
+		if got, _ := os.ReadFile(filepath.Join(dir, "a.go")); string(got) != want {
+			t.Errorf("%s: file is %q, want %q", tc.tool, got, want)
+		}
+	}
+}

@@ -5,6 +5,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/graftdev/graft/apply/lineedit"
+	"github.com/graftdev/graft/internal/textedit"
+
 	"github.com/graftdev/graft/matcher"
 )
 
@@ -40,7 +43,7 @@ func (c *Common) dryRun() bool { return c.DryRun }
 
 func runEdit(ctx context.Context, e *Engine, req *EditRequest) (*Landing, error) {
 	tx := e.Begin("edit", req.DryRun)
-	if err := tx.editString(req.FilePath, "", req.OldString, req.NewString, req.ReplaceAll, req.Version, false); err != nil {
+	if err := tx.editString(req.FilePath, "", req.OldString, req.NewString, req.ReplaceAll, req.Version); err != nil {
 		return nil, err
 	}
 	return tx.Land(ctx, "")
@@ -72,7 +75,7 @@ func runEditTextFile(ctx context.Context, e *Engine, req *EditTextFileRequest) (
 		return nil, invalidf(req.Path, "", "old_string is required (edit_text_file does not create files; use edit with an empty oldString)")
 	}
 	tx := e.Begin("edit_text_file", req.DryRun)
-	if err := tx.editString(req.Path, "", req.OldString, req.NewString, false, req.Version, false); err != nil {
+	if err := tx.editString(req.Path, "", req.OldString, req.NewString, false, req.Version); err != nil {
 		return nil, err
 	}
 	l, err := tx.Land(ctx, "")
@@ -82,10 +85,10 @@ func runEditTextFile(ctx context.Context, e *Engine, req *EditTextFileRequest) (
 	return &EditTextFileResult{Landing: *l, Diff: l.Files[0].Diff, LineRange: l.Files[0].LineRange}, nil
 }
 
-// editString applies one string replacement to path inside tx. In
-// sequential mode (multi_edit) it applies to the file's current content in
-// the transaction; otherwise to the content when the call began.
-func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version string, sequential bool) error {
+// editString applies one string replacement to path inside tx, to the
+// file's text as the call's earlier steps left it (the text the call
+// began with, for the first).
+func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version string) error {
 	if oldText == newText {
 		return invalidf(path, edit, "old and new strings are identical")
 	}
@@ -98,68 +101,46 @@ func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version 
 		return err
 	}
 	if oldText == "" {
-		if f.Exists && f.size() > 0 || !f.Exists && f.Cur != nil {
+		if !f.Missing() && f.size() > 0 {
 			return invalidf(f.Rel, edit, "file exists and is not empty: give the old text to replace")
 		}
-		f.Replace([]byte(newText), []Located{{Edit: edit, Line: 1, EndLine: max(1, len(splitText(newText))), Method: "create", Similarity: 1}}, 1)
-		return nil
+		loc := Located{Edit: edit, Line: 1, EndLine: max(1, len(lineedit.Split(newText))), Method: "create", Similarity: 1}
+		if f.Missing() {
+			f.SetContent([]byte(newText), loc)
+			return nil
+		}
+		return f.Step([]textedit.Change{textedit.Change{New: newText}.Located(loc)})
 	}
-	if !f.Exists && f.Cur == nil {
+	if f.Missing() {
 		return &Error{Code: CodeFileNotFound, Path: f.Rel, Edit: edit, Msg: "file not found"}
 	}
-	// Sequential steps (multi_edit) see the file as the previous step left
-	// it; the others see it as the call began and become hunks.
-	stepwise := sequential || !f.singlePass
-	base := f.Old
-	if stepwise {
-		base = f.Content()
-	}
+	base := f.Text()
 	tx.e.phase(int64(len(base)), "locate in "+f.Rel)
 	matches, err := locate(base, oldText, newText, all, tx.e.matchOptions(0), edit)
 	if err != nil {
-		return withPath(sv.notFound(err, edit), f.Rel)
+		return textedit.WithPath(sv.notFound(err, edit), f.Rel)
 	}
-	hunks, located := stringHunks(base, matches, newText, edit)
-	if stepwise {
-		out, err := Apply(base, hunks)
-		if err != nil {
-			return withPath(err, f.Rel)
-		}
-		f.Replace(out, located, len(hunks))
-		return nil
-	}
-	return f.ApplyHunks(hunks, located, len(hunks))
+	return f.Step(stringChanges(base, matches, newText, edit))
 }
 
 // unchangedString records a batch member whose old and new text are the
 // same: its old text must still be found (a member that is not found is
 // refused as "not found", no-op or not), and then it is reported, not
 // applied.
-func (tx *Tx) unchangedString(path, edit, oldText string, all, sequential bool) error {
+func (tx *Tx) unchangedString(path, edit, oldText string, all bool) error {
 	f, err := tx.Open(path, edit, false)
 	if err != nil {
 		return err
 	}
-	if !f.Exists && f.Cur == nil {
+	if f.Missing() {
 		return &Error{Code: CodeFileNotFound, Path: f.Rel, Edit: edit, Msg: "file not found"}
 	}
-	base := f.Old
-	if sequential || !f.singlePass {
-		base = f.Content()
-	}
-	matches, err := locate(base, oldText, "", all, tx.e.matchOptions(0), edit)
+	matches, err := locate(f.Text(), oldText, "", all, tx.e.matchOptions(0), edit)
 	if err != nil {
-		return withPath(err, f.Rel)
+		return textedit.WithPath(err, f.Rel)
 	}
 	tx.unchanged = append(tx.unchanged, Unchanged{Edit: edit, Path: f.Rel, Line: matches[0].Line, EndLine: matches[len(matches)-1].EndLine, Note: unchangedNote})
 	return nil
-}
-
-func withPath(err error, path string) error {
-	if e, ok := err.(*Error); ok && e.Path == "" {
-		e.Path = path
-	}
-	return err
 }
 
 // locate finds oldText in content: the unique match, or every occurrence
@@ -176,27 +157,31 @@ func locate(content []byte, oldText, newText string, all bool, opt matcher.Optio
 	}
 	m, err := matcher.Find(content, oldText, opt)
 	if err != nil {
-		return nil, matchError(err, "", edit, "old text")
+		e := matchError(err, "", edit, "old text")
+		if CodeOf(e) == CodeAmbiguous {
+			e.(*Error).Msg += "; or replace every one: replaceAll (replace_all in multi_edit, --all for graft edit)"
+		}
+		return nil, e
 	}
 	return []matcher.Match{m}, nil
 }
 
-// stringHunks returns the hunks that replace each match with newText,
+// stringChanges returns the changes that replace each match with newText,
 // adapted to the match (re-indented by the matcher) and given the line
-// endings of the place it lands.
-func stringHunks(content []byte, matches []matcher.Match, newText, edit string) ([]Hunk, []Located) {
-	hunks := make([]Hunk, 0, len(matches))
-	located := make([]Located, 0, len(matches))
+// endings of the place it lands: the old text's own first line ending,
+// else the one line-ending policy (textedit.EOL).
+func stringChanges(content []byte, matches []matcher.Match, newText, edit string) []textedit.Change {
+	changes := make([]textedit.Change, 0, len(matches))
 	for _, m := range matches {
-		eol := eolOf(spanFirstLine(content[m.Start:m.End]))
+		eol := textedit.EOLOf(spanFirstLine(content[m.Start:m.End]))
 		if eol == "" {
-			eol = eolAround(content, m.Start)
+			eol = textedit.EOL(content, m.Start)
 		}
-		hunks = append(hunks, Hunk{Start: m.Start, End: m.End, New: withEOL(m.Adapt(newText), eol),
-			Edit: edit, Desc: fmt.Sprintf("text at line %d", m.Line)})
-		located = append(located, Located{Edit: edit, Line: m.Line, EndLine: m.EndLine, Method: string(m.Tier), Similarity: m.Similarity})
+		changes = append(changes, textedit.Change{Start: m.Start, End: m.End, New: textedit.WithEOL(m.Adapt(newText), eol),
+			Edit: edit, Desc: fmt.Sprintf("text at line %d", m.Line),
+			Line: m.Line, EndLine: m.EndLine, Method: string(m.Tier), Similarity: m.Similarity})
 	}
-	return hunks, located
+	return changes
 }
 
 // spanFirstLine returns the span up to and including its first line break.
@@ -224,8 +209,7 @@ func EditContent(content []byte, oldText, newText string, replaceAll bool, opt m
 	if err != nil {
 		return nil, nil, err
 	}
-	hunks, _ := stringHunks(content, ms, newText, "")
-	out, err := Apply(content, hunks)
+	out, err := textedit.Splice(content, stringChanges(content, ms, newText, ""))
 	return out, ms, err
 }
 

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/graftdev/graft/apply/lineedit"
+	"github.com/graftdev/graft/internal/textedit"
 )
 
 func init() {
@@ -54,28 +57,24 @@ func runReplaceInFile(ctx context.Context, e *Engine, req *ReplaceInFileRequest)
 	if err != nil {
 		return nil, err
 	}
-	ix := newFileLines(f.Old)
-	var hunks []Hunk
-	var located []Located
-	count := 0
+	ix := lineedit.NewFile(f.Text())
+	var changes []textedit.Change
 	for i, r := range req.Replacements {
 		edit := fmt.Sprintf("replacements[%d]", i)
-		hs, loc, err := e.replacementHunks(ix, f.Rel, r, edit, sv)
+		cs, loc, err := e.replacementChanges(ix, f.Rel, r, edit, sv)
 		if err != nil {
-			return nil, withPath(err, f.Rel)
+			return nil, textedit.WithPath(err, f.Rel)
 		}
-		if len(hs) == 0 && len(loc) == 1 && loc[0].Method == unchangedMethod {
-			tx.unchanged = append(tx.unchanged, Unchanged{Edit: edit, Path: f.Rel, Line: loc[0].Line, EndLine: loc[0].EndLine, Note: unchangedNote})
+		if len(cs) == 0 && loc.Method == unchangedMethod {
+			tx.unchanged = append(tx.unchanged, Unchanged{Edit: edit, Path: f.Rel, Line: loc.Line, EndLine: loc.EndLine, Note: unchangedNote})
 			continue
 		}
-		hunks = append(hunks, hs...)
-		located = append(located, loc...)
-		count += len(hs)
+		changes = append(changes, cs...)
 	}
-	if len(hunks) == 0 && len(tx.unchanged) > 0 {
+	if len(changes) == 0 && len(tx.unchanged) > 0 {
 		return nil, invalidf(f.Rel, tx.unchanged[0].Edit, "searchFor and replaceWith are identical")
 	}
-	if err := f.ApplyHunks(hunks, located, count); err != nil {
+	if err := f.Step(changes); err != nil {
 		return nil, err
 	}
 	return tx.Land(ctx, "")
@@ -84,78 +83,81 @@ func runReplaceInFile(ctx context.Context, e *Engine, req *ReplaceInFileRequest)
 // unchangedMethod marks the Located of a no-op operation.
 const unchangedMethod = "unchanged"
 
-func (e *Engine) replacementHunks(ix *fileLines, file string, r Replacement, edit string, sv *sinceVersion) ([]Hunk, []Located, error) {
+// replacementChanges reads one replace_in_file replacement as located
+// changes; a no-op string replacement comes back as no change and its
+// Located, marked unchangedMethod.
+func (e *Engine) replacementChanges(ix *lineedit.File, file string, r Replacement, edit string, sv *sinceVersion) ([]textedit.Change, Located, error) {
 	need := func(ok bool, field string) error {
 		if !ok {
 			return invalidf("", edit, "%s is required for type %q", field, r.Type)
 		}
 		return nil
 	}
-	lineLoc := func(first, last int, note string) []Located {
-		return []Located{{Edit: edit, Line: first, EndLine: last, Method: "lines", Similarity: 1, Reindented: note}}
+	lineLoc := func(first, last int, note string) Located {
+		return Located{Edit: edit, Line: first, EndLine: last, Method: "lines", Similarity: 1, Reindented: note}
 	}
 	switch r.Type {
 	case "lines":
 		if err := firstErr(need(r.StartLine != 0, "startLine"), need(r.EndLine != 0, "endLine"), need(r.ReplaceWith != nil, "replaceWith")); err != nil {
-			return nil, nil, err
+			return nil, Located{}, err
 		}
 		first, last, err := sv.lines(r.StartLine, r.EndLine, edit)
 		if err != nil {
-			return nil, nil, err
+			return nil, Located{}, err
 		}
-		h, note, err := replaceLinesHunk(ix, file, first, last, *r.ReplaceWith, edit, indentPlan{})
+		h, note, err := lineedit.Replace(ix, file, first, last, *r.ReplaceWith, edit, lineedit.Plan{})
 		if err != nil {
-			return nil, nil, err
+			return nil, Located{}, err
 		}
-		return []Hunk{h}, lineLoc(first, last, note), nil
+		return []textedit.Change{h.Located(lineLoc(first, last, note))}, Located{}, nil
 	case "insert_before", "insert_after":
 		if err := firstErr(need(r.LineNumber != 0, "lineNumber"), need(r.InsertText != nil, "insertText")); err != nil {
-			return nil, nil, err
+			return nil, Located{}, err
 		}
 		n, _, err := sv.lines(r.LineNumber, r.LineNumber, edit)
 		if err != nil {
-			return nil, nil, err
+			return nil, Located{}, err
 		}
 		if n < 1 || n > ix.Count() {
-			return nil, nil, invalidf("", edit, "lineNumber %d out of range: the file has %d lines", n, ix.Count())
+			return nil, Located{}, invalidf("", edit, "lineNumber %d out of range: the file has %d lines", n, ix.Count())
 		}
 		after := n
 		if r.Type == "insert_before" {
 			after--
 		}
-		h, note, err := insertLinesHunk(ix, file, after, *r.InsertText, edit, indentPlan{})
+		h, note, err := lineedit.Insert(ix, file, after, *r.InsertText, edit, lineedit.Plan{})
 		if err != nil {
-			return nil, nil, err
+			return nil, Located{}, err
 		}
-		return []Hunk{h}, lineLoc(n, n, note), nil
+		return []textedit.Change{h.Located(lineLoc(n, n, note))}, Located{}, nil
 	case "string":
 		if err := firstErr(need(r.SearchFor != "", "searchFor"), need(r.ReplaceWith != nil, "replaceWith")); err != nil {
-			return nil, nil, err
+			return nil, Located{}, err
 		}
 		if r.SearchFor == *r.ReplaceWith {
 			// A no-op: its text must be found, then it is reported, not
 			// applied (runReplaceInFile refuses a call of only no-ops).
 			ms, err := locate(ix.Content(), r.SearchFor, "", true, e.matchOptions(0), edit)
 			if err != nil {
-				return nil, nil, sv.notFound(err, edit)
+				return nil, Located{}, sv.notFound(err, edit)
 			}
-			return nil, []Located{{Edit: edit, Line: ms[0].Line, EndLine: ms[len(ms)-1].EndLine, Method: unchangedMethod}}, nil
+			return nil, Located{Edit: edit, Line: ms[0].Line, EndLine: ms[len(ms)-1].EndLine, Method: unchangedMethod}, nil
 		}
 		ms, err := locate(ix.Content(), r.SearchFor, *r.ReplaceWith, true, e.matchOptions(0), edit)
 		if err != nil {
-			return nil, nil, sv.notFound(err, edit)
+			return nil, Located{}, sv.notFound(err, edit)
 		}
-		hs, loc := stringHunks(ix.Content(), ms, *r.ReplaceWith, edit)
-		return hs, loc, nil
+		return stringChanges(ix.Content(), ms, *r.ReplaceWith, edit), Located{}, nil
 	case "regex":
 		if err := firstErr(need(r.SearchFor != "", "searchFor"), need(r.ReplaceWith != nil, "replaceWith")); err != nil {
-			return nil, nil, err
+			return nil, Located{}, err
 		}
-		return regexHunks(ix, r.SearchFor, *r.ReplaceWith, edit)
+		cs, err := regexChanges(ix, r.SearchFor, *r.ReplaceWith, edit)
+		return cs, Located{}, err
 	case "":
-		return nil, nil, invalidf("", edit, "type is required (lines, insert_before, insert_after, string, regex)")
+		return nil, Located{}, invalidf("", edit, "type is required (lines, insert_before, insert_after, string, regex)")
 	}
-	return nil, nil, invalidf("", edit, "unknown type %q (lines, insert_before, insert_after, string, regex)", r.Type)
+	return nil, Located{}, invalidf("", edit, "unknown type %q (lines, insert_before, insert_after, string, regex)", r.Type)
 }
 
 func firstErr(errs ...error) error {
@@ -169,17 +171,16 @@ func firstErr(errs ...error) error {
 
 // regexHunks replaces every match of pattern in the content with the
 // expanded template.
-func regexHunks(ix *fileLines, pattern, template, edit string) ([]Hunk, []Located, error) {
+func regexChanges(ix *lineedit.File, pattern, template, edit string) ([]textedit.Change, error) {
 	re, err := regexp.Compile(pattern)
 	if err != nil {
-		return nil, nil, invalidf("", edit, "invalid regex: %v", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		return nil, invalidf("", edit, "invalid regex: %v", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 	}
 	matches := re.FindAllSubmatchIndex(ix.Content(), -1)
 	if len(matches) == 0 {
-		return nil, nil, errorf(CodeTextNotFound, "", edit, "regex %q matches nothing in file", pattern)
+		return nil, errorf(CodeTextNotFound, "", edit, "regex %q matches nothing in file", pattern)
 	}
-	var hunks []Hunk
-	var located []Located
+	var changes []textedit.Change
 	for _, m := range matches {
 		line := ix.LineAt(m[0])
 		endLine := ix.LineAt(max(m[0], m[1]-1))
@@ -187,10 +188,10 @@ func regexHunks(ix *fileLines, pattern, template, edit string) ([]Hunk, []Locate
 		if newText == string(ix.Content()[m[0]:m[1]]) {
 			continue
 		}
-		hunks = append(hunks, Hunk{Start: m[0], End: m[1], New: newText, Edit: edit, Desc: fmt.Sprintf("match at line %d", line)})
-		located = append(located, Located{Edit: edit, Line: line, EndLine: endLine, Method: "regex", Similarity: 1})
+		changes = append(changes, textedit.Change{Start: m[0], End: m[1], New: newText, Edit: edit, Desc: fmt.Sprintf("match at line %d", line),
+			Line: line, EndLine: endLine, Method: "regex", Similarity: 1})
 	}
-	return hunks, located, nil
+	return changes, nil
 }
 
 // expandTemplate expands a replacement the way JavaScript's
@@ -280,19 +281,19 @@ func runEditLines(ctx context.Context, e *Engine, req *EditLinesRequest) (*Landi
 	if err != nil {
 		return nil, err
 	}
-	var plan indentPlan
+	var plan lineedit.Plan
 	if req.IndentLevel != nil {
 		if *req.IndentLevel < 0 {
 			return nil, invalidf(f.Rel, req.Command, "indent_level must not be negative")
 		}
-		plan.forced = req.IndentLevel
+		plan.Forced = req.IndentLevel
 	}
-	ix := newFileLines(f.Old)
+	ix := lineedit.NewFile(f.Text())
 	end := req.EndLine
 	if end == 0 {
 		end = req.StartLine
 	}
-	var h Hunk
+	var h textedit.Change
 	var loc Located
 	var note string
 	switch req.Command {
@@ -311,7 +312,7 @@ func runEditLines(ctx context.Context, e *Engine, req *EditLinesRequest) (*Landi
 		if lerr != nil {
 			return nil, lerr
 		}
-		h, note, err = replaceLinesHunk(ix, f.Rel, first, last, text, req.Command, plan)
+		h, note, err = lineedit.Replace(ix, f.Rel, first, last, text, req.Command, plan)
 		loc = Located{Line: first, EndLine: last, Method: "lines", Similarity: 1, Reindented: note}
 	case "insert":
 		if req.InsertLine == nil || req.NewContent == nil {
@@ -321,7 +322,7 @@ func runEditLines(ctx context.Context, e *Engine, req *EditLinesRequest) (*Landi
 		if aerr != nil {
 			return nil, aerr
 		}
-		h, note, err = insertLinesHunk(ix, f.Rel, after, *req.NewContent, req.Command, plan)
+		h, note, err = lineedit.Insert(ix, f.Rel, after, *req.NewContent, req.Command, plan)
 		loc = Located{Line: after, EndLine: after, Method: "lines", Similarity: 1, Reindented: note}
 	case "":
 		return nil, invalidf(f.Rel, "", "command is required (replace, insert, delete)")
@@ -329,9 +330,9 @@ func runEditLines(ctx context.Context, e *Engine, req *EditLinesRequest) (*Landi
 		return nil, invalidf(f.Rel, "", "unknown command %q (replace, insert, delete)", req.Command)
 	}
 	if err != nil {
-		return nil, withPath(err, f.Rel)
+		return nil, textedit.WithPath(err, f.Rel)
 	}
-	if err := f.ApplyHunks([]Hunk{h}, []Located{loc}, 1); err != nil {
+	if err := f.Step([]textedit.Change{h.Located(loc)}); err != nil {
 		return nil, err
 	}
 	return tx.Land(ctx, "")

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/graftdev/graft/apply/symbol"
 )
 
 func init() {
@@ -46,7 +48,7 @@ func (ed *FileEdit) run(tx *Tx, edit string) (noop bool, err error) {
 		if ed.OldString != nil || ed.NewString != nil || ed.ReplaceAll {
 			return false, invalidf(ed.FilePath, edit, "give symbol (with action and content) or old_string and new_string, not both")
 		}
-		return false, tx.editSymbol(ed.FilePath, edit, symbolEdit{Symbol: ed.Symbol, Action: ed.Action, Content: ed.Content, Line: ed.Line}, "", true)
+		return false, tx.editSymbol(ed.FilePath, edit, symbol.Edit{Symbol: ed.Symbol, Action: ed.Action, Content: ed.Content, Line: ed.Line}, "")
 	}
 	if ed.OldString == nil || ed.NewString == nil {
 		return false, invalidf(ed.FilePath, edit, "old_string and new_string are required (or symbol, action and content)")
@@ -55,13 +57,15 @@ func (ed *FileEdit) run(tx *Tx, edit string) (noop bool, err error) {
 		return false, invalidf(ed.FilePath, edit, "action, content and line go with symbol")
 	}
 	if *ed.OldString == *ed.NewString && *ed.OldString != "" {
-		return true, tx.unchangedString(ed.FilePath, edit, *ed.OldString, ed.ReplaceAll, true)
+		return true, tx.unchangedString(ed.FilePath, edit, *ed.OldString, ed.ReplaceAll)
 	}
-	return false, tx.editString(ed.FilePath, edit, *ed.OldString, *ed.NewString, ed.ReplaceAll, "", true)
+	return false, tx.editString(ed.FilePath, edit, *ed.OldString, *ed.NewString, ed.ReplaceAll, "")
 }
 
 // EditResult is the outcome of one multi_edit edit.
 type EditResult struct {
+	// Edit names the edit ("edits[2]"), as errors and hunks do.
+	Edit         string `json:"edit"`
 	FilePath     string `json:"file_path"`
 	Success      bool   `json:"success"`
 	Replacements int    `json:"replacements"`
@@ -87,8 +91,11 @@ type MultiEditResult struct {
 	Summary MultiEditSummary `json:"summary"`
 	// RollbackPerformed is always false: graft computes every edit before
 	// writing, so a refused call has nothing to roll back.
-	RollbackPerformed bool   `json:"rollback_performed"`
-	Error             string `json:"error,omitempty"`
+	RollbackPerformed bool `json:"rollback_performed"`
+	// Partial is set when a non-atomic call landed some edits and not
+	// others (the CLI exits 3): results says which, files what landed.
+	Partial bool   `json:"partial,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 func (r *MultiEditRequest) dryRun() bool { return r.DryRun }
@@ -110,7 +117,7 @@ func runMultiEdit(ctx context.Context, e *Engine, req *MultiEditRequest) (*Multi
 	for i, ed := range req.Edits {
 		edit := fmt.Sprintf("edits[%d]", i)
 		e.progress(i, len(req.Edits), edit+" "+ed.FilePath)
-		r := EditResult{FilePath: ed.FilePath}
+		r := EditResult{Edit: edit, FilePath: ed.FilePath}
 		key := tx.fileKey(ed.FilePath)
 		before := tx.replacementsOf(key)
 		noop, err := ed.run(tx, edit)
@@ -156,8 +163,8 @@ func runMultiEdit(ctx context.Context, e *Engine, req *MultiEditRequest) (*Multi
 	}
 	res.Landing = *l
 	if firstErr != nil {
-		res.Success = false
-		res.Error = fmt.Sprintf("%d of %d edits failed; the others landed", countFailed(res.Results), len(res.Results))
+		res.Success, res.Partial = false, true
+		res.Error = partialMessage(res.Results, req.DryRun)
 	}
 	return res, nil
 }
@@ -188,4 +195,22 @@ func countFailed(rs []EditResult) int {
 		}
 	}
 	return n
+}
+
+// partialMessage says which edits of a partly applied call landed and
+// which did not.
+func partialMessage(rs []EditResult, dryRun bool) string {
+	var landed, failed []string
+	for _, r := range rs {
+		if r.Success {
+			landed = append(landed, r.Edit)
+		} else {
+			failed = append(failed, r.Edit)
+		}
+	}
+	verb := "landed"
+	if dryRun {
+		verb = "would land"
+	}
+	return fmt.Sprintf("partly applied: %d of %d edits failed (%s); %s %s", len(failed), len(rs), strings.Join(failed, ", "), strings.Join(landed, ", "), verb)
 }

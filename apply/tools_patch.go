@@ -2,7 +2,6 @@ package apply
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -19,31 +18,82 @@ too), a "*** Begin Patch" envelope, or SEARCH/REPLACE blocks; the format is dete
 located by their context and removed lines, so stale line numbers are fine; a hunk that fits nowhere
 or in several places is refused with the nearest candidates.`
 
-// ApplyPatchRequest is the input of the apply_patch tool.
+// ApplyPatchRequest is the input of the apply_patch tool: a patch text,
+// or the operations of OpenAI's Responses API apply_patch tool call as
+// the API emits them (operation, or operations; the item's call_id, id,
+// status and type are accepted, and call_id is echoed).
 type ApplyPatchRequest struct {
-	Patch   string `json:"patch" jsonschema:"the patch text"`
+	Patch   string `json:"patch,omitempty" jsonschema:"the patch text"`
 	Reverse bool   `json:"reverse,omitempty" jsonschema:"apply the patch in reverse (undo it)"`
+	// Operation and Operations are the Responses API's apply_patch call.
+	Operation  *PatchOperation  `json:"operation,omitempty" jsonschema:"instead of patch: one Responses API operation"`
+	Operations []PatchOperation `json:"operations,omitempty" jsonschema:"instead of patch: Responses API operations, all or none"`
+	CallID     string           `json:"call_id,omitempty" jsonschema:"the Responses API call's id, echoed in call_outputs"`
+	ID         string           `json:"id,omitempty" jsonschema:"the Responses API item id (accepted, unused)"`
+	Status     string           `json:"status,omitempty" jsonschema:"the Responses API item status (accepted, unused)"`
+	Type       string           `json:"type,omitempty" jsonschema:"the Responses API item type (accepted, unused)"`
 	Common
 }
 
+// PatchOperation is one operation of a Responses API apply_patch call:
+// create_file (diff: the new file's lines, each starting with +),
+// update_file (diff: V4A hunks, "@@" context lines without line numbers)
+// or delete_file (no diff).
+type PatchOperation struct {
+	Type string `json:"type" jsonschema:"create_file, update_file or delete_file"`
+	Path string `json:"path" jsonschema:"the file"`
+	Diff string `json:"diff,omitempty" jsonschema:"create_file and update_file: the V4A diff"`
+}
+
 // ApplyPatchResult is the output of apply_patch: the common landing plus
-// the format the patch was read as.
+// the format the patch was read as, and for a Responses API call the
+// outputs the API expects back, one per operation.
 type ApplyPatchResult struct {
 	Landing
-	Format string `json:"format"`
+	Format      string            `json:"format"`
+	CallOutputs []PatchCallOutput `json:"call_outputs,omitempty"`
+}
+
+// PatchCallOutput is what the Responses API expects back for an
+// apply_patch operation (an apply_patch_call_output item). A refused call
+// is an error, not a result: its message is the failed output.
+type PatchCallOutput struct {
+	Type   string `json:"type"`
+	CallID string `json:"call_id,omitempty"`
+	Status string `json:"status"`
+	Output string `json:"output"`
 }
 
 func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*ApplyPatchResult, error) {
+	ops := req.Operations
+	if req.Operation != nil {
+		ops = append([]PatchOperation{*req.Operation}, ops...)
+	}
+	if len(ops) > 0 {
+		if req.Patch != "" {
+			return nil, invalidf("", "", "give patch or operation(s), not both")
+		}
+		envelope, err := envelopeOf(ops)
+		if err != nil {
+			return nil, err
+		}
+		req.Patch = envelope
+	}
 	if strings.TrimSpace(req.Patch) == "" {
 		return nil, invalidf("", "", "patch is empty")
 	}
 	p, err := patch.Parse(req.Patch)
 	if err != nil {
-		return nil, patchError(err)
+		return nil, err
 	}
 	if req.Reverse {
 		if p, err = patch.Reverse(p); err != nil {
-			return nil, patchError(err)
+			return nil, err
+		}
+	}
+	for _, fp := range p.Files {
+		if fp.OldMode == gitLinkMode {
+			return nil, invalidf(fp.OldPath, "", "the patch changes a symbolic link (old mode 120000), which graft does not do: change it with git")
 		}
 	}
 	tx := e.Begin("apply_patch", req.DryRun)
@@ -55,7 +105,7 @@ func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*App
 	src := &txSource{tx: tx, files: map[string]*TxFile{}, binary: binaryPaths(p), total: len(p.Files)}
 	res, err := patch.Apply(p, src, patch.Options{ExactOnly: e.opts.ExactMatch})
 	if err != nil {
-		return nil, patchError(err)
+		return nil, err
 	}
 	located := map[string][]Located{}
 	for _, f := range res.Files {
@@ -63,9 +113,12 @@ func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*App
 		if name == "" {
 			name = f.OldPath
 		}
-		for _, h := range f.Hunks {
-			located[name] = append(located[name], Located{Edit: fmt.Sprintf("hunk %d", h.Hunk),
-				Line: h.Line, EndLine: h.EndLine, Method: h.String(), Similarity: h.Similarity})
+		located[name] = append(located[name], f.Hunks...)
+	}
+	// A rename or copy keeps its source's encoding (encoding.go).
+	for _, fr := range res.Files {
+		if fr.OldPath != "" && fr.NewPath != "" && fr.OldPath != fr.NewPath && src.files[fr.NewPath] != nil {
+			src.files[fr.NewPath].inheritEncoding(src.files[fr.OldPath])
 		}
 	}
 	for _, c := range res.Changes {
@@ -80,51 +133,91 @@ func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*App
 		if c.Mode != 0 {
 			f.Mode = c.Mode.Perm()
 		}
+		if c.Mode == gitLinkMode {
+			f.Mode = linkMode
+		}
 		if err := landChange(f, c, located[c.Path]); err != nil {
 			return nil, err
+		}
+		if isLink(f.Mode) {
+			if err := tx.checkLink(f, ""); err != nil {
+				return nil, err
+			}
 		}
 	}
 	l, err := tx.Land(ctx, "")
 	if err != nil {
 		return nil, err
 	}
-	return &ApplyPatchResult{Landing: *l, Format: string(p.Format)}, nil
+	out := &ApplyPatchResult{Landing: *l, Format: string(p.Format)}
+	for _, op := range ops {
+		verb := map[string]string{"create_file": "Created", "update_file": "Updated", "delete_file": "Deleted"}[op.Type]
+		out.CallOutputs = append(out.CallOutputs, PatchCallOutput{Type: "apply_patch_call_output", CallID: req.CallID,
+			Status: "completed", Output: fmt.Sprintf("%s %s", verb, op.Path)})
+	}
+	return out, nil
+}
+
+// envelopeOf writes Responses API operations as the Codex envelope they
+// are (V4A is the envelope's hunk notation), so that they are parsed and
+// located by the one engine like any envelope.
+func envelopeOf(ops []PatchOperation) (string, error) {
+	var b strings.Builder
+	b.WriteString("*** Begin Patch\n")
+	for i, op := range ops {
+		edit := fmt.Sprintf("operations[%d]", i)
+		if strings.TrimSpace(op.Path) == "" || strings.ContainsAny(op.Path, "\n\r") {
+			return "", invalidf("", edit, "path is required (one line)")
+		}
+		diff := strings.TrimSuffix(strings.ReplaceAll(op.Diff, "\r\n", "\n"), "\n")
+		switch op.Type {
+		case "create_file":
+			fmt.Fprintf(&b, "*** Add File: %s\n", op.Path)
+			if diff == "" {
+				continue
+			}
+			for _, l := range strings.Split(diff, "\n") {
+				// Every line of a created file is added; a line sent
+				// without its + is taken as it is.
+				if !strings.HasPrefix(l, "+") {
+					l = "+" + l
+				}
+				b.WriteString(l + "\n")
+			}
+		case "update_file":
+			if diff == "" {
+				return "", invalidf(op.Path, edit, "update_file needs a diff")
+			}
+			fmt.Fprintf(&b, "*** Update File: %s\n%s\n", op.Path, diff)
+		case "delete_file":
+			fmt.Fprintf(&b, "*** Delete File: %s\n", op.Path)
+		case "":
+			return "", invalidf(op.Path, edit, "type is required (create_file, update_file, delete_file)")
+		default:
+			return "", invalidf(op.Path, edit, "unknown type %q (create_file, update_file, delete_file)", op.Type)
+		}
+	}
+	b.WriteString("*** End Patch\n")
+	return b.String(), nil
 }
 
 // landChange gives f the patch's change: a text file changed in place
-// takes the located hunks as Hunk values, the way edits land (all at once
-// against the content the call began with, or step by step for
-// SEARCH/REPLACE blocks and files a patch names twice); a whole-file
-// operation (creation, rename or copy onto the path, binary data, a mode
-// alone) takes the new content.
+// takes the located hunks, step by step (one step for most patches; one
+// per SEARCH/REPLACE block, or per section of a file a patch names
+// twice), as every format's changes land; a whole-file operation
+// (creation, rename or copy onto the path, binary data) takes the new
+// content.
 func landChange(f *TxFile, c patch.Change, located []Located) error {
-	if c.Steps == nil || !f.Exists || f.Cur == nil || len(f.hunks) > 0 || !f.singlePass {
-		f.Replace(c.New, located, len(located))
+	if c.Steps == nil || f.Missing() || f.stepped() {
+		f.SetContent(c.New, located...)
 		return nil
 	}
-	if len(c.Steps) == 1 {
-		return f.ApplyHunks(patchHunks(c.Steps[0]), located, len(located))
-	}
-	cur := f.Old
 	for _, st := range c.Steps {
-		out, err := Apply(cur, patchHunks(st))
-		if err != nil {
-			return withPath(err, f.Rel)
+		if err := f.Step(st); err != nil {
+			return err
 		}
-		cur = out
 	}
-	f.Replace(cur, located, len(located))
 	return nil
-}
-
-// patchHunks are a step's located patch hunks as the engine's Hunk values.
-func patchHunks(st []patch.Edit) []Hunk {
-	hs := make([]Hunk, len(st))
-	for i, e := range st {
-		hs[i] = Hunk{Start: e.Start, End: e.End, New: e.New, Edit: fmt.Sprintf("hunk %d", e.Place.Hunk),
-			Desc: lineDesc(e.Place.Line, max(e.Place.Line, e.Place.EndLine))}
-	}
-	return hs
 }
 
 // carryHunks relates a patch of one existing file to the version of it
@@ -202,11 +295,12 @@ func (s *txSource) ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	s.files[path] = f
-	if !f.Exists && f.Cur == nil {
+	f.AsJSON()
+	if f.Missing() {
 		return nil, fs.ErrNotExist
 	}
 	s.tx.e.phase(int64(f.size()), "locate in "+f.Rel)
-	return f.Content(), nil
+	return f.Text(), nil
 }
 
 func binaryPaths(p *patch.Patch) map[string]bool {
@@ -220,39 +314,4 @@ func binaryPaths(p *patch.Patch) map[string]bool {
 		}
 	}
 	return m
-}
-
-// patchError maps the patch package's errors to the engine's codes:
-// malformed → CodeInvalid, missing file → CodeFileNotFound, does not fit
-// or already exists → CodeConflict, several places → CodeAmbiguous. Every
-// failure of the patch is in the message; the first names path and hunk.
-func patchError(err error) error {
-	var pe *patch.Error
-	if !errors.As(err, &pe) {
-		return err // already an *Error of the engine (path checks, I/O)
-	}
-	e := &Error{Path: pe.Path, Candidates: pe.Candidates, Count: pe.Count, Err: err}
-	if pe.Hunk > 0 {
-		e.Edit = fmt.Sprintf("hunk %d", pe.Hunk)
-	}
-	switch {
-	case errors.Is(pe, patch.ErrMalformed):
-		e.Code = CodeInvalid
-	case errors.Is(pe, patch.ErrNoFile):
-		e.Code = CodeFileNotFound
-	case errors.Is(pe, patch.ErrAmbiguous):
-		e.Code = CodeAmbiguous
-	default:
-		e.Code = CodeConflict
-	}
-	e.Msg = pe.Detail()
-	var all patch.Failures
-	if errors.As(err, &all) && len(all) > 1 {
-		var more []string
-		for _, o := range all[1:] {
-			more = append(more, strings.TrimPrefix(o.Error(), "patch: "))
-		}
-		e.Msg += fmt.Sprintf(" (and %d more: %s)", len(more), strings.Join(more, "; "))
-	}
-	return e
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 	"strings"
+
+	"github.com/graftdev/graft/apply/lineedit"
 )
 
 func init() {
@@ -35,6 +37,17 @@ type FileReadResult struct {
 	// LineEndings is "lf", "crlf", "mixed" or "none".
 	LineEndings  string `json:"line_endings"`
 	FinalNewline bool   `json:"final_newline"`
+	// Encoding is the file's encoding: Content is decoded from it, and
+	// edits are written back in it ("UTF-8", "windows-1252", "Shift_JIS",
+	// "UTF-16LE", ...; "unknown" for a file that is not UTF-8 and that
+	// nothing names an encoding for: its other bytes show as U+FFFD).
+	Encoding string `json:"encoding"`
+	// EncodingFrom says how the encoding was determined, when it is not
+	// plain UTF-8; BOM that the file starts with a byte order mark.
+	EncodingFrom string `json:"encoding_from,omitempty"`
+	BOM          bool   `json:"bom,omitempty"`
+	// View, for a notebook, says that Content is its view, not its JSON.
+	View string `json:"view,omitempty"`
 }
 
 func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileReadResult, error) {
@@ -43,7 +56,10 @@ func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileRea
 	if err != nil {
 		return nil, err
 	}
-	ix := newFileLines(f.Old)
+	// Lines are shown as every tool addresses them: through the file's
+	// text view, which leaves a byte order mark out (it belongs to the
+	// file, not to line 1) and decodes a file that is not UTF-8.
+	ix := lineedit.NewFile(f.Text())
 	total := ix.Count()
 	// The version is stored, so that a later edit can diff against it.
 	version, err := e.store.SaveBlob(f.Old)
@@ -72,6 +88,12 @@ func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileRea
 	}
 	res := &FileReadResult{Path: f.Rel, Content: b.String(), StartLine: first, EndLine: last,
 		TotalLines: total, Version: version, LineEndings: lineEndings(ix)}
+	f.resolveEncoding()
+	res.Encoding, res.EncodingFrom = f.Encoding()
+	if f.notebook() {
+		res.View = notebookReadNote
+	}
+	res.BOM = len(f.view().Prefix) > 0
 	if total == 0 {
 		res.StartLine = 0
 	}
@@ -79,7 +101,7 @@ func runFileRead(ctx context.Context, e *Engine, req *FileReadRequest) (*FileRea
 	return res, nil
 }
 
-func lineEndings(ix *fileLines) string {
+func lineEndings(ix *lineedit.File) string {
 	crlf, lf := 0, 0
 	for n := 1; n <= ix.Count(); n++ {
 		switch ix.EOL(n) {

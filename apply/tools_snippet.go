@@ -2,9 +2,10 @@ package apply
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
+	"github.com/graftdev/graft/internal/textedit"
+
+	"github.com/graftdev/graft/apply/lineedit"
 	"github.com/graftdev/graft/apply/snippet"
 	"github.com/graftdev/graft/matcher"
 )
@@ -43,7 +44,7 @@ func (tx *Tx) editSnippet(path, code string, overwrite bool, version string) err
 	if err != nil {
 		return err
 	}
-	s := snippet.ParseFile(f.Rel, code, f.Old)
+	s := snippet.ParseFile(f.Rel, code, f.Text())
 	if s.Markers == 0 {
 		// No marker: the snippet is the whole file.
 		if f.Exists && !overwrite {
@@ -52,12 +53,13 @@ func (tx *Tx) editSnippet(path, code string, overwrite bool, version string) err
 		if err := tx.checkVersion(f, version, ""); err != nil {
 			return err
 		}
-		n := len(splitText(code))
+		n := len(lineedit.Split(code))
 		if f.Exists {
-			return f.ApplyHunks([]Hunk{{Start: 0, End: len(f.Old), New: code, Desc: "the whole file"}},
-				[]Located{{Line: 1, EndLine: max(1, n), Method: "overwrite", Similarity: 1}}, 1)
+			text := f.Text()
+			return f.Step([]textedit.Change{{Start: 0, End: len(text), New: code, Desc: "the whole file",
+				Line: 1, EndLine: max(1, n), Method: "overwrite", Similarity: 1}})
 		}
-		f.Replace([]byte(code), []Located{{Line: 1, EndLine: max(1, n), Method: "create", Similarity: 1}}, 1)
+		f.SetContent([]byte(code), Located{Line: 1, EndLine: max(1, n), Method: "create", Similarity: 1})
 		return nil
 	}
 	if !f.Exists {
@@ -70,36 +72,18 @@ func (tx *Tx) editSnippet(path, code string, overwrite bool, version string) err
 	if len(s.Regions) == 0 {
 		return invalidf(f.Rel, "", "the snippet holds only markers: nothing to change")
 	}
-	hunks, located, err := snippetHunks(f.Old, s, tx.e.matchOptions(0))
+	changes, err := snippet.Plan(f.Text(), s, tx.e.matchOptions(0))
 	if err != nil {
-		return withPath(sv.notFound(snippetError(err), ""), f.Rel)
+		return textedit.WithPath(sv.notFound(err, ""), f.Rel)
 	}
-	if len(hunks) == 0 {
+	if len(changes) == 0 {
 		return invalidf(f.Rel, "", "every region of the snippet already stands in the file: the edit changes nothing")
 	}
-	return f.ApplyHunks(hunks, located, len(hunks))
-}
-
-// snippetHunks turns a parsed snippet into the hunks that merge it into
-// content: the one path edit_file and MergeSnippet share.
-func snippetHunks(content []byte, s snippet.Snippet, opt matcher.Options) ([]Hunk, []Located, error) {
-	reps, err := snippet.Plan(content, s, opt)
-	if err != nil {
-		return nil, nil, err
-	}
-	hunks := make([]Hunk, 0, len(reps))
-	located := make([]Located, 0, len(reps))
-	for _, r := range reps {
-		eol := eolAround(content, r.Start)
-		edit := fmt.Sprintf("region %d", r.Region+1)
-		hunks = append(hunks, Hunk{Start: r.Start, End: r.End, New: withEOL(r.New, eol), Edit: edit, Desc: fmt.Sprintf("lines %d-%d", r.Line, r.EndLine)})
-		located = append(located, Located{Edit: edit, Line: r.Line, EndLine: r.EndLine, Method: string(r.Tier), Similarity: r.Similarity})
-	}
-	return hunks, located, nil
+	return f.Step(changes)
 }
 
 // MergeSnippet merges an edit_file snippet with markers into an existing
-// file's content (named name: its extension tells prose from code), as
+// file's text (named name: its extension tells prose from code), as
 // edit_file does, without the disk or git (the snippet accuracy corpus
 // runs it). A refused snippet returns the refusal.
 func MergeSnippet(name string, content []byte, code string, opt matcher.Options) ([]byte, error) {
@@ -107,28 +91,9 @@ func MergeSnippet(name string, content []byte, code string, opt matcher.Options)
 	if s.Markers == 0 {
 		return nil, invalidf("", "", "the snippet has no marker")
 	}
-	hunks, _, err := snippetHunks(content, s, opt)
+	changes, err := snippet.Plan(content, s, opt)
 	if err != nil {
-		return nil, snippetError(err)
+		return nil, err
 	}
-	return Apply(content, hunks)
-}
-
-// snippetError gives a refused region the engine's codes: not found,
-// several places, or a conflict (lines it would delete, ends that do not
-// reach the file's).
-func snippetError(err error) error {
-	var se *snippet.Error
-	if !errors.As(err, &se) {
-		return err
-	}
-	code := CodeConflict
-	switch {
-	case errors.Is(err, snippet.ErrNotFound):
-		code = CodeTextNotFound
-	case errors.Is(err, snippet.ErrAmbiguous):
-		code = CodeAmbiguous
-	}
-	return &Error{Code: code, Edit: fmt.Sprintf("region %d", se.Region+1), Msg: fmt.Sprintf("(snippet line %d) %s", se.Line, se.Reason),
-		Count: se.Count, Candidates: se.Candidates, Err: err}
+	return textedit.Splice(content, changes)
 }

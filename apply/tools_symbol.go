@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/graftdev/graft/internal/textedit"
+
+	"github.com/graftdev/graft/apply/lineedit"
 	"github.com/graftdev/graft/apply/outline"
+	"github.com/graftdev/graft/apply/symbol"
 )
 
 func init() {
@@ -46,7 +50,7 @@ func runFileOutline(_ context.Context, e *Engine, req *FileOutlineRequest) (*Fil
 	if err != nil {
 		return nil, err
 	}
-	o, version, err := e.outlineOf(f.Rel, f.Old, true, "")
+	o, version, err := e.outlineText(f.Rel, f.Old, f.Text(), f.encodingKey(), true, "")
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +71,7 @@ func (e *Engine) Outline(path string) (*outline.Outline, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, _, err := e.outlineOf(f.Rel, f.Old, false, "")
+	o, _, err := e.outlineText(f.Rel, f.Old, f.Text(), f.encodingKey(), false, "")
 	return o, err
 }
 
@@ -88,65 +92,56 @@ type EditSymbolRequest struct {
 
 func runEditSymbol(ctx context.Context, e *Engine, req *EditSymbolRequest) (*Landing, error) {
 	tx := e.Begin("edit_symbol", req.DryRun)
-	if err := tx.editSymbol(req.Path, "", symbolEdit{Symbol: req.Symbol, Action: req.Action, Content: req.Content, Line: req.Line}, req.Version, false); err != nil {
+	if err := tx.editSymbol(req.Path, "", symbol.Edit{Symbol: req.Symbol, Action: req.Action, Content: req.Content, Line: req.Line}, req.Version); err != nil {
 		return nil, err
 	}
 	return tx.Land(ctx, "")
 }
 
-// editSymbol makes one edit by symbol in the file at path. A sequential
-// step (multi_edit) reads the file as the previous steps left it.
-func (tx *Tx) editSymbol(path, edit string, ed symbolEdit, version string, sequential bool) error {
+// editSymbol makes one edit by symbol in the file at path, in its text as
+// the call's earlier steps left it (multi_edit).
+func (tx *Tx) editSymbol(path, edit string, ed symbol.Edit, version string) error {
 	f, err := tx.Open(path, edit, false)
 	if err != nil {
 		return err
 	}
-	if !f.Exists && f.Cur == nil {
+	if f.Missing() {
 		return &Error{Code: CodeFileNotFound, Path: f.Rel, Edit: edit, Msg: "file not found"}
 	}
 	sv, err := tx.since(f, version, edit)
 	if err != nil {
 		return err
 	}
-	stepwise := sequential || !f.singlePass
-	base := f.Old
-	if stepwise {
-		base = f.Content()
-	}
+	// A version is checked on the call's first step, where the text is
+	// the one the version is related to.
+	first := !f.stepped()
+	base := f.Text()
 	o, _, err := tx.e.outlineOf(f.Rel, base, false, edit)
 	if err != nil {
 		return err
 	}
-	ix := newFileLines(base)
+	ix := lineedit.NewFile(base)
 	line := ed.Line
-	if line > 0 && sv != nil && !stepwise {
+	if line > 0 && sv != nil && first {
 		if line, _, err = sv.lines(line, line, edit); err != nil {
 			return err
 		}
 	}
-	s, err := resolveSymbol(o, ix, ed.Symbol, line, edit)
+	s, err := symbol.Resolve(o, ix, ed.Symbol, line, edit)
 	if err != nil {
-		return withPath(err, f.Rel)
+		return textedit.WithPath(err, f.Rel)
 	}
-	if sv != nil && !stepwise {
+	if sv != nil && first {
 		// The declaration must be as the version read shows it.
 		for _, c := range sv.edits {
-			if c.B0 <= s.EndLine && max(c.B1, c.B0+1) > topLine(s) {
+			if c.B0 <= s.EndLine && max(c.B1, c.B0+1) > symbol.TopLine(s) {
 				return sv.conflict(edit, fmt.Sprintf("%s %s", s.Kind, s.Path()))
 			}
 		}
 	}
-	hunks, loc, err := symbolHunks(o, ix, f.Rel, s, ed, edit)
+	changes, err := symbol.Changes(o, ix, f.Rel, s, ed, edit)
 	if err != nil {
-		return withPath(err, f.Rel)
+		return textedit.WithPath(err, f.Rel)
 	}
-	if stepwise {
-		out, err := Apply(base, hunks)
-		if err != nil {
-			return withPath(err, f.Rel)
-		}
-		f.Replace(out, []Located{loc}, 1)
-		return nil
-	}
-	return f.ApplyHunks(hunks, []Located{loc}, 1)
+	return f.Step(changes)
 }

@@ -9,10 +9,12 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/graftdev/graft/apply/syntax"
 	"github.com/graftdev/graft/gitstore"
 	"github.com/graftdev/graft/internal/lineindex"
+	"github.com/graftdev/graft/internal/textedit"
 )
 
 // LineRange is a 1-based, inclusive range of lines.
@@ -21,21 +23,9 @@ type LineRange struct {
 	End   int `json:"end"`
 }
 
-// Located says where one operation landed and how it was found.
-type Located struct {
-	// Edit names the operation ("replacements[1]"); empty for one-edit tools.
-	Edit string `json:"edit,omitempty"`
-	// Line and EndLine are where the operation's old text or lines were,
-	// in the file as that operation saw it.
-	Line    int `json:"line"`
-	EndLine int `json:"end_line"`
-	// Method is "exact", "lines" (given by line number), or the fuzzy tier.
-	Method string `json:"located"`
-	// Similarity is 1 for exact and line-number matches.
-	Similarity float64 `json:"similarity"`
-	// Reindented says how graft re-indented the new lines, if it did.
-	Reindented string `json:"reindented,omitempty"`
-}
+// Located says where one operation landed and how it was found: the
+// record of internal/edit's located change that a result lists.
+type Located = textedit.Location
 
 // FileResult is what a call did to one file.
 type FileResult struct {
@@ -48,6 +38,9 @@ type FileResult struct {
 	Hunks        []Located `json:"hunks"`
 	Created      bool      `json:"created,omitempty"`
 	Deleted      bool      `json:"deleted,omitempty"`
+	// Note says what the call left as it was that a reader may expect
+	// changed: a notebook's edited cells keep their outputs.
+	Note string `json:"note,omitempty"`
 	// Syntax is the syntax check of a file in a language graft knows:
 	// which checker ran (or why none could: Checked false, Skipped), and
 	// the errors the edit adds when --check=warn let it land anyway.
@@ -94,29 +87,65 @@ type Tx struct {
 	unchanged []Unchanged
 }
 
-// TxFile is one file inside a transaction.
+// TxFile is one file inside a transaction. Every format hands it located
+// changes (internal/edit) of the file's text as the format saw it; the
+// file keeps them as one set of changes of its bytes when the call began
+// (Old), composing each step with the ones before, so that its content,
+// its diff and its write are made the same way whatever the format and
+// however many steps it took. Only a file the call creates, deletes or
+// fills from another (a rename, a copy, binary data) holds a whole
+// content instead.
 type TxFile struct {
 	// Rel is the path relative to the worktree root; Abs the real path.
 	Rel, Abs string
 	// Exists is false for a file the call creates.
 	Exists bool
-	// Old is the content when the call began; Cur the content so far,
-	// except while it is held as parts (a big file's hunks: see Content).
-	Old, Cur []byte
+	// Old is the content when the call began.
+	Old []byte
 	// OldMode holds the permission bits when the call began; Mode the
 	// ones to write (a patch may change them).
 	OldMode, Mode fs.FileMode
 
 	oldHash *gitstore.PendingHash // Old's blob id, for a big file
-	hunks   []Hunk                // Cur == Apply(Old, hunks), when singlePass
+	// changes turn Old into the content so far (sorted, checked,
+	// composed over the steps), unless whole is set.
+	changes []textedit.Change
+	spare   []textedit.Change // the buffer the next step composes into
+	// whole: the content so far is cur, set whole (a creation, a rename
+	// or copy onto the path, binary data) and changed in place by later
+	// steps.
+	whole bool
+	// cur is the content so far, when known; nil while it is held as
+	// parts (a big file: see Content) or when there are no changes (Old).
+	cur []byte
 	// parts, when not nil, is the content so far as spans of Old and the
-	// hunks' texts, and Cur is nil: a big file's hunks are written and
-	// hashed from them, without a second copy of the unchanged bytes.
+	// changes' texts: a big file is written and hashed from them, without
+	// a second copy of the unchanged bytes.
 	parts        [][]byte
-	singlePass   bool
 	located      []Located
 	replacements int
 	deleted      bool
+
+	// enc is the file's encoding and encFrom how it was determined
+	// (encoding.go); validUTF8: the content was valid UTF-8 when read.
+	enc       *textedit.Encoding
+	encFrom   string
+	validUTF8 bool
+	// raw: binary content (OpenBinary), taken as given.
+	raw bool
+	// cached is the view of the content so far, oldCached of Old (not
+	// for UTF-8 files).
+	cached, oldCached *textedit.View
+	// lazy, when set, determines the encoding of a file read as plain
+	// ASCII (resolveEncoding).
+	lazy func()
+	// source is what a rename or copy onto this path takes its content
+	// from (inheritEncoding).
+	source *renamed
+	// err is a whole content's refusal (SetContent), reported by Land.
+	err error
+	// nb is the state of a notebook's view (notebook.go).
+	nb nbState
 }
 
 // Begin starts a transaction for one call of tool.
@@ -149,15 +178,19 @@ func (tx *Tx) open(path, edit string, create, binary bool) (*TxFile, error) {
 		return nil, err
 	}
 	if f, ok := tx.byRel[rel]; ok {
-		if !f.Exists && !create && f.Cur == nil {
+		if f.Missing() && !create {
 			return nil, &Error{Code: CodeFileNotFound, Path: rel, Edit: edit, Msg: "file not found"}
 		}
 		return f, nil
 	}
-	f := &TxFile{Rel: rel, Abs: abs, Mode: 0o644, singlePass: true}
+	f := &TxFile{Rel: rel, Abs: abs, Mode: 0o644, raw: binary}
 	fi, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && create:
+		if !binary {
+			f.enc, f.encFrom, _ = tx.encodingOf(rel, abs, nil, false)
+			f.validUTF8 = f.enc.IsUTF8()
+		}
 	case err != nil:
 		return nil, errFromFS(err, rel, edit)
 	case fi.IsDir():
@@ -172,14 +205,30 @@ func (tx *Tx) open(path, edit string, create, binary bool) (*TxFile, error) {
 		if err != nil {
 			return nil, errFromFS(err, rel, edit)
 		}
-		if !binary && isBinary(content) {
+		var isBin bool
+		switch {
+		case binary:
+		case plainASCII(content):
+			// It reads the same in every encoding graft writes: what names
+			// its encoding is read when new text needs it (encoding.go).
+			f.enc, f.validUTF8 = textedit.UTF8, true
+			f.lazy = func() {
+				f.enc, f.encFrom, _ = tx.encodingOf(rel, abs, content, true)
+				f.validUTF8 = f.enc.IsUTF8()
+				f.cached, f.oldCached = nil, nil
+			}
+		default:
+			f.enc, f.encFrom, isBin = tx.encodingOf(rel, abs, content, true)
+			f.validUTF8 = f.enc.IsUTF8() && (f.encFrom == "" || utf8.Valid(content))
+		}
+		if isBin {
 			verb := "edit"
 			if t := Lookup(tx.tool); t != nil && t.ReadOnly {
 				verb = "read"
 			}
 			return nil, errorf(CodeBinary, rel, edit, "cannot %s binary file (it has a NUL byte in its first %d bytes)", verb, binarySniff)
 		}
-		f.Exists, f.Old, f.Cur, f.OldMode, f.Mode = true, content, content, fi.Mode().Perm(), fi.Mode().Perm()
+		f.Exists, f.Old, f.OldMode, f.Mode = true, content, fi.Mode().Perm(), fi.Mode().Perm()
 		if len(content) >= hashAheadBytes && !tx.dryRun {
 			// Hashed on another core while the call computes its edit.
 			f.oldHash = tx.e.store.HashAsync(content)
@@ -191,33 +240,93 @@ func (tx *Tx) open(path, edit string, create, binary bool) (*TxFile, error) {
 	return f, nil
 }
 
-// ApplyHunks applies hunks, all against the file's content when the call
-// began, and records where each landed. It must be called at most once per
-// file and before any Replace.
-func (f *TxFile) ApplyHunks(hunks []Hunk, located []Located, replacements int) error {
-	if !f.singlePass || len(f.hunks) > 0 {
-		return &Error{Code: CodeInternal, Path: f.Rel, Msg: "hunks applied twice"}
+// Missing reports whether the file has no content in the transaction: it
+// did not exist and the call has not created it, or the call deleted it.
+func (f *TxFile) Missing() bool {
+	return f.deleted || !f.Exists && !f.whole
+}
+
+// Text is the file's text so far, as every format reads and locates in
+// it: its content through its view (internal/textedit: a byte order mark
+// belongs to the file, not to its first line, and a file in another
+// encoding than UTF-8 is decoded). nil for a missing file.
+func (f *TxFile) Text() []byte {
+	if f.Missing() {
+		return nil
 	}
-	parts, err := applyParts(f.Old, hunks)
+	return f.view().Text
+}
+
+// Step applies one step of an operation: changes of the file's text as it
+// is so far (Text), located by any format, all checked together (inside
+// the text, no two overlapping). Their Locations are what the result
+// lists; each change with a Method counts as one replacement. The first
+// step of a file sees the text the call began with; a later step
+// (multi_edit's next edit, the next SEARCH/REPLACE block) sees the text
+// the earlier ones left, and is composed with them.
+func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
+	if f.Missing() {
+		return &Error{Code: CodeFileNotFound, Path: f.Rel, Msg: "file not found"}
+	}
+	f.resolveFor(changes)
+	cur := f.Content()
+	view := f.view()
+	sorted, err := textedit.Check(len(view.Text), changes)
 	if err != nil {
-		if e, ok := err.(*Error); ok {
-			e.Path = f.Rel
+		return textedit.WithPath(err, f.Rel)
+	}
+	// Next to bytes that do not decode, the result is checked to read as
+	// the changed text (checkDecodes).
+	var want []byte
+	if view.Undecodable() > 0 {
+		if want, err = textedit.Splice(view.Text, sorted); err != nil {
+			return textedit.WithPath(err, f.Rel)
 		}
-		return err
 	}
+	if sorted, err = view.Bytes(sorted); err != nil {
+		return textedit.WithPath(err, f.Rel)
+	}
+	prev := *f
+	defer func() {
+		if want != nil && stepErr == nil {
+			if err := f.checkDecodes(want); err != nil {
+				*f = prev
+				f.cached = nil
+				stepErr = err
+			}
+		}
+	}()
+	f.cached = nil
+	for _, c := range changes {
+		if c.Method != "" {
+			f.located = append(f.located, c.Location())
+			f.replacements++
+		}
+	}
+	if f.whole {
+		out, err := textedit.Splice(cur, sorted)
+		if err != nil {
+			return textedit.WithPath(err, f.Rel)
+		}
+		f.cur = out
+		return nil
+	}
+	// Compose keeps the file's changes sorted and apart by construction
+	// (TestCompose), so they are not checked again per step.
+	f.changes, f.spare = textedit.ComposeInto(f.spare[:0], f.Old, f.changes, sorted), f.changes
+	parts := textedit.PartsOf(f.Old, f.changes)
 	if len(f.Old) >= partsBytes {
-		f.Cur, f.parts = nil, parts
+		f.cur, f.parts = nil, parts
 	} else {
-		f.Cur, f.parts = joinPieces(parts), nil
+		f.cur, f.parts = joinPieces(parts), nil
 	}
-	f.hunks = hunks
-	f.located = append(f.located, located...)
-	f.replacements += replacements
 	return nil
 }
 
-// partsBytes is the file size from which ApplyHunks keeps the result in
-// parts.
+// stepped reports whether a step changed the file already in this call.
+func (f *TxFile) stepped() bool { return f.whole || len(f.changes) > 0 || f.deleted }
+
+// partsBytes is the file size from which Step keeps the result in parts.
 const partsBytes = 4 << 20
 
 // maxWindow is the largest window of a file (hunkWindow) that result
@@ -227,25 +336,32 @@ const maxWindow = 1 << 20
 // Content returns the file's content so far, joining its parts first if
 // it is held in parts; nil for a file deleted or not yet created.
 func (f *TxFile) Content() []byte {
-	if f.parts != nil {
-		f.Cur, f.parts = joinPieces(f.parts), nil
+	switch {
+	case f.deleted:
+		return nil
+	case f.parts != nil:
+		f.cur, f.parts = joinPieces(f.parts), nil
+	case f.whole || f.cur != nil:
+	case f.Exists:
+		return f.Old
 	}
-	return f.Cur
+	return f.cur
 }
 
 // size is len(f.Content()), without joining parts.
 func (f *TxFile) size() int {
 	if f.parts != nil {
-		return piecesLen(f.parts)
+		return textedit.Len(f.parts)
 	}
-	return len(f.Cur)
+	return len(f.Content())
 }
 
 // head is the first n bytes of the content so far (fewer if it is
 // shorter), without joining parts.
 func (f *TxFile) head(n int) []byte {
 	if f.parts == nil {
-		return f.Cur[:min(n, len(f.Cur))]
+		c := f.Content()
+		return c[:min(n, len(c))]
 	}
 	var out []byte
 	for _, p := range f.parts {
@@ -257,17 +373,26 @@ func (f *TxFile) head(n int) []byte {
 	return out
 }
 
-// Replace sets the file's content after one more sequential step (such as
-// one of several multi_edit edits to a file), recording where it landed.
-func (f *TxFile) Replace(content []byte, located []Located, replacements int) {
-	f.Cur, f.parts, f.singlePass, f.hunks = content, nil, false, nil
-	f.located = append(f.located, located...)
-	f.replacements += replacements
+// SetContent gives the file a whole new content: a file the call creates
+// (its text as given: a new file has no view to keep), or one a patch
+// fills from another (a rename or copy onto its path, binary data).
+// located records the operation, if it is one of its own.
+func (f *TxFile) SetContent(content []byte, located ...Located) {
+	if content == nil {
+		content = []byte{}
+	}
+	f.resolveEncoding()
+	content, f.err = f.encodeWhole(content)
+	f.cur, f.parts, f.changes, f.whole, f.deleted, f.cached = content, nil, nil, true, false, nil
+	for _, l := range located {
+		f.located = append(f.located, l)
+		f.replacements++
+	}
 }
 
 // Delete marks the file for deletion.
 func (f *TxFile) Delete() {
-	f.Cur, f.parts, f.deleted, f.singlePass, f.hunks = nil, nil, true, false, nil
+	f.cur, f.parts, f.changes, f.whole, f.deleted, f.cached = nil, nil, nil, false, true, nil
 }
 
 // Land computes each changed file's diff and, unless the call is a dry
@@ -279,7 +404,13 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	var changed []*TxFile
 	var total int64 // bytes changed: removed plus added, over every file
 	for _, f := range tx.files {
+		if f.err != nil && !f.deleted {
+			return nil, f.err
+		}
 		if f.changed() {
+			if n := int64(f.size()); !f.deleted && n > tx.e.opts.MaxFileBytes {
+				return nil, errorf(CodeTooLarge, f.Rel, "", "the file would be %s after the call (the limit is %s; graft --max-file-size raises it)", sizeOf(n), sizeOf(tx.e.opts.MaxFileBytes))
+			}
 			changed = append(changed, f)
 			total += f.changedBytes()
 		}
@@ -296,6 +427,9 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 		return nil, errorf(CodeTooLarge, "", "", "call changes %s across %d files (the limit is %s; graft --max-call-size raises it)", sizeOf(total), len(changed), sizeOf(tx.e.opts.MaxCallBytes))
 	}
 	for _, f := range changed {
+		if err := f.checkNotebook(); err != nil {
+			return nil, err
+		}
 		if f.Exists && f.OldMode&0o200 == 0 {
 			verb := "edit"
 			if f.deleted {
@@ -315,19 +449,25 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 			// Hashed on another core while the results are computed.
 			newHashes[i] = tx.e.store.HashPartsAsync(f.parts)
 		default:
-			newHashes[i] = tx.e.store.HashAsync(f.Cur)
+			newHashes[i] = tx.e.store.HashAsync(f.Content())
 		}
 	}
 	for i, f := range changed {
 		tx.e.progress(i, len(changed), "diff "+f.Rel)
 		r := f.result()
+		if f.notebook() {
+			r.Note = notebookEditNote
+		}
 		rep, err := tx.checkSyntax(f)
 		if err != nil {
 			return nil, err
 		}
 		r.Syntax = rep
 		res.Files = append(res.Files, r)
-		c := gitstore.Change{Path: f.Rel, Old: f.Old, New: f.Cur, NewParts: f.parts, Mode: f.Mode, OldHash: f.oldHash, NewHash: newHashes[i]}
+		c := gitstore.Change{Path: f.Rel, Old: f.Old, New: f.cur, NewParts: f.parts, Mode: f.Mode, OldHash: f.oldHash, NewHash: newHashes[i]}
+		if f.parts == nil {
+			c.New = f.Content()
+		}
 		if !f.Exists {
 			c.Old = nil
 		}
@@ -364,7 +504,7 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 // check only warns. It returns the report for the result: nil when the
 // check is off or the language unknown.
 func (tx *Tx) checkSyntax(f *TxFile) (*syntax.Report, error) {
-	if tx.e.opts.Check == CheckOff || f.deleted {
+	if tx.e.opts.Check == CheckOff || f.deleted || isLink(f.Mode) {
 		return nil, nil
 	}
 	before := f.Old
@@ -379,7 +519,15 @@ func (tx *Tx) checkSyntax(f *TxFile) (*syntax.Report, error) {
 	if f.size() >= phaseBytes {
 		tx.e.phase(int64(f.size()), "check "+f.Rel)
 	}
-	rep, err := syntax.Check(f.Rel, before, f.Content())
+	after := f.Content()
+	if !f.identity() {
+		// The languages are read in their text, not in the file's bytes.
+		before, after = f.oldView().Text, f.Text()
+		if !f.Exists {
+			before = nil
+		}
+	}
+	rep, err := syntax.Check(f.Rel, before, after)
 	if err != nil {
 		tx.e.log.Debug("syntax check failed", "path", f.Rel, "err", err)
 		return nil, nil
@@ -407,13 +555,13 @@ func (f *TxFile) changed() bool {
 	case f.deleted:
 		return f.Exists
 	case !f.Exists:
-		return f.Cur != nil
+		return f.whole
 	case f.Mode != f.OldMode:
 		return true
 	case f.parts != nil:
 		return f.size() != len(f.Old) || partsPrefix(f.Old, f.parts) != len(f.Old)
 	}
-	return !bytes.Equal(f.Old, f.Cur)
+	return !bytes.Equal(f.Old, f.Content())
 }
 
 // result renders a changed file's diff and statistics.
@@ -425,6 +573,9 @@ func (f *TxFile) result() FileResult {
 	if f.deleted {
 		newName = "/dev/null"
 	}
+	if !f.identity() {
+		return f.textResult(oldName, newName)
+	}
 	if isBinary(f.Old) || isBinary(f.head(binarySniff)) {
 		return FileResult{Path: f.Rel, Diff: fmt.Sprintf("Binary files %s and %s differ\n", oldName, newName),
 			Replacements: f.replacements, Hunks: nonNil(f.located), Created: !f.Exists, Deleted: f.deleted}
@@ -432,8 +583,8 @@ func (f *TxFile) result() FileResult {
 	var edits []lineEdit
 	var ai, bi *lineindex.Index
 	base := 0 // lines before the indexed windows
-	if f.singlePass && len(f.hunks) > 0 {
-		sorted, _ := sortHunks(len(f.Old), f.hunks) // validated by ApplyHunks already
+	if !f.whole && len(f.changes) > 0 {
+		sorted := f.changes // sorted and checked by Step
 		// Both contents are the same outside the hunks' window: only the
 		// window is diffed, so that the cost follows the change, not the
 		// file. Hunks far apart in a big file (a window over maxWindow)
@@ -475,8 +626,12 @@ func nonNil(l []Located) []Located {
 	return l
 }
 
-// gitMode is the git file mode of permission bits: 100755 or 100644.
+// gitMode is the git file mode of permission bits: 100755 or 100644, or
+// 120000 for a symbolic link.
 func gitMode(m fs.FileMode) int {
+	if isLink(m) {
+		return gitLinkMode
+	}
 	if m&0o111 != 0 {
 		return 0o100755
 	}
@@ -503,14 +658,15 @@ func summary(tool string, files []FileResult) string {
 // waits for the lock). It names the first such file and shows what
 // changed, and it carries what the call read, so that the engine can
 // recompute the call against the current content (Engine.locked).
-func (tx *Tx) changedUnder(cause error) *Error {
-	e := &Error{Code: CodeConflict, Err: cause, reread: map[string][]byte{}}
+func (tx *Tx) changedUnder(cause error) error {
+	e := &Error{Code: CodeConflict, Err: cause}
+	reread := map[string][]byte{}
 	for _, f := range tx.files {
 		var read []byte
 		if f.Exists {
 			read = f.Old
 		}
-		e.reread[f.Rel] = read
+		reread[f.Rel] = read
 		if e.Path != "" {
 			continue
 		}
@@ -521,9 +677,9 @@ func (tx *Tx) changedUnder(cause error) *Error {
 		case err == nil && !f.Exists:
 			e.Path, e.Msg = f.Rel, "file created while the call ran"
 		case err == nil && !bytes.Equal(now, f.Old):
-			ai, bi := lineindex.New(f.Old), lineindex.New(now)
+			ai, bi := lineindex.New(f.decode(f.Old)), lineindex.New(f.decode(now))
 			edits := diffLines(ai, 1, ai.Count()+1, bi, 1, bi.Count()+1)
-			e.Path, e.changeShown = f.Rel, true
+			e.Path = f.Rel
 			e.Msg = "file changed while the call ran; read it again. What changed:\n" +
 				clipLines(unified("a/"+f.Rel+" (read)", "b/"+f.Rel+" (now)", ai, bi, edits), 60)
 		}
@@ -531,7 +687,7 @@ func (tx *Tx) changedUnder(cause error) *Error {
 	if e.Path == "" {
 		e.Path, e.Msg = tx.onlyPath(), strings.TrimPrefix(cause.Error(), tx.onlyPath()+": ")
 	}
-	return e
+	return &changedError{err: e, reread: reread}
 }
 
 // changedBytes is how many bytes the call changes in the file: those it
@@ -546,7 +702,7 @@ func (f *TxFile) changedBytes() int64 {
 		q := partsSuffix(old[p:], dropPrefix(f.parts, p))
 		return int64(len(old)-p-q) + int64(f.size()-p-q)
 	}
-	cur := f.Cur
+	cur := f.Content()
 	p := commonPrefix(old, cur)
 	q := commonSuffix(old[p:], cur[p:])
 	return int64(len(old)-p-q) + int64(len(cur)-p-q)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/graftdev/graft/apply/lineedit"
 	"github.com/graftdev/graft/gitstore"
 	"github.com/graftdev/graft/internal/lineindex"
 )
@@ -53,7 +54,7 @@ func (tx *Tx) since(f *TxFile, version, edit string) (*sinceVersion, error) {
 			return nil, &Error{Code: CodeInternal, Path: f.Rel, Edit: edit, Msg: err.Error(), Err: err}
 		}
 	}
-	ai, bi := lineindex.New(base), lineindex.New(f.Old)
+	ai, bi := lineindex.New(f.decode(base)), lineindex.New(f.decode(f.Old))
 	edits := diffLines(ai, 1, ai.Count()+1, bi, 1, bi.Count()+1)
 	tx.e.log.Debug("stale version", "path", f.Rel, "version", short(version), "changes", len(edits))
 	return &sinceVersion{rel: f.Rel, version: version, edits: edits,
@@ -81,7 +82,7 @@ func (v *sinceVersion) lines(first, last int, edit string) (int, int, error) {
 		touches := e.A0 <= last && e.A1 > first // changed lines inside
 		inside := e.A0 == e.A1 && e.A0 > first && e.A0 <= last
 		if touches || inside {
-			return 0, 0, v.conflict(edit, lineDesc(first, last))
+			return 0, 0, v.conflict(edit, lineedit.Desc(first, last))
 		}
 	}
 	d := v.shift(first)
@@ -105,7 +106,6 @@ func (v *sinceVersion) conflict(edit, what string) *Error {
 		e = errorf(CodeConflict, v.rel, edit,
 			"%s changed while the call ran (another writer); read the file again. What changed:\n%s", what, diff)
 	}
-	e.changeShown = true
 	return e
 }
 

@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/graftdev/graft/internal/textedit"
+
 	"github.com/graftdev/graft/internal/lineindex"
 )
 
@@ -42,22 +44,22 @@ func TestWindowedDiffSameAsFull(t *testing.T) {
 		for i, n := 0, r.Intn(30); i < n; i++ {
 			old = append(old, []byte([]string{"a\n", "b\n", "\n", "c\r\n", "dd"}[r.Intn(5)])...)
 		}
-		var hunks []Hunk
+		var hunks []textedit.Change
 		at := 0
 		for at < len(old) && r.Intn(3) > 0 {
 			start := at + r.Intn(len(old)-at+1)
 			end := start + r.Intn(len(old)-start+1)
-			hunks = append(hunks, Hunk{Start: start, End: end, New: []string{"", "x\n", "y", "z\nw\n"}[r.Intn(4)]})
+			hunks = append(hunks, textedit.Change{Start: start, End: end, New: []string{"", "x\n", "y", "z\nw\n"}[r.Intn(4)]})
 			at = end + 1
 		}
 		if len(hunks) == 0 {
 			continue
 		}
-		cur, err := Apply(old, hunks)
+		cur, err := textedit.Splice(old, hunks)
 		if err != nil {
 			continue
 		}
-		sorted, _ := sortHunks(len(old), hunks)
+		sorted, _ := textedit.Check(len(old), hunks)
 		fa, fb := lineindex.New(old), lineindex.New(cur)
 		want := unified("a", "b", fa, fb, editsFromHunks(fa, fb, sorted))
 		wa := lineindex.Window(old, sorted[0].Start, contextLines+1)

@@ -177,3 +177,14 @@ func parseAttrLine(line, base string, macrosOK bool) (attrRule, bool) {
 	}
 	return r, true
 }
+
+// WorkingTreeEncoding returns the value of path's working-tree-encoding
+// attribute ("" when none is set), read from the attribute files as git
+// reads them, without a git process. path is slash-separated, from the
+// worktree's root.
+func (s *Store) WorkingTreeEncoding(path string) string {
+	if a, ok := s.attributes(path, attrCache{})["working-tree-encoding"]; ok && a.IsValueSet() {
+		return a.Value()
+	}
+	return ""
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -37,6 +38,13 @@ func TestMain(m *testing.M) {
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
+		}
+		if v := os.Getenv("GITSTORE_FSIZE"); v != "" {
+			n, _ := strconv.ParseUint(v, 10, 64)
+			if err := limitFileSize(n); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(2)
+			}
 		}
 		var changes []Change
 		b, _ := os.ReadFile(os.Getenv("GITSTORE_CHANGES"))

@@ -17,8 +17,11 @@
 // changed outside graft), a snapshot commit records that first, so each
 // edit commit's diff is exactly the edit. Messages end with trailers:
 // Graft-Tool names the tool, Graft-Base the branch commit the journal
-// started from; when HEAD moves (a commit, a checkout), the next call starts
-// a new journal on the new HEAD. HEAD, the index and the branches are never
+// started from. When the branch moves (the user commits, amends, rebases),
+// the journal is carried onto its new commit by a carry commit whose second
+// parent is that commit, so earlier entries stay (carry.go); a journal whose
+// work the move threw away (reset --hard) and a detached HEAD's journal
+// start again on the new HEAD. HEAD, the index and the branches are never
 // touched in journal mode. Outside any repository the journal lives in a
 // private repository under $XDG_STATE_HOME/graft (or ~/.local/state/graft)
 // whose worktree is the edited directory.
@@ -80,7 +83,10 @@
 // Land is all-or-nothing and crash-safe: under a lock in the git dir it
 // re-checks every file, writes the objects, writes an intent record, writes
 // each file through a temporary file, fsync and rename, moves the ref, and
-// removes the intent. Open finishes or rolls back whatever an earlier
+// removes the intent. What another process wrote to a file in the instant
+// before its rename is read from the replaced file afterwards: appended
+// bytes are carried onto the new content, any other write abandons the call
+// with every file put back, for the engine to compute it again (late.go). Open finishes or rolls back whatever an earlier
 // process left behind (see txn.go for the protocol and CrashEnv for the test
 // hook that kills the process at each step).
 //

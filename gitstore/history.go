@@ -39,8 +39,10 @@ type FileStat struct {
 }
 
 // journal returns the commits of the current journal, newest first, and
-// the state they were read from. A journal whose base is no longer HEAD's
-// commit is empty: the next call starts a new one.
+// the state they were read from. A journal whose branch moved since it
+// started is seen carried onto the branch (carry.go): its commits are
+// those before the move, and st's tree and base the carried ones; one
+// that restarts is empty.
 func (s *Store) journal() ([]*commit, *state, error) {
 	if s.private && !exists(s.gitDir) {
 		return nil, nil, nil
@@ -50,6 +52,9 @@ func (s *Store) journal() ([]*commit, *state, error) {
 	}
 	st, err := s.state(ModeJournal)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := s.carry(st, false); err != nil {
 		return nil, nil, err
 	}
 	if !st.valid {
@@ -240,7 +245,7 @@ func (s *Store) Diff(id string) (string, error) {
 		}
 		return "", nil
 	}
-	from, to := oid(""), commits[0].Tree
+	from, to := oid(""), st.tree
 	if id == "" {
 		if !st.base.IsZero() {
 			if from, err = s.commitTree(st.base); err != nil {

@@ -4,11 +4,26 @@ package gitstore
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 )
 
-// openReplaced keeps nothing off Unix: on Windows an open handle would
-// keep the file from being replaced.
-func openReplaced(string) (*os.File, error) {
-	return nil, errors.ErrUnsupported
+// holdFile reads the file at name, about to be replaced: off Unix an open
+// handle would keep it from being replaced (late.go).
+func holdFile(name string) *heldFile {
+	h := &heldFile{}
+	h.refresh(name)
+	return h
+}
+
+// refresh reads the file again, just before an attempt to replace it.
+func (h *heldFile) refresh(name string) {
+	b, err := os.ReadFile(name)
+	h.snap, h.absent, h.err = b, false, nil
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		h.absent = true
+	case err != nil:
+		h.err = err
+	}
 }

@@ -40,6 +40,13 @@ type state struct {
 	valid  bool   // tip is a journal based on head
 	parent oid    // parent of the next commit; zero for a root commit
 	tree   oid    // tree of parent; zero for empty
+
+	// moved is set when the branch has moved since the journal at tip
+	// started on oldBase (its tree oldTree): the journal is carried onto
+	// head (carry.go), or restarts there.
+	moved            bool
+	oldBase, oldTree oid
+	carried          bool // carry has run
 }
 
 // JournalRef names the journal ref of the current branch
@@ -76,7 +83,7 @@ func (s *Store) state(mode Mode) (*state, error) {
 	}
 	if mode == ModeCommit {
 		if st.branch == "" {
-			return nil, errors.New("gitstore: branch mode needs a branch, and HEAD is detached")
+			return nil, fmt.Errorf("gitstore: branch mode needs a branch, and HEAD is detached (%w)", ErrNoBranch)
 		}
 		st.ref, st.tip, st.parent, st.base, st.valid = st.branch, st.head, st.head, st.head, true
 		st.tree, err = s.commitTree(st.head)
@@ -100,6 +107,11 @@ func (s *Store) state(mode Mode) (*state, error) {
 			st.valid, st.parent, st.tree = true, st.tip, c.Tree
 			return st, nil
 		}
+		// The branch moved since the journal started: carry decides
+		// whether it follows (carry.go). A detached HEAD's journal
+		// restarts.
+		st.moved = st.branch != "" && !st.head.IsZero()
+		st.oldBase, st.oldTree = st.base, c.Tree
 	}
 	// No journal yet, or HEAD moved since it started: start on HEAD.
 	st.base, st.parent = st.head, st.head
@@ -115,6 +127,38 @@ func (s *Store) journalBase(c *commit) oid {
 		return h
 	}
 	return c.Hash
+}
+
+// carry carries a journal whose branch moved onto the branch's new commit,
+// or leaves st to restart there (carry.go): on success st is a valid
+// journal whose tree is the carried tree, based on HEAD. With write, the
+// carry commit is written (into the transaction's batch) and is st's
+// parent; without, st's parent is the old tip (reads need no commit).
+func (s *Store) carry(st *state, write bool) error {
+	if !st.moved || st.carried {
+		return nil
+	}
+	st.carried = true
+	plan, err := s.planCarry(st.oldBase, st.head, st.tree, st.oldTree)
+	if err != nil {
+		return err
+	}
+	if plan.restart {
+		return nil
+	}
+	st.tree, st.base, st.valid, st.parent = plan.tree, st.head, true, st.tip
+	if !write {
+		return nil
+	}
+	author, committer := s.identity(time.Now())
+	c := &commit{Author: author, Committer: committer, Message: s.carryMessage(st.head, plan.pending),
+		Tree: plan.tree, Parents: []oid{st.tip, st.head}}
+	h, err := s.writeCommit(c)
+	if err != nil {
+		return err
+	}
+	st.parent = h
+	return nil
 }
 
 func (s *Store) commitTree(h oid) (oid, error) {
@@ -157,6 +201,10 @@ func (s *Store) statCurrent(c Change) (current, error) {
 		return current{}, fmt.Errorf("%s: deleted since it was read: %w", c.Path, ErrConflict)
 	case err != nil:
 		return current{}, fmt.Errorf("gitstore: %w", err)
+	case fi.Mode()&fs.ModeSymlink != 0 && c.Old != nil:
+		// A symbolic link the call changes (undo of one graft made): its
+		// content is its target.
+		return current{exists: true, perm: linkPerm}, nil
 	case !fi.Mode().IsRegular():
 		return current{}, fmt.Errorf("gitstore: %s: not a regular file (%s)", c.Path, fi.Mode().Type())
 	case c.Old == nil:
@@ -168,38 +216,65 @@ func (s *Store) statCurrent(c Change) (current, error) {
 	return current{exists: true, perm: uint32(fi.Mode().Perm())}, nil
 }
 
-// checkContent checks that an existing file still holds c.Old.
-func (s *Store) checkContent(c Change) error {
-	same, err := sameContent(s.abs(c.Path), c.Old)
+// checkContent checks that an existing file still holds c.Old, or c.Old
+// followed by bytes appended since that the call can carry (late.go), and
+// returns what it saw for the check after the rename.
+func (s *Store) checkContent(c Change) (checked, error) {
+	name := s.abs(c.Path)
+	if fi, err := os.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// A symbolic link (undo of one graft made): its content is its
+		// target.
+		t, err := os.Readlink(name)
+		if err != nil {
+			return checked{}, fmt.Errorf("gitstore: %w", err)
+		}
+		if t != string(c.Old) {
+			return checked{}, fmt.Errorf("%s: %w", c.Path, ErrConflict)
+		}
+		return checked{link: true}, nil
+	}
+	at := time.Now()
+	same, grown, fi, err := compareContent(name, c.Old)
 	if err != nil {
-		return fmt.Errorf("gitstore: %w", err)
+		return checked{}, fmt.Errorf("gitstore: %w", err)
 	}
-	if !same {
-		return fmt.Errorf("%s: %w", c.Path, ErrConflict)
+	if !same && !(grown && canCarry(c)) {
+		return checked{}, fmt.Errorf("%s: %w", c.Path, ErrConflict)
 	}
-	return nil
+	if grown {
+		fi = nil
+	}
+	return checked{fi: fi, at: at}, nil
 }
 
-// sameContent reports whether the file name holds exactly want, reading
-// it in chunks (no second copy of a big file in memory).
-func sameContent(name string, want []byte) (bool, error) {
+// compareContent reports whether the file name holds exactly want, or
+// want followed by more bytes (grown), reading it in chunks (no second
+// copy of a big file in memory); fi is the file's state before it was
+// read.
+func compareContent(name string, want []byte) (same, grown bool, fi fs.FileInfo, err error) {
 	f, err := openFile(name, os.O_RDONLY, 0)
 	if err != nil {
-		return false, err
+		return false, false, nil, err
 	}
 	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return false, false, nil, err
+	}
 	buf := make([]byte, min(256<<10, len(want)+1)) // +1 sees a file that grew
 	for {
 		n, err := io.ReadFull(f, buf)
-		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
-			return false, nil
+		if n > len(want) {
+			return false, bytes.Equal(buf[:len(want)], want), fi, nil
+		}
+		if !bytes.Equal(buf[:n], want[:n]) {
+			return false, false, fi, nil
 		}
 		want = want[n:]
 		switch {
 		case err == io.EOF || err == io.ErrUnexpectedEOF:
-			return len(want) == 0, nil
+			return len(want) == 0, false, fi, nil
 		case err != nil:
-			return false, err
+			return false, false, nil, err
 		}
 	}
 }
@@ -237,6 +312,9 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	perms := make([]uint32, len(changes))
 	for i, c := range changes {
 		perms[i] = uint32(c.Mode.Perm())
+		if c.Mode&fs.ModeSymlink != 0 {
+			perms[i] = linkPerm
+		}
 		if perms[i] == 0 {
 			perms[i] = curs[i].perm
 		}
@@ -253,6 +331,9 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	newBytes := 0
 	for i, c := range changes {
 		convs[i] = s.conversionOf(c.Path, attrs)
+		if perms[i] == linkPerm || curs[i].perm == linkPerm {
+			convs[i] = conversion{} // a link's target is stored as it is
+		}
 		if c.NewParts != nil && (convs[i].external || convs[i].text) {
 			changes[i].New, changes[i].NewParts = joinParts(c.NewParts), nil
 		}
@@ -272,9 +353,10 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	}
 	// The bytes are compared (for a big call, while its temporary files
 	// are written).
+	checks := make([]checked, len(changes))
 	for i, c := range changes {
 		if curs[i].exists {
-			if err := s.checkContent(c); err != nil {
+			if checks[i], err = s.checkContent(c); err != nil {
 				return Landed{}, err
 			}
 		}
@@ -282,6 +364,12 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	// The objects are collected, and written once the intent record is.
 	s.startBatch()
 	defer s.dropBatch()
+	// A journal whose branch moved is carried onto it first (carry.go).
+	if s.mode == ModeJournal {
+		if err := s.carry(st, true); err != nil {
+			return Landed{}, err
+		}
+	}
 	if !st.tip.IsZero() {
 		in.OldTip = st.tip.String()
 	}
@@ -403,7 +491,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 				f.Stored = h.String()
 			}
 			mode := fileMode(perm)
-			deliberate := c.Mode != 0 && uint32(c.Mode.Perm()) != curs[i].perm
+			deliberate := c.Mode != 0 && perm != curs[i].perm
 			if !trustMode && !haves[i].absent() && !deliberate {
 				mode = haves[i].Mode
 			}
@@ -451,7 +539,7 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 		in.Reflog = tool + ": " + subj
 	}
 
-	if err := s.commitIntent(ctx, in, temps, changes, perms); err != nil {
+	if err := s.commitIntent(ctx, in, temps, changes, perms, checks); err != nil {
 		return Landed{}, err
 	}
 	if s.mode == ModeJournal {

@@ -141,15 +141,20 @@ func TestLandConflict(t *testing.T) {
 	}
 }
 
-func TestJournalRestartsWhenHeadMoves(t *testing.T) {
+// The user's commit of the agent's edit (commit -a) carries the journal
+// onto the new HEAD: the next entry sits on a carry commit whose second
+// parent is the user's commit, and the journal differs from the branch by
+// the new edit only.
+func TestJournalCarriedWhenHeadMoves(t *testing.T) {
 	dir := newRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
 	s := open(t, dir)
-	edit(t, s, "edit", "a.txt", "a", "A")
+	first := edit(t, s, "edit", "a.txt", "a", "A")
 	git(t, dir, "commit", "-q", "-am", "user commits")
 	head := git(t, dir, "rev-parse", "HEAD")
 	l := edit(t, s, "edit", "b.txt", "b", "B")
-	if got := git(t, dir, "rev-parse", l.Commit+"^"); got != head {
-		t.Fatalf("journal did not restart on the new HEAD")
+	carry := git(t, dir, "rev-parse", l.Commit+"^")
+	if got := git(t, dir, "rev-parse", carry+"^1", carry+"^2"); got != first.Commit+"\n"+head {
+		t.Fatalf("carry commit's parents: %s", got)
 	}
 	if got := git(t, dir, "diff", "--name-only", "main", "refs/graft/main"); got != "b.txt" {
 		t.Fatalf("diff: %q", got)

@@ -2,7 +2,6 @@ package gitstore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -32,11 +31,11 @@ type Squashed struct {
 // its old entries stay reachable through the journal ref's reflog.
 //
 // It fails with ErrNoJournal when there is nothing to land, with
-// ErrFiltered for a path git would convert on commit, and when HEAD is
-// detached or the journal is outside a repository.
+// ErrFiltered for a path git would convert on commit, and with ErrNoBranch
+// when HEAD is detached or the journal is outside a repository.
 func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 	if s.private {
-		return Squashed{}, errors.New("gitstore: outside a repository there is no branch to land on")
+		return Squashed{}, fmt.Errorf("gitstore: outside a repository there is %w to land on", ErrNoBranch)
 	}
 	var out Squashed
 	err := s.withLock(func() error {
@@ -48,19 +47,20 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 			return fmt.Errorf("gitstore: nothing to land: %w", ErrNoJournal)
 		}
 		if st.branch == "" {
-			return errors.New("gitstore: HEAD is detached; check out a branch to land the journal on")
+			return fmt.Errorf("gitstore: HEAD is detached (%w); check out a branch to land the journal on", ErrNoBranch)
 		}
 		baseTree, err := s.commitTree(st.base)
 		if err != nil {
 			return err
 		}
-		tip := commits[0]
-		changes, err := s.treeChanges(baseTree, tip.Tree)
+		// The journal's tree, carried onto the branch when the branch
+		// moved since it started (carry.go): what is not on the branch.
+		changes, err := s.treeChanges(baseTree, st.tree)
 		if err != nil {
 			return err
 		}
 		if len(changes) == 0 {
-			return fmt.Errorf("gitstore: the journal's edits cancel out, nothing to land: %w", ErrNoJournal)
+			return fmt.Errorf("gitstore: nothing to land: the journal's edits cancel out or are on the branch already: %w", ErrNoJournal)
 		}
 		in := &intent{Version: 1, Ref: st.branch, Branch: true, IndexOnly: true,
 			Journal: st.ref, OldTip: st.head.String()}
@@ -74,6 +74,9 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 				if isExec(ch.after.Mode) {
 					f.NewPerm = 0o755
 				}
+				if ch.after.Mode == modeSymlink {
+					f.NewPerm = linkPerm
+				}
 			}
 			in.Files = append(in.Files, f)
 			out.Files = append(out.Files, ch.path)
@@ -86,7 +89,7 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 			message = fmt.Sprintf("graft: land %d journal entries", len(commits))
 		}
 		author, committer := s.identity(time.Now())
-		h, err := s.writeCommit(newCommit(author, committer, message+"\n", tip.Tree, st.head))
+		h, err := s.writeCommit(newCommit(author, committer, message+"\n", st.tree, st.head))
 		if err != nil {
 			return err
 		}
@@ -143,8 +146,15 @@ type Status struct {
 	Undoable int `json:"undoable"`
 	Redoable int `json:"redoable"`
 	// Stale is set when the journal ref exists but HEAD has moved since it
-	// started: the next call starts a new journal on HEAD.
+	// started and nothing of it is carried (carry.go: a reset --hard to
+	// another commit, a detached HEAD that moved): the next call starts a
+	// new journal on HEAD.
 	Stale bool `json:"stale,omitempty"`
+	// Carried is set when the branch has moved since the journal started
+	// and the journal is carried onto it (carry.go): Entries and the diff
+	// are the carried journal's, and the next call that lands writes the
+	// carry commit.
+	Carried bool `json:"carried,omitempty"`
 	// Lock is the process holding the repository's lock, if any.
 	Lock *LockHolder `json:"lock,omitempty"`
 	// InProgress is set when an intent record exists (a call is landing
@@ -171,6 +181,7 @@ func (s *Store) Status() (Status, error) {
 	}
 	st.Branch, st.Journal = js.branch, js.ref
 	st.Stale = !js.tip.IsZero() && !js.valid
+	st.Carried = js.moved && js.valid
 	if !js.base.IsZero() {
 		st.Base = js.base.String()
 	}

@@ -205,8 +205,12 @@ type entry struct {
 
 func (e entry) absent() bool { return e.Hash.IsZero() }
 
-// fileMode is the tree mode of a worktree file with permission bits perm.
+// fileMode is the tree mode of a worktree file with permission bits perm
+// (linkPerm: a symbolic link).
 func fileMode(perm uint32) uint32 {
+	if perm == linkPerm {
+		return modeSymlink
+	}
 	if perm&0o111 != 0 {
 		return modeExec
 	}

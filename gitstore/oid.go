@@ -31,7 +31,13 @@ const (
 	modeRegular   = gitrepo.ModeRegular
 	modeExec      = gitrepo.ModeExec
 	modeSubmodule = gitrepo.ModeSubmodule
+	modeSymlink   = gitrepo.ModeSymlink
 )
+
+// linkPerm stands, where graft records a worktree file's permission bits
+// (intent records, Change.Mode's bits), for a symbolic link: its content
+// is the link's target.
+const linkPerm uint32 = 0o120000
 
 // isExec reports whether a tree mode is an executable regular file (git
 // reads the old group-writable 100664 as a regular file too).

@@ -162,7 +162,7 @@ func (r *filesRefs) update(name string, old, nw oid, force bool, who signature, 
 		// HEAD follows branches, never graft's journal refs: a journal
 		// move (every landed call) does not read HEAD again.
 		FollowHEAD:    !isJournalRef(name),
-		BeforeReplace: r.s.holdReplaced,
+		BeforeReplace: r.s.holdRefFile,
 	})
 	if errors.Is(err, gitrepo.ErrRefChanged) {
 		cur, _ := r.read(name)
@@ -178,6 +178,18 @@ func (r *filesRefs) update(name string, old, nw oid, force bool, who signature, 
 		return fmt.Errorf("gitstore: %w", err)
 	}
 	return nil
+}
+
+// holdRefFile keeps a ref's file open as it is replaced, when DeferFrees
+// is set, so that the file system frees it once the call has answered, as
+// a replaced worktree file is (keepReplaced).
+func (s *Store) holdRefFile(name string) {
+	if !s.opts.DeferFrees {
+		return
+	}
+	if h := holdFile(name); h.f != nil {
+		s.keepReplaced(h)
+	}
 }
 
 // gitRefs is the reftable ref storage, through the installed git.

@@ -38,6 +38,10 @@ var ErrFiltered = errors.New("path is under a git filter or end-of-line conversi
 // that could (root): graft respects the mode rather than overriding it.
 var ErrReadOnly = errors.New("file is read-only")
 
+// ErrNoBranch: landing the journal (or branch mode) needs a branch, and
+// HEAD is detached, or the journal is kept outside any repository.
+var ErrNoBranch = errors.New("no branch")
+
 // ErrNothingToUndo and ErrNothingToRedo: the journal has no edit to undo or
 // no undone edit to redo.
 var (
@@ -61,7 +65,8 @@ type Change struct {
 	// of its unchanged bytes.
 	NewParts [][]byte
 	// Mode holds the permission bits of New (the executable bit matters);
-	// 0 keeps the file's current mode (0o644 for a new file).
+	// 0 keeps the file's current mode (0o644 for a new file). With
+	// fs.ModeSymlink, New is the target of a symbolic link written at Path.
 	Mode fs.FileMode
 	// OldHash and NewHash, when set, are the blob ids of Old and New
 	// being computed already (Store.HashAsync of these very slices, or
@@ -464,23 +469,6 @@ func exists(name string) bool {
 // maxReplaced bounds the replaced files kept open between two
 // ReleaseReplaced calls; beyond it the oldest are closed at once.
 const maxReplaced = 256
-
-// holdReplaced keeps the file name open before a transaction replaces or
-// removes it, when DeferFrees is set (see OpenOptions).
-func (s *Store) holdReplaced(name string) {
-	if !s.opts.DeferFrees {
-		return
-	}
-	if len(s.replaced) >= maxReplaced {
-		for _, f := range s.replaced[:maxReplaced/2] {
-			f.Close()
-		}
-		s.replaced = append(s.replaced[:0], s.replaced[maxReplaced/2:]...)
-	}
-	if f, err := openReplaced(name); err == nil {
-		s.replaced = append(s.replaced, f)
-	}
-}
 
 // ReleaseReplaced hands over the replaced files kept open since the last
 // call (DeferFrees) and returns the function that closes them, which may

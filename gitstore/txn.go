@@ -42,7 +42,10 @@ import (
 //     is synced, it is ignored as it should be: graft-temps, or for a
 //     small call nothing, says which temporary files to remove);
 //  5. once every temporary file is synced, each is renamed over its
-//     target and every deleted file removed [rename];
+//     target and every deleted file removed [rename], the file it replaces
+//     kept aside and read after the rename: bytes another process appended
+//     to it meanwhile are carried onto the new content, and any other write
+//     abandons the call, every file replaced so far put back (late.go);
 //  6. the ref moves from the old tip to the new commit by compare-and-swap
 //     [ref] (in branch mode the index entries of the paths follow);
 //  7. the intent record is emptied [done], then graft-temps.
@@ -275,8 +278,8 @@ func (s *Store) recoverTemps() error {
 // commitIntent runs steps 3 to 7 of a transaction whose objects are
 // collected in s.batch and whose temporary files temps is writing; when
 // temps is nil, the intent record announces them and they are written
-// once it is.
-func (s *Store) commitIntent(ctx context.Context, in *intent, temps *tempJob, changes []Change, perms []uint32) error {
+// once it is. checks are what the check before saw of each file.
+func (s *Store) commitIntent(ctx context.Context, in *intent, temps *tempJob, changes []Change, perms []uint32, checks []checked) error {
 	f, created, err := writeRecordFile(s.intentPath(), in)
 	if err != nil {
 		// landLocked drops the batch and finishes a big call's temporary
@@ -313,26 +316,28 @@ func (s *Store) commitIntent(ctx context.Context, in *intent, temps *tempJob, ch
 	if err != nil {
 		return s.abort(in, err)
 	}
-	for _, f := range in.Files {
-		name := s.abs(f.Path)
-		s.holdReplaced(name)
-		var err error
-		if f.New == "" {
-			err = os.Remove(name)
-			if errors.Is(err, fs.ErrNotExist) {
-				err = nil
-			}
-		} else {
-			err = replaceFile(s.tmpName(f.Path, in.tempToken()), name)
+	// Each file is replaced holding the file it replaces, which is read
+	// after the rename for what other processes wrote to it meanwhile
+	// (late.go): appended bytes are carried onto the new content, any
+	// other write abandons the call.
+	var done []placed
+	for i, f := range in.Files {
+		kind, held, ok, err := s.replaceChecked(changes[i], s.tmpName(f.Path, in.tempToken()), checks[i])
+		if ok {
+			done = append(done, placed{i: i, held: held})
+		} else if held != nil {
+			held.close()
+		}
+		if err == nil && kind == lateChanged {
+			err = fmt.Errorf("%s: written by another process while the call replaced it: %w", f.Path, ErrConflict)
 		}
 		if err != nil {
-			return s.abort(in, fmt.Errorf("gitstore: %s: %w", f.Path, err))
+			return s.abandon(in, changes, done, err)
 		}
-		crashPoint("rename")
 	}
 	temps.renamed = true
 	if err := s.moveRef(in); err != nil {
-		return s.abort(in, err)
+		return s.abandon(in, changes, done, err)
 	}
 	crashPoint("ref")
 	if in.Branch {
@@ -356,6 +361,57 @@ func (s *Store) commitIntent(ctx context.Context, in *intent, temps *tempJob, ch
 func (s *Store) abort(in *intent, cause error) error {
 	if err := s.rollBack(in); err != nil {
 		return fmt.Errorf("%w (rolling back: %v; the next graft command retries)", cause, err)
+	}
+	if err := s.clearIntent(true); err != nil {
+		return fmt.Errorf("%w (%v)", cause, err)
+	}
+	return cause
+}
+
+// abandon rolls back, in process, a transaction that has replaced the
+// files done already: each goes back to its old content (or, for one
+// another process wrote while the call replaced it, to what that process
+// wrote), keeping what was appended to it since the rename (restoreFile).
+// When that fails, the intent record stays for the next Open, whose
+// recovery puts back every file still holding the call's content.
+func (s *Store) abandon(in *intent, changes []Change, done []placed, cause error) error {
+	var failed error
+	for k := len(done) - 1; k >= 0; k-- {
+		p := done[k]
+		c, f := changes[p.i], in.Files[p.i]
+		tmp := s.tmpName(f.Path, in.tempToken())
+		src, err := "", error(nil)
+		switch {
+		case p.held != nil && p.held.parked != "":
+			src, p.held.parked = p.held.parked, ""
+		case p.held != nil && !p.held.absent:
+			// Off Unix, or without a swap: the writer's bytes, read.
+			perm := fs.FileMode(f.OldPerm)
+			if p.held.f != nil {
+				if fi, serr := p.held.f.Stat(); serr == nil {
+					perm = fi.Mode().Perm()
+				}
+			}
+			var size int64
+			if size, err = p.held.size(); err == nil {
+				err = writeTempFrom(tmp, perm, p.held, size)
+			}
+			src = tmp
+		case p.held == nil && c.Old != nil:
+			src, err = tmp, writeTemp(tmp, fs.FileMode(f.OldPerm), c.Old)
+		}
+		if p.held != nil {
+			p.held.close()
+		}
+		if err == nil {
+			err = s.restoreFile(f.Path, src, tmp, c.newParts(), c.deletes(), f.NewPerm == linkPerm)
+		}
+		if err != nil && failed == nil {
+			failed = err
+		}
+	}
+	if failed != nil {
+		return fmt.Errorf("%w (putting the files back: %v; the next graft command retries)", cause, failed)
 	}
 	if err := s.clearIntent(true); err != nil {
 		return fmt.Errorf("%w (%v)", cause, err)
@@ -600,10 +656,10 @@ func (s *Store) restore(path, want string, perm uint32, other, token string) err
 	defer os.Remove(s.tmpName(path, token))
 	name := s.abs(path)
 	have := ""
-	if b, err := os.ReadFile(name); err == nil {
-		have = s.blobHash(b).String()
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	if b, _, err := readWorktree(name); err != nil {
 		return fmt.Errorf("gitstore: recovering %s: %w", path, err)
+	} else if b != nil {
+		have = s.blobHash(b).String()
 	}
 	if have == want || have != other {
 		return nil
@@ -688,6 +744,9 @@ func (s *Store) git(stdin string, args ...string) error {
 // writeTemp writes content (its parts in order) to name (created or
 // truncated), sets perm and fsyncs it.
 func writeTemp(name string, perm fs.FileMode, content ...[]byte) error {
+	if uint32(perm) == linkPerm {
+		return writeLink(name, content...)
+	}
 	if perm == 0 {
 		perm = 0o644
 	}
@@ -717,6 +776,21 @@ func writeTemp(name string, perm fs.FileMode, content ...[]byte) error {
 	}
 	if err != nil {
 		os.Remove(name)
+	}
+	return err
+}
+
+// writeLink makes name a symbolic link whose target is content (its parts
+// in order), replacing what name was.
+func writeLink(name string, content ...[]byte) error {
+	target := string(bytes.Join(content, nil))
+	os.Remove(name)
+	err := os.Symlink(target, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A new link in a new directory.
+		if err = os.MkdirAll(filepath.Dir(name), 0o755); err == nil {
+			err = os.Symlink(target, name)
+		}
 	}
 	return err
 }

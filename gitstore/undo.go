@@ -57,7 +57,7 @@ func stacks(commits []*commit) (done, undone []string) {
 				undone = remove(undone, id)
 				done = append(done, id)
 			}
-		case len(tr[TrailerTool]) > 0 && tr[TrailerTool][0] == "snapshot":
+		case len(tr[TrailerTool]) > 0 && (tr[TrailerTool][0] == "snapshot" || tr[TrailerTool][0] == TrailerCarry):
 		default:
 			done = append(done, c.Hash.String())
 			undone = nil
@@ -173,7 +173,11 @@ func (s *Store) revert(ctx context.Context, steps int, undo bool) (Reverted, err
 			if bytes.Equal(f.old, f.cur) && (f.old == nil) == (f.cur == nil) && f.perm == f.oldPerm {
 				continue
 			}
-			changes = append(changes, Change{Path: p, Old: f.old, New: f.cur, Mode: fs.FileMode(f.perm)})
+			mode := fs.FileMode(f.perm)
+			if f.perm == linkPerm {
+				mode = fs.ModeSymlink | 0o777
+			}
+			changes = append(changes, Change{Path: p, Old: f.old, New: f.cur, Mode: mode})
 			out.Files = append(out.Files, p)
 		}
 		msg := fmt.Sprintf("%s %s", verb, subjectOf(s, out.Entries))
@@ -206,6 +210,10 @@ func readWorktree(name string) ([]byte, uint32, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		t, err := os.Readlink(name)
+		return []byte(t), linkPerm, err
+	}
 	if !fi.Mode().IsRegular() {
 		return nil, 0, fmt.Errorf("not a regular file")
 	}
@@ -220,6 +228,12 @@ func readWorktree(name string) ([]byte, uint32, error) {
 }
 
 func permOf(m uint32, cur uint32) uint32 {
+	switch {
+	case m == modeSymlink:
+		return linkPerm
+	case cur == linkPerm:
+		cur = 0o644 // a link becomes a file again
+	}
 	if isExec(m) {
 		return cur | (cur&0o444)>>2 | 0o100
 	}

@@ -69,7 +69,7 @@ func (a *lineAdapter) adaptAdded(newText string) string {
 	if newText == "" {
 		return ""
 	}
-	out, _ := a.adaptLines(newText, false)
+	out, _, _ := a.adaptLines(newText, false)
 	if strings.HasSuffix(newText, "\n") && !strings.HasSuffix(out, "\n") {
 		out += "\n" // line for line: a last empty line stays
 	}
@@ -84,11 +84,14 @@ func (a *lineAdapter) adaptChecked(newText string) (string, string) {
 	if newText == "" {
 		return "", ""
 	}
-	return a.adaptLines(newText, true)
+	out, open, _ := a.adaptLines(newText, true)
+	return out, open
 }
 
-// adaptLines is adaptChecked; align false leaves every new line unaligned.
-func (a *lineAdapter) adaptLines(newText string, align bool) (string, string) {
+// adaptLines is adaptChecked, also reporting the first new line whose
+// indentation a block that writes its own both ways leaves open
+// (mixedIndent); align false leaves every new line unaligned.
+func (a *lineAdapter) adaptLines(newText string, align bool) (string, string, string) {
 	nl, endsNL := splitOld(newText)
 	var match []int
 	if align {
@@ -99,7 +102,19 @@ func (a *lineAdapter) adaptLines(newText string, align bool) (string, string) {
 			match[j] = -1
 		}
 	}
-	open := ""
+	open, openIndent := "", ""
+	reindent := func(j int, line string) string {
+		ind := indentOf(line)
+		if a.indent.mixed == nil {
+			return a.indent.apply(ind)
+		}
+		out, ok := a.mixedIndent(line, a.gapOld(match, j))
+		if !ok && openIndent == "" {
+			openIndent = fmt.Sprintf("line %d of the new text, indented %q (%d columns, a tab counting %d), could take the tabs or the spaces",
+				j+1, ind, columns(ind, a.indent.tabW), a.indent.tabW)
+		}
+		return out
+	}
 	var b strings.Builder
 	b.Grow(len(newText) + len(newText)/8)
 	for j, line := range nl {
@@ -118,12 +133,12 @@ func (a *lineAdapter) adaptLines(newText string, align bool) (string, string) {
 			// A line of white space only is all indentation: the caller
 			// wrote it shifted as the rest, and it is shifted back with
 			// them (16 spaces sent for the file's 12 stay 12).
-			line = a.indent.apply(line)
+			line = reindent(j, line)
 		}
 		if !isBlank(line) {
 			if a.reindent && !(a.partial && j == 0) {
 				ind := indentOf(line)
-				line = a.indent.apply(ind) + line[len(ind):]
+				line = reindent(j, line) + line[len(ind):]
 			}
 			if a.typo != nil {
 				var why string
@@ -140,7 +155,71 @@ func (a *lineAdapter) adaptLines(newText string, align bool) (string, string) {
 	if endsNL && (!a.endsNL || a.lastEOL) {
 		b.WriteByte('\n')
 	}
-	return b.String(), open
+	return b.String(), open, openIndent
+}
+
+// mixedIndent decides the indentation of a new line as the caller wrote
+// it (its indentation ind), in a block of the file that writes some width in more than one
+// form, or otherwise than the file's style (indentMap.mixed); gap lists
+// the old lines the new line may have been made from (gapOld). Its width
+// c under the block's tab width w is kept; it is written:
+//
+//   - as spaces when c is narrower than a tab (every style agrees);
+//   - as sent when the caller wrote it as some line of the block does
+//     and as no old line does (copied from the file);
+//   - as the file writes the old lines of the gap at width c that the new
+//     line was made from (madeFrom), when they all write it one way (a
+//     changed line keeps the form of the line it changes);
+//   - as the block writes width c, when it writes it in one form, unless
+//     that form is spaces alone, a tab or more wide, in a block with tabs
+//     (a raw string's or a comment's alignment is no evidence for code).
+//
+// Otherwise the form is open: it reports false and the file's style (the
+// block is refused when the new text is checked: openIndent).
+func (a *lineAdapter) mixedIndent(line string, gap []int) (string, bool) {
+	mb, w := a.indent.mixed, a.indent.tabW
+	ind := indentOf(line)
+	c := columns(ind, w)
+	if c < w {
+		return strings.Repeat(" ", c), true
+	}
+	if !mb.oldForm[ind] && slices.Contains(mb.forms[c], ind) {
+		return ind, true
+	}
+	form := ""
+	for _, i := range gap {
+		if isBlank(a.file[i]) || !madeFrom(line, a.old[i]) {
+			continue
+		}
+		f := indentOf(a.file[i])
+		if columns(f, w) != c {
+			continue
+		}
+		if form != "" && f != form {
+			form = ""
+			break
+		}
+		form = f
+	}
+	if form != "" {
+		return form, true
+	}
+	if fs := mb.forms[c]; len(fs) == 1 && (!a.indent.fileTabs || strings.Contains(fs[0], "\t")) {
+		return fs[0], true
+	}
+	return a.indent.styled(c), false
+}
+
+// madeFrom reports whether a new line reads as a change of an old one,
+// their indentation aside: one extends the other, or they are alike
+// (lineSimilarity at least one half: "c2()" from "c()", not "count++;"
+// from "}").
+func madeFrom(nw, old string) bool {
+	n, o := strings.TrimSpace(nw), strings.TrimSpace(old)
+	if n == "" || o == "" {
+		return false
+	}
+	return strings.HasPrefix(n, o) || strings.HasPrefix(o, n) || lineSimilarity(n, o) >= 0.5
 }
 
 // gapOld lists the old lines that new line j, which is not one of them,

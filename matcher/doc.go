@@ -23,14 +23,29 @@
 //     old text's indentation must map onto the file's by one transformation
 //     for all its lines: a common prefix added or removed, or levels of tabs
 //     or of N spaces shifted by a constant (tabs for spaces and the reverse).
-//     Units are taken from the lines themselves, then from the file. Last,
+//     Units are taken from the lines themselves, then from the file. A
+//     prefix in one style (tabs) while the caller indents in the other
+//     gives way to levels when they fit too, so that new lines are written
+//     in the file's style rather than as a tab followed by spaces. Last,
 //     lines that mix tabs and spaces otherwise than the file (some retyped
 //     with spaces, others copied with their tabs) are read with a tab
 //     counted as w columns: they fit when every old line is as wide as the
 //     file's under exactly one w of 2, 4 and 8, and new lines take their
-//     width under w in the file's style. A block whose relative
-//     indentation differs (in Python, a different program) is refused. An old text that starts after its first line's indentation,
-//     as an exact match may, is allowed for;
+//     width under w in the file's style. A block of the file that itself
+//     writes a width in more than one form, or otherwise than its style
+//     (a Markdown code sample pasted from two places, a raw string
+//     aligned with spaces in tab-indented code, tabs of eight columns
+//     with levels of four read by a caller who counted a tab as four)
+//     decides a new line's indentation line by line: narrower than a
+//     tab, spaces; a form the caller copied from the block (one the old
+//     text does not write), kept; a changed line, the form of the line it
+//     changes; a width the block writes in one form, that form (but not
+//     spaces alone a tab or more wide among tabs). Otherwise the form is
+//     open and the edit refused; without Options.NewText, a block that
+//     writes some widths with tabs and others with spaces alone is
+//     refused. A block whose relative indentation differs (in Python, a
+//     different program) is refused. An old text that starts after its
+//     first line's indentation, as an exact match may, is allowed for;
 //   - typography: typographic quotes, dashes and non-breaking spaces stand for
 //     their ASCII forms (folded rune for rune, both ways).
 //
@@ -71,11 +86,17 @@
 //
 // When Options.NewText is given, more checks run before a fuzzy match is
 // taken: an edit whose new text differs from the old text only in what the
-// tier ignored is refused (it cannot be told from an edit already made); an
+// tier ignored is refused (it cannot be told from an edit already made),
+// except an edit that re-indents some lines relative to the others where
+// the block found does not stand so, when the old text shows the caller's
+// unit (tabs, or a step of spaces), the lines move by whole units, and the
+// readings of the old indentation (a prefix, levels) agree on the new
+// lines' (the file does not hold such an edit, and its place is decided); an
 // edit whose new text already stands in the file where the block found does
 // not explain it (overlapping the block, or elsewhere in another form than
 // the block would give it), at least as tightly as the old text fits its
-// block, is refused as already applied, while new text
+// block (under the indentation tier, only where its own relative
+// indentation maps onto the file's), is refused as already applied, while new text
 // that stands elsewhere exactly as the block found would write it is a file
 // repeating itself and no evidence (a deletion of fewer than three
 // non-blank lines is exempt, and so is one whose kept lines stand inside the

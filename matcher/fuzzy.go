@@ -589,8 +589,13 @@ func (s *searcher) guards(v variant, m Match) error {
 	//     the block found rewrites it (indentation, typography, unchanged
 	//     lines taken from the block), is not what stands there. When it is,
 	//     the file simply repeats itself (two similar functions, a table).
+	//     So it does when the old text stands at the block's own depth
+	//     (its levels are the block's, in another style: tabs retyped as
+	//     spaces) and the new text stands elsewhere at another depth: the
+	//     caller was looking at the block.
 	deletion := subsequence(nl, v.lines)
 	adapted := s.adaptedLines(m)
+	atDepth := m.Tier == Indentation && s.keepsLevels(v.lines, first)
 	// A block found exactly inside a line (a reading other than as given,
 	// found by bytes) fits as tightly as can be.
 	lvlP, blankP := max(s.level(v.lines, first), levelLineEndings), v.lead+v.trail > 0
@@ -603,6 +608,12 @@ func (s *searcher) guards(v variant, m Match) error {
 	}
 	cs := slices.DeleteFunc(s.candidates(nl), func(c cand) bool {
 		lvlQ, blankQ := s.level(nl, c.p), blankP && !s.blanksAround(c.p, len(nl), v.lead, v.trail)
+		if lvlQ >= levelIndent && !s.indentFitsAt(nl, c.p) {
+			// Alike once indentation is ignored, but its relative
+			// indentation is not the file's: the indentation tier would
+			// not find it there, so it does not stand there.
+			return true
+		}
 		if blankP && !blankQ && lvlQ <= lvlP || blankP == blankQ && lvlQ < lvlP {
 			return false // fits more tightly
 		}
@@ -622,6 +633,9 @@ func (s *searcher) guards(v variant, m Match) error {
 		}
 		if c.p <= last && c.p+len(nl)-1 >= first {
 			return false // overlaps the block found
+		}
+		if !explained && atDepth && lvlQ == levelIndent && !s.keepsLevels(nl, c.p) {
+			return true // the same lines at another depth
 		}
 		return explained
 	})
@@ -770,6 +784,9 @@ func (s *searcher) findLines(v variant) (found bool, m Match, err error) {
 		if r := s.openTypography(v, c.p, tier, a); r != nil {
 			return true, Match{}, r
 		}
+		if r := s.openIndent(v, c.p, tier, a); r != nil {
+			return true, Match{}, r
+		}
 		m := s.spanOf(v, c.p, a.partial)
 		m.Tier = tier
 		m.Similarity = s.similarityAt(v.lines, c.p)
@@ -892,11 +909,12 @@ func (s *searcher) adapter(v variant, p, lvl int) (*lineAdapter, bool, string) {
 			sample = append(sample, nonBlankIndents(nl))
 		}
 		pairs := indentPairs(v.lines, a.file, 0)
-		im, ok := mapIndent(pairs, sample, s.fileUnit)
+		checked := s.opt.NewText != ""
+		im, ok := mapIndent(pairs, sample, s.fileUnit, checked)
 		if !ok && n > 1 && indentOf(v.lines[0]) == "" && indentOf(a.file[0]) != "" && !s.opt.WholeLines {
 			// The old text may start after the first line's indentation,
 			// as an exact match may: map the other lines alone.
-			if im2, ok2 := mapIndent(indentPairs(v.lines, a.file, 1), sample, s.fileUnit); ok2 {
+			if im2, ok2 := mapIndent(indentPairs(v.lines, a.file, 1), sample, s.fileUnit, checked); ok2 {
 				im, ok, a.partial = im2, true, true
 				a.file[0] = a.file[0][len(indentOf(a.file[0])):]
 			}
@@ -936,8 +954,12 @@ func indentPairs(old, file []string, from int) []pair {
 // inconsistentIndent names the first line whose indentation change differs
 // from the first line's.
 func inconsistentIndent(ps []pair) string {
+	fileTabs := slices.ContainsFunc(ps, func(p pair) bool { return strings.Contains(p.file, "\t") })
+	if m, ok := mixedTabs(ps, fileTabs, 0, true); ok && m.mixed != nil {
+		return "the file writes this block's indentation in more than one form (tabs, spaces), so new lines could take either"
+	}
 	for i := 1; i < len(ps); i++ {
-		if _, ok := mapIndent(ps[:i+1], nil, func() int { return 0 }); !ok {
+		if _, ok := mapIndent(ps[:i+1], nil, func() int { return 0 }, true); !ok {
 			return fmt.Sprintf("the old text's relative indentation differs from the file's (old %q where the file has %q)",
 				ps[i].old, ps[i].file)
 		}
@@ -980,8 +1002,86 @@ func (s *searcher) sameEdit(v variant, t Tier, a *lineAdapter) *Refusal {
 			return nil
 		}
 	}
+	if t == Indentation && !s.indentFits(nl, a.file) && s.reindentDecided(v.lines, nl, a.file) {
+		// The new text re-indents some lines relative to the others, and
+		// the block found does not stand so: the edit is not made there.
+		return nil
+	}
 	return &Refusal{Kind: ErrNotFound, Tier: v.tier(t), Reason: fmt.Sprintf(
 		"the edit only changes what the %s tier ignores, so it cannot be located fuzzily; give the file's exact text", t)}
+}
+
+// indentFits reports whether the caller's lines, equal to the file's
+// lines once indentation is ignored, would be found there by the
+// indentation tier: one transformation maps their indentation onto the
+// file's. Lines whose relative indentation differs do not stand there.
+func (s *searcher) indentFits(lines, file []string) bool {
+	_, ok := mapIndent(indentPairs(lines, file, 0), [][]string{nonBlankIndents(lines)}, s.fileUnit, true)
+	return ok
+}
+
+// reindentDecided reports whether the new indentation of the lines that
+// new re-indents (new is old line for line, some lines indented
+// otherwise) is decided: old shows the caller's unit itself (it indents
+// with tabs, or steps from one indentation to a deeper one; the re-indented
+// lines cannot tell it, they are what is to be read), and every plausible
+// reading of how old's indentation maps onto file's writes them the same
+// way (readingsAgree).
+func (s *searcher) reindentDecided(old, nw, file []string) bool {
+	oi := nonBlankIndents(old)
+	if !slices.ContainsFunc(oi, func(ind string) bool { return strings.Contains(ind, "\t") }) {
+		if _, steps := unitOf([][]string{oi}); !steps {
+			return false
+		}
+	}
+	pairs, sample := indentPairs(old, file, 0), [][]string{oi}
+	var inds []string
+	for i := range nw {
+		if nw[i] != old[i] && !isBlank(nw[i]) {
+			inds = append(inds, indentOf(nw[i]))
+			// A level moves by whole units: a line moved by part of one
+			// reads another unit than the old text's steps.
+			if m, _, ok := levelShiftOf(pairs, sample, s.fileUnit); ok {
+				_, eo, ok1 := parseIndent(indentOf(old[i]), m.oldTabs, m.oldUnit)
+				_, en, ok2 := parseIndent(indentOf(nw[i]), m.oldTabs, m.oldUnit)
+				if !ok1 || !ok2 || eo != en {
+					return false
+				}
+			}
+		}
+	}
+	return readingsAgree(pairs, sample, s.fileUnit, inds)
+}
+
+// keepsLevels reports whether lines, equal to the file's lines from p
+// (0-based) once indentation is ignored, stand at the file's own depth:
+// their indentation maps onto the file's level for level (in another
+// style or unit, or as wide counting a tab as some width), not shifted.
+func (s *searcher) keepsLevels(lines []string, p int) bool {
+	file := make([]string, len(lines))
+	for i := range lines {
+		file[i] = string(s.fl.Text(p + i + 1))
+	}
+	im, ok := mapIndent(indentPairs(lines, file, 0), [][]string{nonBlankIndents(lines)}, s.fileUnit, true)
+	if !ok {
+		return false
+	}
+	switch im.kind {
+	case sameIndent, tabWidth:
+		return true
+	case levelShift:
+		return im.delta == 0
+	}
+	return false
+}
+
+// indentFitsAt is indentFits against the file's lines from p (0-based).
+func (s *searcher) indentFitsAt(lines []string, p int) bool {
+	file := make([]string, len(lines))
+	for i := range lines {
+		file[i] = string(s.fl.Text(p + i + 1))
+	}
+	return s.indentFits(lines, file)
 }
 
 // openTypography refuses a block found by the typography tier when the
@@ -998,6 +1098,24 @@ func (s *searcher) openTypography(v variant, p int, tier Tier, a *lineAdapter) *
 	n := len(v.lines)
 	return &Refusal{Kind: ErrNotFound, Tier: tier, Reason: "the old text was found only by the typography tier, and the new text's typography is open: " +
 		why + "; write the new text with the file's characters (the file's text is below)",
+		Candidates: []Candidate{{Line: p + 1, EndLine: p + n, Similarity: s.similarityAt(v.lines, p),
+			Text: linesText(s.content, p+1, p+n), Reason: "the block found"}}}
+}
+
+// openIndent refuses a block whose file lines write their indentation in
+// more than one form when a new line's indentation stays open
+// (lineAdapter.mixedIndent).
+func (s *searcher) openIndent(v variant, p int, tier Tier, a *lineAdapter) *Refusal {
+	if a.indent.mixed == nil || s.opt.NewText == "" {
+		return nil
+	}
+	_, _, why := a.adaptLines(v.newFor(s.opt.NewText), true)
+	if why == "" {
+		return nil
+	}
+	n := len(v.lines)
+	return &Refusal{Kind: ErrNotFound, Tier: tier, Reason: "the file writes this block's indentation in more than one form (tabs, spaces), and " +
+		why + "; write the new lines' indentation as the file's lines have it (the file's text is below)",
 		Candidates: []Candidate{{Line: p + 1, EndLine: p + n, Similarity: s.similarityAt(v.lines, p),
 			Text: linesText(s.content, p+1, p+n), Reason: "the block found"}}}
 }

@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/graftdev/graft/internal/indent"
@@ -25,6 +26,18 @@ type indentMap struct {
 	// line that has them, which new lines keep byte for byte.
 	tabW int
 	kept map[string]bool
+	// mixed is set when the block of the file writes some width otherwise
+	// than the file's style would (see mixedTabs): new lines' indentation
+	// is then decided line by line (lineAdapter.mixedIndent).
+	mixed *mixedBlock
+}
+
+// mixedBlock is what a block of the file that writes its indentation in
+// more than one form tells about a new line's: the forms it writes each
+// width in (under tabW), and the indentations the old text writes.
+type mixedBlock struct {
+	forms   map[int][]string
+	oldForm map[string]bool
 }
 
 type indentKind int
@@ -43,9 +56,11 @@ type pair struct{ old, file string }
 // mapIndent finds one transformation that turns every old indentation into
 // the file's. sample holds the indentations of the caller's lines in order
 // (old then new text) to learn their unit; fileUnit gives the file's unit
-// when the block alone does not show it. It reports false when no single
-// transformation fits: the block's relative indentation differs.
-func mapIndent(pairs []pair, sample [][]string, fileUnit func() int) (indentMap, bool) {
+// when the block alone does not show it. checked says that the new text
+// is known and its open indentation refused (see mixedTabs). It reports
+// false when no single transformation fits: the block's relative
+// indentation differs.
+func mapIndent(pairs []pair, sample [][]string, fileUnit func() int, checked bool) (indentMap, bool) {
 	if len(pairs) == 0 {
 		return indentMap{kind: sameIndent}, true
 	}
@@ -59,21 +74,35 @@ func mapIndent(pairs []pair, sample [][]string, fileUnit func() int) (indentMap,
 	if same {
 		return indentMap{kind: sameIndent}, true
 	}
-	p0 := pairs[0]
-	if strings.HasSuffix(p0.file, p0.old) {
-		pre := p0.file[:len(p0.file)-len(p0.old)]
-		if allPairs(pairs, func(p pair) bool { return p.file == pre+p.old }) {
-			return indentMap{kind: addPrefix, prefix: pre}, true
-		}
-	}
-	if strings.HasSuffix(p0.old, p0.file) {
-		pre := p0.old[:len(p0.old)-len(p0.file)]
-		if allPairs(pairs, func(p pair) bool { return p.old == pre+p.file }) {
-			return indentMap{kind: stripPrefix, prefix: pre}, true
-		}
+	// A common prefix added or removed. When the caller's lines indent
+	// in the other style than the prefix (spaces after a prefix of tabs),
+	// a prefix would leave new lines half in each style: levels, if they
+	// map, tell the new lines' indentation in the file's style.
+	byPrefix, prefixed := prefixOf(pairs)
+	if prefixed && !styleClash(byPrefix.prefix, sample) {
+		return byPrefix, true
 	}
 
-	m := indentMap{kind: levelShift}
+	m, fileTabs, ok := levelShiftOf(pairs, sample, fileUnit)
+	if ok {
+		return m, true
+	}
+	if prefixed {
+		return byPrefix, true
+	}
+	unit := 0
+	if !fileTabs {
+		unit = fileUnit()
+	}
+	return mixedTabs(pairs, fileTabs, unit, checked)
+}
+
+// levelShiftOf reads the old indentation as levels of tabs or of N spaces
+// shifted by a constant onto the file's, under the most plausible units
+// that fit. fileTabs reports whether the file's lines of the block hold a
+// tab.
+func levelShiftOf(pairs []pair, sample [][]string, fileUnit func() int) (m indentMap, fileTabs, ok bool) {
+	m = indentMap{kind: levelShift}
 	for _, p := range pairs {
 		m.fileTabs = m.fileTabs || strings.Contains(p.file, "\t")
 	}
@@ -121,15 +150,94 @@ func mapIndent(pairs []pair, sample [][]string, fileUnit func() int) (indentMap,
 			}
 			if d, ok := levelDelta(pairs, m); ok {
 				m.delta = d
-				return m, true
+				return m, m.fileTabs, true
 			}
 		}
 	}
-	unit := 0
-	if !m.fileTabs {
-		unit = fileUnit()
+	return indentMap{}, m.fileTabs, false
+}
+
+// prefixOf reads the old indentation as the file's with a common prefix
+// added or removed.
+func prefixOf(pairs []pair) (indentMap, bool) {
+	p0 := pairs[0]
+	if strings.HasSuffix(p0.file, p0.old) {
+		pre := p0.file[:len(p0.file)-len(p0.old)]
+		if allPairs(pairs, func(p pair) bool { return p.file == pre+p.old }) {
+			return indentMap{kind: addPrefix, prefix: pre}, true
+		}
 	}
-	return mixedTabs(pairs, m.fileTabs, unit)
+	if strings.HasSuffix(p0.old, p0.file) {
+		pre := p0.old[:len(p0.old)-len(p0.file)]
+		if allPairs(pairs, func(p pair) bool { return p.old == pre+p.file }) {
+			return indentMap{kind: stripPrefix, prefix: pre}, true
+		}
+	}
+	return indentMap{}, false
+}
+
+// readingsAgree reports whether the plausible readings of the old
+// indentation (a common prefix, unless it clashes with the caller's
+// style, and a shift of levels) write each of inds the same way. An old
+// text whose lines all stand at one level tells no unit, and the readings
+// can part on a deeper new line: two spaces over the file's four are a
+// prefix of two, or a level.
+func readingsAgree(pairs []pair, sample [][]string, fileUnit func() int, inds []string) bool {
+	if len(pairs) == 0 {
+		return true
+	}
+	var rs []indentMap
+	if p, ok := prefixOf(pairs); ok && !styleClash(p.prefix, sample) {
+		rs = append(rs, p)
+	}
+	if m, _, ok := levelShiftOf(pairs, sample, fileUnit); ok {
+		rs = append(rs, m)
+	}
+	for _, ind := range inds {
+		for _, r := range rs[min(1, len(rs)):] {
+			if r.apply(ind) != rs[0].apply(ind) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// styleClash reports whether the caller indents in one style and the
+// prefix is written in the other (spaces where the prefix is tabs, or the
+// reverse). The caller's style is its old text's (sample[0]), or, when the
+// old text has no indentation at all, its new text's: a caller who mixes
+// both, or shows none, clashes with nothing.
+func styleClash(prefix string, sample [][]string) bool {
+	ps, _ := styleOf([]string{prefix})
+	if ps == "" {
+		return false
+	}
+	for _, inds := range sample {
+		if cs, seen := styleOf(inds); seen {
+			return cs != "" && cs != ps
+		}
+	}
+	return false
+}
+
+// styleOf is "\t" when the indentations use tabs alone, " " when spaces
+// alone, "" when both; seen reports whether any is not empty.
+func styleOf(inds []string) (style string, seen bool) {
+	tabs, spaces := false, false
+	for _, ind := range inds {
+		tabs = tabs || strings.Contains(ind, "\t")
+		spaces = spaces || strings.Contains(ind, " ")
+	}
+	switch {
+	case tabs && spaces:
+		return "", true
+	case tabs:
+		return "\t", true
+	case spaces:
+		return " ", true
+	}
+	return "", false
 }
 
 // tabWidths are the widths a tab is counted as when the old text's
@@ -146,28 +254,25 @@ var tabWidths = [...]int{2, 4, 8}
 // with spaces by a known unit (2, 4 or 8), a tab counts as that unit
 // alone. New lines then take their width under w, written in the file's
 // style.
-func mixedTabs(pairs []pair, fileTabs bool, unit int) (indentMap, bool) {
+//
+// The block of the file may itself write a width otherwise than the
+// file's style (tabs, then spaces below a tab, in a file with tabs; spaces
+// in one without): a Markdown code sample pasted from two places, a raw
+// string or a comment aligned with spaces in tab-indented code, C whose
+// tabs are eight columns and whose levels four, read by a caller who
+// counted a tab as four. A new line's indentation is then decided line by
+// line (lineAdapter.mixedIndent). Only a caller that checks the new text
+// can refuse a line that stays open, so unchecked, a block that writes
+// some widths of a tab or more with tabs and others with spaces alone is
+// refused, as before the line-by-line rule; a block that only writes some
+// widths in another form takes the rule's decided lines and the file's
+// style for the open ones.
+func mixedTabs(pairs []pair, fileTabs bool, unit int, checked bool) (indentMap, bool) {
 	tabs := false
 	for _, p := range pairs {
 		tabs = tabs || strings.Contains(p.old, "\t") || strings.Contains(p.file, "\t")
 	}
 	if !tabs {
-		return indentMap{}, false
-	}
-	// A block of the file that itself indents some lines with tabs and
-	// others with spaces alone (a raw string or a comment aligned with
-	// spaces in tab-indented code) leaves a new line's spaces open: the
-	// file's tabs, or spaces as those lines have them. Refused.
-	fileTabbed, fileSpaced := false, false
-	for _, p := range pairs {
-		switch {
-		case strings.HasPrefix(p.file, "\t"):
-			fileTabbed = true
-		case len(p.file) >= 2 && strings.Trim(p.file, " ") == "":
-			fileSpaced = true
-		}
-	}
-	if fileTabbed && fileSpaced {
 		return indentMap{}, false
 	}
 	widths := tabWidths[:]
@@ -194,7 +299,49 @@ func mixedTabs(pairs []pair, fileTabs bool, unit int) (indentMap, bool) {
 		// kept only if the file writes it so wherever the old text has it
 		m.kept[p.old] = m.kept[p.old] && p.old == p.file
 	}
+	mb := &mixedBlock{forms: map[int][]string{}, oldForm: map[string]bool{}}
+	uniform, tabbed, spaced := true, false, false
+	for _, p := range pairs {
+		mb.oldForm[p.old] = true
+		c := columns(p.file, found)
+		if !slices.Contains(mb.forms[c], p.file) {
+			mb.forms[c] = append(mb.forms[c], p.file)
+		}
+		uniform = uniform && p.file == m.styled(c)
+		switch {
+		case strings.Contains(p.file, "\t"):
+			tabbed = true
+		case c >= found:
+			spaced = true
+		}
+	}
+	switch {
+	case uniform:
+		return m, true
+	case tabbed && spaced && !checked:
+		return indentMap{}, false
+	}
+	for ind := range m.kept {
+		if len(mb.forms[columns(ind, found)]) > 1 {
+			delete(m.kept, ind) // the block writes that width several ways
+		}
+	}
+	m.mixed = mb
 	return m, true
+}
+
+// styled writes c columns in the file's style, as tabW-wide tabs then
+// spaces in a block with tabs, else as spaces.
+func (m indentMap) styled(c int) string {
+	if m.fileTabs {
+		return tabStyle(c, m.tabW)
+	}
+	return strings.Repeat(" ", c)
+}
+
+// tabStyle writes c columns as tabs of w columns, then spaces.
+func tabStyle(c, w int) string {
+	return strings.Repeat("\t", c/w) + strings.Repeat(" ", c%w)
 }
 
 // columns is the width of an indentation with tab stops every w columns.
@@ -327,11 +474,7 @@ func (m indentMap) apply(ind string) string {
 		if m.kept[ind] {
 			return ind // copied as the file writes it
 		}
-		c := columns(ind, m.tabW)
-		if m.fileTabs {
-			return strings.Repeat("\t", c/m.tabW) + strings.Repeat(" ", c%m.tabW)
-		}
-		return strings.Repeat(" ", c)
+		return m.styled(columns(ind, m.tabW))
 	}
 	return ind
 }

@@ -2,9 +2,10 @@ package matcher
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"runtime"
+
+	"github.com/graftdev/graft/internal/textedit"
 )
 
 // Tier names how a block was located. Exact is the only tier that needs no
@@ -92,20 +93,19 @@ func (m Match) AdaptAdded(newText string) string {
 }
 
 // Candidate is a near miss reported with a refusal so that the caller can
-// retry with the file's actual text.
-type Candidate struct {
-	Line, EndLine int     // 1-based lines of the candidate in the content
-	Similarity    float64 // in [0, 1]
-	Text          string  // the file's actual text of those lines
-	Reason        string  // why it was not taken, e.g. "line 3 differs"
-}
+// retry with the file's actual text. It is the one candidate type of
+// graft (internal/edit), which every format's refusal carries.
+type Candidate = textedit.Candidate
 
-// Sentinel errors; a *Refusal matches one of them with errors.Is.
+// Sentinel errors; a *Refusal matches one of them with errors.Is. They are
+// graft's shared sentinels (internal/edit), so that a refusal of the
+// matcher, a patch's hunk and a snippet's region are told apart the same
+// way.
 var (
 	// ErrNotFound: no tier found the block.
-	ErrNotFound = errors.New("text not found")
+	ErrNotFound = textedit.ErrNotFound
 	// ErrAmbiguous: a tier found the block more than once.
-	ErrAmbiguous = errors.New("text found more than once")
+	ErrAmbiguous = textedit.ErrAmbiguous
 )
 
 // Refusal explains why a search did not produce a unique match.
@@ -118,7 +118,7 @@ type Refusal struct {
 }
 
 func (r *Refusal) Error() string {
-	msg := r.Kind.Error()
+	msg := "text not found"
 	if r.Kind == ErrAmbiguous {
 		msg = fmt.Sprintf("text found %d times", r.Count)
 		if r.Tier != "" && r.Tier != Exact {

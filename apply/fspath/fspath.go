@@ -173,7 +173,10 @@ func Classify(root, gitDir, p string, r Rules) (rel string, where Where) {
 		return "", Root
 	}
 	for _, n := range names {
-		if IsGitName(n, r) {
+		// git stores no path with a name ".git" in any case, whatever the
+		// file system folds (a worktree may move to one that folds it):
+		// such a name is git's own, as the git directory is.
+		if IsGitName(n, r) || strings.EqualFold(n, ".git") {
 			return "", GitDir
 		}
 		if r.Windows && strings.ContainsAny(n, `:*?"<>|`) {

@@ -18,7 +18,11 @@ func TestClassify(t *testing.T) {
 	}{
 		// Linux: case matters.
 		{"linux inside", linux, "/w/repo", "/w/repo/.git", "/w/repo/src/a.go", Inside, "src/a.go"},
-		{"linux .GIT is a name", linux, "/w/repo", "/w/repo/.git", "/w/repo/.GIT/config", Inside, ".GIT/config"},
+		// Case matters, except for .git: git stores no path named .git in
+		// any case, so .GIT is git's own even where it is another name.
+		{"linux .GIT is git's", linux, "/w/repo", "/w/repo/.git", "/w/repo/.GIT/config", GitDir, ""},
+		{"linux .Git deeper is git's", linux, "/w/repo", "/w/repo/.git", "/w/repo/src/.Git/x", GitDir, ""},
+		{"linux .gitx is a name", linux, "/w/repo", "/w/repo/.git", "/w/repo/.gitx/config", Inside, ".gitx/config"},
 		{"linux .git", linux, "/w/repo", "/w/repo/.git", "/w/repo/.git/config", GitDir, ""},
 		{"linux dotdot into .git", linux, "/w/repo", "/w/repo/.git", "/w/repo/src/../.git/HEAD", GitDir, ""},
 		{"linux other case is outside", linux, "/w/repo", "/w/repo/.git", "/w/Repo/a.go", Outside, ""},

@@ -44,6 +44,13 @@ type grammarRules struct {
 	// scoped names a scope that is not itself a symbol (a Rust impl
 	// block): its declarations are named under it.
 	scoped func(n *ts.Node, src []byte) []string
+	// hoisting are the statements at the top of a file (if, try, loops,
+	// blocks) whose var declarations belong to the file: JavaScript's var
+	// is scoped to its function or script, not to its block. Only
+	// declarations standing as statements are listed (not a for loop's
+	// initializer), and only those of the kind hoisted names.
+	hoisting map[string]bool
+	hoisted  string
 }
 
 func treeSitterLangs(lang string) bool {
@@ -132,6 +139,9 @@ func (w *walker) node(c *ts.Node, prev []ts.Node, scope []string, parent *Symbol
 		}
 		return out
 	}
+	if w.r.hoisting[kind] && parent == nil && len(scope) == 0 {
+		return w.hoist(c)
+	}
 	if w.r.through[kind] {
 		sc := scope
 		if w.r.scoped != nil {
@@ -142,6 +152,32 @@ func (w *walker) node(c *ts.Node, prev []ts.Node, scope []string, parent *Symbol
 		return w.visit(c, sc, parent)
 	}
 	return nil
+}
+
+// hoist returns the symbols the var declarations inside the top-level
+// statement n declare, looking through nested blocks, branches and loop
+// bodies but not into functions, classes or expressions.
+func (w *walker) hoist(n *ts.Node) []*Symbol {
+	kids := n.NamedChildren(w.cur)
+	if n.Kind() == "for_statement" {
+		// The initializer's var (for (var i = 0; ...)) is the loop's
+		// counter, on the loop's line: not a declaration to edit.
+		kids = nil
+		if b := n.ChildByFieldName("body"); b != nil {
+			kids = []ts.Node{*b}
+		}
+	}
+	var out []*Symbol
+	for i := range kids {
+		k := &kids[i]
+		switch {
+		case k.Kind() == w.r.hoisted:
+			out = append(out, w.declare(k, w.r.decls[k.Kind()], kids[:i], nil, nil, nil)...)
+		case w.r.hoisting[k.Kind()]:
+			out = append(out, w.hoist(k)...)
+		}
+	}
+	return out
 }
 
 func (w *walker) declare(c *ts.Node, d decl, prev []ts.Node, scope []string, parent *Symbol, outer *ts.Node) []*Symbol {
@@ -489,6 +525,12 @@ func jsRules(typed bool) grammarRules {
 	}
 	// statement_block is looked through only as a namespace's body.
 	delete(r.through, "statement_block")
+	// A var inside a block at the top of a script (if (require.main ===
+	// module) { var x = ... }) is the script's.
+	r.hoisting = set("if_statement", "else_clause", "statement_block", "try_statement", "catch_clause", "finally_clause",
+		"for_statement", "for_in_statement", "while_statement", "do_statement", "labeled_statement",
+		"switch_statement", "switch_body", "switch_case", "switch_default")
+	r.hoisted = "variable_declaration"
 	return r
 }
 

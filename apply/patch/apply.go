@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
+	"github.com/graftdev/graft/internal/textedit"
 )
 
 // Source reads the files a patch applies to.
@@ -45,7 +46,7 @@ type Change struct {
 	// left (one step per file section, or per SEARCH/REPLACE block), in
 	// order and not overlapping. Nil when a whole-file operation (creation,
 	// deletion, rename, copy, binary data) gave the path its content.
-	Steps [][]Edit
+	Steps [][]textedit.Change
 }
 
 // FileReport says what the patch did for one of its file sections.
@@ -53,7 +54,7 @@ type FileReport struct {
 	// OldPath and NewPath are the paths actually used ("" for a created or
 	// deleted file; different for a rename or copy).
 	OldPath, NewPath string
-	Hunks            []Placement
+	Hunks            []textedit.Location
 }
 
 // Result is what applying a patch produces: the changes to write and
@@ -77,7 +78,7 @@ type fileState struct {
 	// steps are the text edits that made cur from orig, in order, unless
 	// whole: a whole-file operation (creation, deletion, rename or copy
 	// onto it, binary data) gave it content.
-	steps [][]Edit
+	steps [][]textedit.Change
 	whole bool
 }
 
@@ -105,7 +106,7 @@ type applier struct {
 // deletes (two files may swap names).
 //
 // The error is Failures listing every section and hunk that failed: each an
-// *Error matching ErrNoFile, ErrExists, ErrConflict, ErrAmbiguous or
+// *failure matching ErrNoFile, ErrExists, ErrConflict, ErrAmbiguous or
 // ErrMalformed, naming the file and hunk. An I/O error of src other than
 // fs.ErrNotExist is returned as it is.
 func Apply(p *Patch, src Source, opt Options) (*Result, error) {
@@ -116,7 +117,7 @@ func Apply(p *Patch, src Source, opt Options) (*Result, error) {
 		}
 	}
 	res := &Result{}
-	var fails Failures
+	var fails []*failure
 	for _, fp := range p.Files {
 		rep, errs, err := a.file(fp)
 		if err != nil {
@@ -133,7 +134,7 @@ func Apply(p *Patch, src Source, opt Options) (*Result, error) {
 		}
 	}
 	if len(fails) > 0 {
-		return nil, fails
+		return nil, errOf(fails)
 	}
 	for _, s := range a.order {
 		if s.renamedAway && !s.written {
@@ -158,7 +159,7 @@ func Apply(p *Patch, src Source, opt Options) (*Result, error) {
 		res.Changes = append(res.Changes, c)
 	}
 	if len(res.Changes) == 0 {
-		return nil, Failures{{Kind: ErrMalformed, Reason: "the patch changes nothing: every file already has the content it leaves"}}
+		return nil, errOf([]*failure{{Kind: ErrMalformed, Reason: "the patch changes nothing: every file already has the content it leaves"}})
 	}
 	return res, nil
 }
@@ -193,7 +194,7 @@ func present(s *fileState, inPlace bool) bool {
 
 // resolve finds the existing file a section changes: OldPath, else the
 // only existing one of its AltPaths.
-func (a *applier) resolve(fp *FilePatch, inPlace bool) (*fileState, *Error, error) {
+func (a *applier) resolve(fp *FilePatch, inPlace bool) (*fileState, *failure, error) {
 	s, err := a.state(fp.OldPath)
 	if err != nil || present(s, inPlace) {
 		return s, nil, err
@@ -211,7 +212,7 @@ func (a *applier) resolve(fp *FilePatch, inPlace bool) (*fileState, *Error, erro
 	if len(found) == 1 {
 		return found[0], nil, nil
 	}
-	e := &Error{Kind: ErrNoFile, Path: fp.OldPath, PatchLine: fp.Line}
+	e := &failure{Kind: ErrNoFile, Path: fp.OldPath, PatchLine: fp.Line}
 	if len(found) > 1 {
 		e.Reason = fmt.Sprintf("but %s and %s both exist: give the path without ambiguity", found[0].path, found[1].path)
 	}
@@ -221,20 +222,20 @@ func (a *applier) resolve(fp *FilePatch, inPlace bool) (*fileState, *Error, erro
 // target checks that path can be created by a section: no earlier section
 // wrote it, and it did not exist unless the patch renames it away or
 // deletes it.
-func (a *applier) target(path string, fp *FilePatch, why string) (*fileState, *Error, error) {
+func (a *applier) target(path string, fp *FilePatch, why string) (*fileState, *failure, error) {
 	t, err := a.state(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	if t.written && t.exists || t.origExists && !a.vacated[path] && !t.written {
-		return nil, &Error{Kind: ErrExists, Path: path, PatchLine: fp.Line, Reason: why}, nil
+		return nil, &failure{Kind: ErrExists, Path: path, PatchLine: fp.Line, Reason: why}, nil
 	}
 	return t, nil, nil
 }
 
 // file applies one section. Failures come back as errs; err is an I/O
 // error of the source.
-func (a *applier) file(fp *FilePatch) (*FileReport, []*Error, error) {
+func (a *applier) file(fp *FilePatch) (*FileReport, []*failure, error) {
 	mode := fp.NewMode
 	if fp.OldMode != 0 && fp.OldMode == fp.NewMode {
 		mode = 0
@@ -268,7 +269,7 @@ func (a *applier) file(fp *FilePatch) (*FileReport, []*Error, error) {
 	switch {
 	case fp.IsDelete:
 		if len(out) > 0 && (len(fp.Hunks) > 0 || (a.format == Unified && fp.Binary == nil)) {
-			return nil, []*Error{{Kind: ErrConflict, Path: s.path, PatchLine: fp.Line,
+			return nil, []*failure{{Kind: ErrConflict, Path: s.path, PatchLine: fp.Line,
 				Reason: fmt.Sprintf("the patch deletes the file, but %d bytes would remain that the patch does not list", len(out))}}, nil
 		}
 		s.cur, s.exists, s.written, s.mode, s.whole = nil, false, false, 0, true
@@ -302,15 +303,15 @@ func (a *applier) file(fp *FilePatch) (*FileReport, []*Error, error) {
 // content applies a section's hunks or binary data to s's content.
 // The steps are the edits that turn s's content into out (nil for binary
 // data).
-func (a *applier) content(fp *FilePatch, s *fileState) ([]byte, []Placement, [][]Edit, []*Error) {
+func (a *applier) content(fp *FilePatch, s *fileState) ([]byte, []textedit.Location, [][]textedit.Change, []*failure) {
 	var (
 		out    []byte
-		places []Placement
-		steps  [][]Edit
-		errs   []*Error
+		places []textedit.Location
+		steps  [][]textedit.Change
+		errs   []*failure
 	)
 	if fp.Binary != nil {
-		var e *Error
+		var e *failure
 		out, e = a.binary(fp, s)
 		errs = errsOf(e)
 	} else {
@@ -322,16 +323,16 @@ func (a *applier) content(fp *FilePatch, s *fileState) ([]byte, []Placement, [][
 	return out, places, steps, errs
 }
 
-func errsOf(e *Error) []*Error {
+func errsOf(e *failure) []*failure {
 	if e == nil {
 		return nil
 	}
-	return []*Error{e}
+	return []*failure{e}
 }
 
 // binary applies a git binary patch with go-gitdiff: a literal fragment
 // replaces the content, a delta fragment is checked against it.
-func (a *applier) binary(fp *FilePatch, s *fileState) ([]byte, *Error) {
+func (a *applier) binary(fp *FilePatch, s *fileState) ([]byte, *failure) {
 	limit := a.opt.MaxBinaryBytes
 	if limit <= 0 {
 		limit = 64 << 20
@@ -343,7 +344,7 @@ func (a *applier) binary(fp *FilePatch, s *fileState) ([]byte, *Error) {
 		if errors.Is(err, &gitdiff.Conflict{}) {
 			kind = ErrConflict
 		}
-		return nil, &Error{Kind: kind, Path: s.path, PatchLine: fp.Line, Reason: "binary patch: " + err.Error(), Err: err}
+		return nil, &failure{Kind: kind, Path: s.path, PatchLine: fp.Line, Reason: "binary patch: " + err.Error(), Err: err}
 	}
 	return out.Bytes(), nil
 }
@@ -352,24 +353,28 @@ func (a *applier) binary(fp *FilePatch, s *fileState) ([]byte, *Error) {
 // content after them, where they landed, and the edits that make it: one
 // step per hunk for SEARCH/REPLACE blocks (each applies to the result of
 // the one before), else one step of every hunk, all located in content.
-func applyHunks(content []byte, fp *FilePatch, opt Options) ([]byte, []Placement, [][]Edit, []*Error) {
+func applyHunks(content []byte, fp *FilePatch, opt Options) ([]byte, []textedit.Location, [][]textedit.Change, []*failure) {
 	if len(fp.Hunks) == 0 {
 		return content, nil, nil, nil
 	}
 	if fp.Sequential {
 		var (
-			places []Placement
-			steps  [][]Edit
+			places []textedit.Location
+			steps  [][]textedit.Change
 		)
 		for i, h := range fp.Hunks {
 			l, err := locate(content, h, i+1, 0, 0, true, opt)
 			if err != nil {
-				return nil, nil, nil, []*Error{err}
+				return nil, nil, nil, []*failure{err}
 			}
 			e := l.edit(content)
-			content = splice(content, []Edit{e})
+			next, serr := textedit.Splice(content, []textedit.Change{e})
+			if serr != nil {
+				return nil, nil, nil, []*failure{{Kind: ErrConflict, Hunk: i + 1, Reason: serr.Error()}}
+			}
+			content = next
 			places = append(places, l.place)
-			steps = append(steps, []Edit{e})
+			steps = append(steps, []textedit.Change{e})
 		}
 		return content, places, steps, nil
 	}
@@ -381,10 +386,11 @@ func applyHunks(content []byte, fp *FilePatch, opt Options) ([]byte, []Placement
 		slices.SortStableFunc(order, func(x, y int) int { return fp.Hunks[x].OldStart - fp.Hunks[y].OldStart })
 	}
 	var (
-		edits []Edit
-		errs  []*Error
+		edits  []textedit.Change
+		hunkOf []int // the hunk index of each edit
+		errs   []*failure
 	)
-	places := make([]Placement, len(fp.Hunks))
+	places := make([]textedit.Location, len(fp.Hunks))
 	lo, loLine := 0, 0
 	for _, i := range order {
 		h := fp.Hunks[i]
@@ -409,6 +415,7 @@ func applyHunks(content []byte, fp *FilePatch, opt Options) ([]byte, []Placement
 			continue
 		}
 		edits = append(edits, l.edit(content))
+		hunkOf = append(hunkOf, i)
 		places[i] = l.place
 		if l.end >= lo {
 			lo, loLine = l.end, l.first+l.lines
@@ -417,13 +424,29 @@ func applyHunks(content []byte, fp *FilePatch, opt Options) ([]byte, []Placement
 	if len(errs) > 0 {
 		return nil, nil, nil, errs
 	}
-	slices.SortStableFunc(edits, func(a, b Edit) int { return a.Start - b.Start })
-	return splice(content, edits), places, [][]Edit{edits}, nil
+	// In the patch's order, as a result lists them (Splice orders them by
+	// place).
+	byHunk := make([]*textedit.Change, len(fp.Hunks))
+	for k, i := range hunkOf {
+		byHunk[i] = &edits[k]
+	}
+	ordered := make([]textedit.Change, 0, len(edits))
+	for _, c := range byHunk {
+		if c != nil {
+			ordered = append(ordered, *c)
+		}
+	}
+	edits = ordered
+	out, err := textedit.Splice(content, edits)
+	if err != nil {
+		return nil, nil, nil, []*failure{{Kind: ErrConflict, Reason: err.Error()}}
+	}
+	return out, places, [][]textedit.Change{edits}, nil
 }
 
 // overlaps reports whether l's block shares a line with an edit's block
 // (an insertion touching a block at either end does not).
-func overlaps(l *located, edits []Edit) bool {
+func overlaps(l *located, edits []textedit.Change) bool {
 	for _, e := range edits {
 		if l.start < e.End && e.Start < l.end || l.start == l.end && e.Start < l.start && l.start < e.End ||
 			e.Start == e.End && l.start < e.Start && e.Start < l.end || l.start == e.Start && l.end == e.End {
@@ -431,23 +454,6 @@ func overlaps(l *located, edits []Edit) bool {
 		}
 	}
 	return false
-}
-
-// splice returns content with the edits (in order, not overlapping)
-// applied.
-func splice(content []byte, edits []Edit) []byte {
-	size := len(content)
-	for _, e := range edits {
-		size += len(e.New) - (e.End - e.Start)
-	}
-	out := make([]byte, 0, size)
-	at := 0
-	for _, e := range edits {
-		out = append(out, content[at:e.Start]...)
-		out = append(out, e.New...)
-		at = e.End
-	}
-	return append(out, content[at:]...)
 }
 
 func allPositioned(hs []*Hunk) bool {

@@ -16,9 +16,13 @@
 //     `git diff --binary` (literal and delta);
 //   - the envelope Codex's apply_patch writes: *** Begin Patch,
 //     *** Add File / *** Delete File / *** Update File (+ *** Move to),
-//     "@@ anchor" lines, *** End of File, *** End Patch;
+//     "@@ anchor" lines, *** End of File, *** End Patch; a file header
+//     may be indented (after an update's chunks, indented as that
+//     update's header was);
 //   - Aider's SEARCH/REPLACE blocks, each after a line naming the file,
-//     with or without a markdown fence around it.
+//     with or without a markdown fence around it; a block after a line
+//     that cannot be a path (prose, "...") keeps the previous block's
+//     file, unless a path stands just above that line (ambiguous: refused).
 //
 // Markdown fences, prose and commit messages around a patch are ignored.
 //
@@ -80,8 +84,13 @@
 // Aider applies them.
 //
 // A hunk that only adds lines, with no context, is placed only in an empty
-// file or by "*** End of File": elsewhere nothing confirms its place, so
-// it is refused (as git apply does without --unidiff-zero).
+// file or at the end of the file: by "*** End of File", or because it is
+// a Codex chunk without context or anchor, which Codex's format adds at
+// the end (the parser states that position; the engine places it).
+// Elsewhere nothing confirms its place, so it is refused: a unified diff's
+// hunk, which only its line numbers place (git apply refuses it too
+// without --unidiff-zero, unless it ends the file), and a Codex chunk
+// under an "@@ anchor", which names a place it does not confirm.
 //
 // # Bytes
 //

@@ -9,19 +9,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graftdev/graft/internal/textedit"
 	"golang.org/x/tools/txtar"
 )
 
 // fuzzParse is the property the three parser fuzzers share: Parse never
-// panics; a rejection is a *Error matching ErrMalformed with a message;
-// an accepted patch names at least one file, every hunk changes something,
-// and applying it to a small file tree never panics and fails only with
-// *Error values.
+// panics; a rejection is graft's one error value (*textedit.Error)
+// matching ErrMalformed with a reason; an accepted patch names at least
+// one file, every hunk changes something, and applying it to a small file
+// tree never panics and fails only with *textedit.Error values.
 func fuzzParse(t *testing.T, text string) {
 	p, err := Parse(text)
 	if err != nil {
-		var pe *Error
-		if !errors.As(err, &pe) || !errors.Is(err, ErrMalformed) || pe.Reason == "" {
+		var pe *textedit.Error
+		if !errors.As(err, &pe) || !errors.Is(err, ErrMalformed) || !strings.Contains(pe.Msg, ": ") {
 			t.Fatalf("rejection is not a clear malformed-patch error: %#v", err)
 		}
 		return
@@ -52,9 +53,9 @@ func fuzzParse(t *testing.T, text string) {
 			}
 		}
 		if _, err := Apply(q, src, Options{Budget: 100_000}); err != nil {
-			var pe *Error
+			var pe *textedit.Error
 			if !errors.As(err, &pe) {
-				t.Fatalf("apply error is not a *patch.Error: %#v", err)
+				t.Fatalf("apply error is not a *textedit.Error: %#v", err)
 			}
 		}
 	}

@@ -1,8 +1,6 @@
 package patch
 
 import (
-	"bytes"
-
 	"github.com/graftdev/graft/internal/lineindex"
 )
 
@@ -10,16 +8,6 @@ import (
 // inside the block the matcher found, past a Codex anchor), walking from a
 // known offset with internal/lineindex's LineAt and Skip; a hunk is
 // located by the matcher, and the content is never indexed as a whole.
-
-// dominantEOL is the line ending most lines of content have; "\n" for a
-// content without line endings.
-func dominantEOL(content []byte) string {
-	crlf := bytes.Count(content, []byte("\r\n"))
-	if crlf > bytes.Count(content, []byte{'\n'})-crlf {
-		return "\r\n"
-	}
-	return "\n"
-}
 
 // eolAt is the line ending of the line starting at off ("" for a last line
 // without one, or past the end).

@@ -6,55 +6,14 @@ import (
 	"strings"
 
 	"github.com/graftdev/graft/internal/lineindex"
+	"github.com/graftdev/graft/internal/textedit"
 	"github.com/graftdev/graft/matcher"
 )
 
-// Method says how a hunk was located.
-type Method string
-
-// Location methods other than the matcher's fuzzy tiers (which appear as
-// the tier's name).
-const (
-	Exact  Method = "exact"  // at the stated line, or the only place when none was stated
-	Offset Method = "offset" // the only exact place, away from the stated line
-)
-
-// Placement says where one hunk landed and how it was found.
-type Placement struct {
-	// Hunk is the 1-based number of the hunk within its file.
-	Hunk int
-	// Line and EndLine are the 1-based first and last lines of the hunk's
-	// old lines in the file it applied to (EndLine = Line-1 for a hunk
-	// that only inserts: it goes before Line).
-	Line, EndLine int
-	Method        Method
-	// Offset is the located line minus the stated line, for Offset.
-	Offset int
-	// Similarity is 1 for Exact and Offset, the matcher's for a fuzzy tier.
-	Similarity float64
-}
-
-// String renders the placement as "exact", "offset +12" or
-// "TIER (similarity 0.97)".
-func (p Placement) String() string {
-	switch p.Method {
-	case Exact:
-		return "exact"
-	case Offset:
-		return fmt.Sprintf("offset %+d", p.Offset)
-	}
-	return fmt.Sprintf("%s (similarity %.2f)", p.Method, p.Similarity)
-}
-
-// Edit is a located hunk as the engine lands it: the bytes [Start, End)
-// of the content it was located in are replaced by New. The block covers
-// the hunk's old lines, context included; context lines are the file's
-// own bytes in New.
-type Edit struct {
-	Start, End int
-	New        string
-	Place      Placement
-}
+// exact is the method of a hunk whose lines stand in the file as the
+// patch has them (line endings aside), at its stated line or away from it:
+// the matcher's exact tier, which every format reports the same way.
+const exact = string(matcher.Exact)
 
 // located is a hunk placed on the bytes [start, end) of a content, which
 // are its lines [first, first+lines).
@@ -63,7 +22,7 @@ type located struct {
 	index        int // 1-based hunk number
 	start, end   int
 	first, lines int
-	place        Placement
+	place        textedit.Location
 	// adapted holds the added lines rewritten by the matcher for a fuzzy
 	// tier, in order (context lines are taken from the file regardless);
 	// nil means the hunk's own text.
@@ -78,10 +37,10 @@ type located struct {
 // (0-based), and returns it as an edit (doc.go, "Location"). index is the
 // hunk's number for messages; asEdit lands the hunk as a string edit
 // (SEARCH/REPLACE).
-func locate(content []byte, h *Hunk, index, lo, loLine int, asEdit bool, opt Options) (*located, *Error) {
+func locate(content []byte, h *Hunk, index, lo, loLine int, asEdit bool, opt Options) (*located, *failure) {
 	old := h.OldLines()
-	fail := func(kind error, line int, format string, args ...any) *Error {
-		return &Error{Kind: kind, Hunk: index, PatchLine: h.Line, Line: line, Reason: fmt.Sprintf(format, args...)}
+	fail := func(kind error, line int, format string, args ...any) *failure {
+		return &failure{Kind: kind, Hunk: index, PatchLine: h.Line, Line: line, Reason: fmt.Sprintf(format, args...)}
 	}
 	lo, loLine, err := applyAnchors(content, h, lo, loLine)
 	if err != nil {
@@ -89,9 +48,9 @@ func locate(content []byte, h *Hunk, index, lo, loLine int, asEdit bool, opt Opt
 		return nil, err
 	}
 	n := lineindex.New(content).Count()
-	at := func(start, end, first int, m Method, offset int) *located {
+	at := func(start, end, first int) *located {
 		l := &located{h: h, index: index, start: start, end: end, first: first, lines: len(old), asEdit: asEdit,
-			place: Placement{Hunk: index, Line: first + 1, EndLine: first + len(old), Method: m, Offset: offset, Similarity: 1}}
+			place: textedit.Location{Edit: hunkName(index), Line: first + 1, EndLine: first + len(old), Method: exact, Similarity: 1}}
 		if asEdit {
 			l.newText = sideText(h.NewLines())
 		}
@@ -100,9 +59,9 @@ func locate(content []byte, h *Hunk, index, lo, loLine int, asEdit bool, opt Opt
 	if len(old) == 0 {
 		switch {
 		case len(content) == 0 && lo == 0:
-			return at(0, 0, 0, Exact, 0), nil
+			return at(0, 0, 0), nil
 		case h.AtEOF:
-			return at(len(content), len(content), n, Exact, 0), nil
+			return at(len(content), len(content), n), nil
 		}
 		return nil, fail(ErrConflict, 0, "the hunk only adds lines and has no context lines, so nothing confirms where they go in this non-empty file: include a few unchanged lines around them")
 	}
@@ -118,7 +77,7 @@ func locate(content []byte, h *Hunk, index, lo, loLine int, asEdit bool, opt Opt
 	if stated >= loLine {
 		off := lineindex.Skip(content, lo, stated-loLine)
 		if end, ok := linesAt(content, off, old); ok {
-			return at(off, end, stated, Exact, 0), nil
+			return at(off, end, stated), nil
 		}
 	}
 	return locateMatch(content, h, index, lo, loLine, stated, asEdit, opt)
@@ -127,9 +86,9 @@ func locate(content []byte, h *Hunk, index, lo, loLine int, asEdit bool, opt Opt
 // locateMatch hands the hunk's old lines to the matcher (exact tier, then
 // the fuzzy ones), searching from byte lo (line loLine) on, and checks
 // that what it found is whole lines, as many as the hunk has.
-func locateMatch(content []byte, h *Hunk, index, lo, loLine, stated int, asEdit bool, opt Options) (*located, *Error) {
+func locateMatch(content []byte, h *Hunk, index, lo, loLine, stated int, asEdit bool, opt Options) (*located, *failure) {
 	old := h.OldLines()
-	eol := dominantEOL(content)
+	eol := textedit.EOL(content, lo)
 	region := content[lo:]
 	if len(region) > 0 && region[len(region)-1] != '\n' {
 		// let the block's last line end the way the patch wrote it
@@ -174,8 +133,8 @@ func locateMatch(content []byte, h *Hunk, index, lo, loLine, stated int, asEdit 
 		}
 	}
 	first := loLine + m.Line - 1
-	fail := func(reason string) *Error {
-		return &Error{Kind: ErrConflict, Hunk: index, PatchLine: h.Line, Line: first + 1, Reason: reason}
+	fail := func(reason string) *failure {
+		return &failure{Kind: ErrConflict, Hunk: index, PatchLine: h.Line, Line: first + 1, Reason: reason}
 	}
 	var file []string // the lines of the block found
 	for off := start; off < end; {
@@ -199,16 +158,10 @@ func locateMatch(content []byte, h *Hunk, index, lo, loLine, stated int, asEdit 
 		return nil, fail(fmt.Sprintf("the hunk must end the file (*** End of File), but its match (%s) ends at line %d of %d", m.Tier, first+len(file), lineindex.New(content).Count()))
 	}
 	l := &located{h: h, index: index, start: start, end: end, first: first, lines: len(old), asEdit: asEdit,
-		place: Placement{Hunk: index, Line: first + 1, EndLine: first + len(old), Method: Method(m.Tier), Similarity: m.Similarity}}
-	if stated >= 0 {
-		l.place.Offset = first - stated
-	}
+		place: textedit.Location{Edit: hunkName(index), Line: first + 1, EndLine: first + len(old), Method: string(m.Tier), Similarity: m.Similarity}}
 	if m.Tier == matcher.Exact || m.Tier == matcher.LineEndings {
 		// Exact, line endings aside: the hunk's own text.
-		l.place.Method, l.place.Similarity = Exact, 1
-		if stated >= 0 && first != stated {
-			l.place.Method = Offset
-		}
+		l.place.Method, l.place.Similarity = exact, 1
 		if asEdit {
 			l.newText = m.Adapt(sideText(h.NewLines()))
 		}
@@ -262,12 +215,18 @@ func sideText(ls []Line) string {
 // "Bytes"): context lines are copied from the file; added lines take the
 // patch's line endings when the hunk's old lines matched the file's endings
 // exactly, else the endings of the file lines around them.
-func (l *located) edit(content []byte) Edit {
-	w := &writer{eol: dominantEOL(content)}
+func (l *located) edit(content []byte) textedit.Change {
+	w := &writer{eol: textedit.EOL(content, l.start)}
 	// A block that starts after a last line without a line ending (an
 	// insertion at the end) gives that line one first.
 	w.pending = l.start > 0 && content[l.start-1] != '\n'
-	near := neighbourEOL(content, l.start, l.end)
+	// Added lines take the line ending of the place they land (the one
+	// policy, textedit.EOL); an empty file has none to give, so they keep
+	// the patch's own.
+	near := textedit.EOL(content, l.start)
+	if len(content) == 0 {
+		near = ""
+	}
 	keep := l.adapted == nil && l.end > l.start
 	if keep {
 		off := l.start
@@ -321,34 +280,23 @@ func (l *located) edit(content []byte) Edit {
 	if w.pending && l.end < len(content) {
 		w.buf = append(w.buf, w.eol...)
 	}
-	return Edit{Start: l.start, End: l.end, New: string(w.buf), Place: l.place}
+	return textedit.Change{Start: l.start, End: l.end, New: string(w.buf), Desc: lineDesc(l.place.Line, max(l.place.Line, l.place.EndLine))}.Located(l.place)
 }
 
-// neighbourEOL is the line ending of the file line nearest the block
-// [start, end): its first line, the line before it, the line after it;
-// "" when the file has no line ending at all.
-func neighbourEOL(content []byte, start, end int) string {
-	if e := eolAt(content, start); e != "" {
-		return e
+// hunkName names a file's index-th hunk in messages and results.
+func hunkName(index int) string { return fmt.Sprintf("hunk %d", index) }
+
+// lineDesc says which lines a change targets.
+func lineDesc(first, last int) string {
+	if first == last {
+		return fmt.Sprintf("line %d", first)
 	}
-	if start > 0 && content[start-1] == '\n' {
-		if start > 1 && content[start-2] == '\r' {
-			return "\r\n"
-		}
-		return "\n"
-	}
-	if e := eolAt(content, end); e != "" {
-		return e
-	}
-	if len(content) > 0 {
-		return dominantEOL(content)
-	}
-	return ""
+	return fmt.Sprintf("lines %d-%d", first, last)
 }
 
-// refusal turns a matcher refusal into an *Error with file line numbers.
-func refusal(err error, h *Hunk, index, loLine, stated int) *Error {
-	e := &Error{Kind: ErrConflict, Hunk: index, PatchLine: h.Line, Line: stated + 1, Err: err}
+// refusal turns a matcher refusal into an *failure with file line numbers.
+func refusal(err error, h *Hunk, index, loLine, stated int) *failure {
+	e := &failure{Kind: ErrConflict, Hunk: index, PatchLine: h.Line, Line: stated + 1, Err: err}
 	var r *matcher.Refusal
 	if errors.As(err, &r) {
 		var lines []string
@@ -380,7 +328,7 @@ func refusal(err error, h *Hunk, index, loLine, stated int) *Error {
 // equal to each Codex anchor in turn (exactly, else ignoring surrounding
 // blanks). Several equal anchor lines are fine: the hunk must follow at
 // least the first, which is all this assumes.
-func applyAnchors(content []byte, h *Hunk, lo, loLine int) (int, int, *Error) {
+func applyAnchors(content []byte, h *Hunk, lo, loLine int) (int, int, *failure) {
 	for _, a := range h.Anchors {
 		found, foundLine := -1, 0
 		for pass := 0; pass < 2 && found < 0; pass++ {
@@ -395,7 +343,7 @@ func applyAnchors(content []byte, h *Hunk, lo, loLine int) (int, int, *Error) {
 			}
 		}
 		if found < 0 {
-			return 0, 0, &Error{Kind: ErrConflict, Reason: fmt.Sprintf("the anchor line @@ %s is not in the file%s", strings.TrimSpace(a), after(loLine))}
+			return 0, 0, &failure{Kind: ErrConflict, Reason: fmt.Sprintf("the anchor line @@ %s is not in the file%s", strings.TrimSpace(a), after(loLine))}
 		}
 		lo, loLine = found, foundLine
 	}

@@ -10,14 +10,11 @@ import (
 // line, which the others cannot contain there). Markdown fences and prose
 // around the patch are ignored.
 //
-// The error is an *Error with ErrMalformed when the text is none of these,
-// is cut short, or names no change.
-func Parse(text string) (*Patch, error) {
+// The error is a *textedit.Error matching ErrMalformed when the text is
+// none of these, is cut short, or names no change.
+func Parse(text string) (p *Patch, err error) {
+	defer func() { err = exported(err) }()
 	lines := splitLines(text)
-	var (
-		p   *Patch
-		err error
-	)
 	switch {
 	case hasLine(lines, isCodexBegin):
 		p, err = parseCodex(lines)

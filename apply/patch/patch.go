@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strings"
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
+	"github.com/graftdev/graft/internal/textedit"
 	"github.com/graftdev/graft/matcher"
 )
 
@@ -101,8 +101,9 @@ type Hunk struct {
 	// Anchors are Codex "@@ text" lines: the hunk lies after a line equal to
 	// each anchor, in turn.
 	Anchors []string
-	// AtEOF is set for a Codex hunk marked "*** End of File": its old lines
-	// end the file.
+	// AtEOF is set for a Codex hunk marked "*** End of File", or one that
+	// only adds lines with no context or anchor (Codex's format appends
+	// those): its old lines end the file.
 	AtEOF bool
 	// Line is the 1-based line of the patch text where the hunk starts.
 	Line  int
@@ -140,27 +141,48 @@ func (h *Hunk) changes() bool {
 	return false
 }
 
-// Sentinel errors; every *Error matches one of them with errors.Is.
+// Kinds of failure. Malformed, no file, conflict and ambiguous are
+// graft's shared sentinels (internal/textedit); ErrExists is the patch's
+// own kind of conflict. The *textedit.Error a patch is refused with
+// matches its kind with errors.Is.
 var (
 	// ErrMalformed: the patch text cannot be read as any format, or names
 	// no change.
-	ErrMalformed = errors.New("malformed patch")
+	ErrMalformed = textedit.ErrMalformed
 	// ErrNoFile: a file the patch changes does not exist.
-	ErrNoFile = errors.New("file not found")
+	ErrNoFile = textedit.ErrNoFile
 	// ErrExists: a file the patch creates already exists.
-	ErrExists = errors.New("file already exists")
+	ErrExists = textedit.Kind("file already exists", textedit.ErrConflict)
 	// ErrConflict: the patch does not fit the file (its context or removed
 	// lines are not there).
-	ErrConflict = errors.New("patch does not apply")
+	ErrConflict = textedit.ErrConflict
 	// ErrAmbiguous: a hunk fits the file at several places and nothing
 	// tells which one is meant.
-	ErrAmbiguous = errors.New("hunk fits several places")
+	ErrAmbiguous = textedit.ErrAmbiguous
 )
 
-// Error is a failure to parse or apply a patch, naming the file and the
-// hunk it concerns.
-type Error struct {
-	Kind error // one of the sentinels above
+// kindText is how a message names a kind of failure.
+func kindText(kind error) string {
+	switch kind {
+	case ErrMalformed:
+		return "malformed patch"
+	case ErrNoFile:
+		return "file not found"
+	case ErrExists:
+		return "file already exists"
+	case ErrConflict:
+		return "patch does not apply"
+	case ErrAmbiguous:
+		return "hunk fits several places"
+	}
+	return kind.Error()
+}
+
+// failure is a failure to parse or apply a patch as the package finds it,
+// naming the file and the hunk it concerns. It leaves the package as the
+// one error value of graft (err).
+type failure struct {
+	Kind error // one of the kinds above
 	// Path is the file ("" for an error of the whole patch); Hunk the
 	// 1-based hunk number within the file (0 for the whole file).
 	Path string
@@ -179,76 +201,57 @@ type Error struct {
 	Err error
 }
 
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString("patch: ")
-	if e.Path != "" {
-		b.WriteString(e.Path)
-		b.WriteString(": ")
-	}
-	if e.Hunk > 0 {
-		fmt.Fprintf(&b, "hunk %d", e.Hunk)
-		if e.PatchLine > 0 {
-			fmt.Fprintf(&b, " (patch line %d)", e.PatchLine)
-		}
-		b.WriteString(": ")
-	} else if e.PatchLine > 0 {
-		fmt.Fprintf(&b, "patch line %d: ", e.PatchLine)
-	}
-	b.WriteString(e.Kind.Error())
-	if e.Reason != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Reason)
-	}
-	return b.String()
-}
+func (e *failure) Error() string { return e.err().Error() }
 
-// Detail is the message without the path and hunk: the kind, the
-// patch line, and the reason.
-func (e *Error) Detail() string {
-	s := e.Kind.Error()
-	if e.PatchLine > 0 {
-		s += fmt.Sprintf(" (patch line %d)", e.PatchLine)
-	}
-	if e.Reason != "" {
-		s += ": " + e.Reason
-	}
-	return s
-}
-
-// Is reports whether target is the error's kind.
-func (e *Error) Is(target error) bool { return target == e.Kind }
+// Is reports whether target is the failure's kind.
+func (e *failure) Is(target error) bool { return target == e.Kind }
 
 // Unwrap returns the underlying cause.
-func (e *Error) Unwrap() error { return e.Err }
+func (e *failure) Unwrap() error { return e.Err }
 
-// Failures is the error of a patch several of whose hunks failed: every
-// failure is listed, so that one retry can fix them all. errors.As finds
-// the first *Error.
-type Failures []*Error
-
-func (fs Failures) Error() string {
-	if len(fs) == 1 {
-		return fs[0].Error()
+// err is the failure as graft's one error value (textedit.Error): its
+// code follows its kind, its edit is the hunk, and its message the kind,
+// the patch line and the reason.
+func (e *failure) err() *textedit.Error {
+	out := &textedit.Error{Code: textedit.KindCode(e.Kind), Path: e.Path, Line: e.Line, Count: e.Count, Candidates: e.Candidates, Err: e.Err}
+	if e.Kind == ErrExists {
+		out.Err = ErrExists // the finer kind, for errors.Is
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "patch: %d failures:", len(fs))
-	for _, e := range fs {
-		b.WriteString("\n  ")
-		b.WriteString(strings.TrimPrefix(e.Error(), "patch: "))
+	if e.Hunk > 0 {
+		out.Edit = fmt.Sprintf("hunk %d", e.Hunk)
 	}
-	return b.String()
-}
-
-// Unwrap returns the failures, for errors.Is and errors.As.
-func (fs Failures) Unwrap() []error {
-	out := make([]error, len(fs))
-	for i, e := range fs {
-		out[i] = e
+	out.Msg = kindText(e.Kind)
+	if e.PatchLine > 0 {
+		out.Msg += fmt.Sprintf(" (patch line %d)", e.PatchLine)
+	}
+	if e.Reason != "" {
+		out.Msg += ": " + e.Reason
 	}
 	return out
 }
 
-func malformed(line int, format string, args ...any) *Error {
-	return &Error{Kind: ErrMalformed, PatchLine: line, Reason: fmt.Sprintf(format, args...)}
+// exported is err as it leaves the package: a failure as the one error
+// value, anything else as it is.
+func exported(err error) error {
+	var f *failure
+	if errors.As(err, &f) {
+		return f.err()
+	}
+	return err
+}
+
+// errOf is the error of failures: the first, listing the others.
+func errOf(fs []*failure) error {
+	if len(fs) == 0 {
+		return nil
+	}
+	out := fs[0].err()
+	for _, f := range fs[1:] {
+		out.More = append(out.More, f.err())
+	}
+	return out
+}
+
+func malformed(line int, format string, args ...any) *failure {
+	return &failure{Kind: ErrMalformed, PatchLine: line, Reason: fmt.Sprintf(format, args...)}
 }

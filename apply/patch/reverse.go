@@ -11,11 +11,12 @@ import (
 // created files become deleted ones and the reverse. SEARCH/REPLACE blocks
 // are undone last first. p is not modified.
 //
-// The error is an *Error with ErrMalformed for what cannot be undone from
+// The error is a *textedit.Error matching ErrMalformed for what cannot be undone from
 // the patch alone: a deletion that does not list the deleted content (a
 // Codex *** Delete File), a copy, or a binary patch without its reverse
 // fragment.
-func Reverse(p *Patch) (*Patch, error) {
+func Reverse(p *Patch) (_ *Patch, err error) {
+	defer func() { err = exported(err) }()
 	out := &Patch{Format: p.Format}
 	for _, fp := range p.Files {
 		r := &FilePatch{
@@ -26,13 +27,13 @@ func Reverse(p *Patch) (*Patch, error) {
 		}
 		switch {
 		case fp.IsCopy:
-			return nil, &Error{Kind: ErrMalformed, Path: fp.Name(), PatchLine: fp.Line, Reason: "a copy cannot be reversed: delete the copy instead"}
+			return nil, &failure{Kind: ErrMalformed, Path: fp.Name(), PatchLine: fp.Line, Reason: "a copy cannot be reversed: delete the copy instead"}
 		case fp.IsDelete && len(fp.Hunks) == 0 && fp.Binary == nil && p.Format != Unified:
-			return nil, &Error{Kind: ErrMalformed, Path: fp.Name(), PatchLine: fp.Line, Reason: "the patch deletes the file without listing its content, so it cannot be reversed"}
+			return nil, &failure{Kind: ErrMalformed, Path: fp.Name(), PatchLine: fp.Line, Reason: "the patch deletes the file without listing its content, so it cannot be reversed"}
 		}
 		if fp.Binary != nil {
 			if fp.Binary.ReverseBinaryFragment == nil {
-				return nil, &Error{Kind: ErrMalformed, Path: fp.Name(), PatchLine: fp.Line, Reason: "the binary patch has no reverse fragment"}
+				return nil, &failure{Kind: ErrMalformed, Path: fp.Name(), PatchLine: fp.Line, Reason: "the binary patch has no reverse fragment"}
 			}
 			b := *fp.Binary
 			b.OldName, b.NewName = fp.Binary.NewName, fp.Binary.OldName

@@ -2,6 +2,7 @@ package patch
 
 import (
 	"strings"
+	"unicode"
 )
 
 var (
@@ -24,8 +25,8 @@ func isSearchMarker(s string) bool { return searchRE().MatchString(s) }
 //	```
 //
 // The path is the nearest non-blank, non-fence line within three lines
-// before the SEARCH marker; a block without one reuses the previous block's
-// path. Each block becomes a hunk whose context and changed lines come from
+// before the SEARCH marker (blockPath); a block without one, or after a
+// line that cannot be a path, reuses the previous block's path. Each block becomes a hunk whose context and changed lines come from
 // a line diff of its two sides; the blocks of one file apply in order, each
 // to the result of the one before. An empty SEARCH side creates the file.
 func parseSearchReplace(lines []rawLine) (*Patch, error) {
@@ -40,8 +41,14 @@ func parseSearchReplace(lines []rawLine) (*Patch, error) {
 			continue
 		}
 		start := lines[i].num
-		if name := blockPath(lines, i); name != "" {
+		name, farther := blockPath(lines, i)
+		switch {
+		case name != "":
 			path = name
+		case farther != "" && farther != path:
+			// prose right before the block, a file named above it: the
+			// model may mean either file
+			return nil, malformed(start, "the SEARCH block's file is ambiguous: %s is named above it, but a line that names no file stands between: put the path on the line before the block", farther)
 		}
 		if path == "" {
 			return nil, malformed(start, "SEARCH block without a file path: put the path on the line before it")
@@ -59,10 +66,10 @@ func parseSearchReplace(lines []rawLine) (*Patch, error) {
 			}
 		}
 		if div < 0 {
-			return nil, &Error{Kind: ErrMalformed, Path: path, PatchLine: start, Reason: "SEARCH block without a ======= line"}
+			return nil, &failure{Kind: ErrMalformed, Path: path, PatchLine: start, Reason: "SEARCH block without a ======= line"}
 		}
 		if end < 0 {
-			return nil, &Error{Kind: ErrMalformed, Path: path, PatchLine: start, Reason: "SEARCH block without a >>>>>>> REPLACE line"}
+			return nil, &failure{Kind: ErrMalformed, Path: path, PatchLine: start, Reason: "SEARCH block without a >>>>>>> REPLACE line"}
 		}
 		fp := byPath[path]
 		if fp == nil {
@@ -74,13 +81,13 @@ func parseSearchReplace(lines []rawLine) (*Patch, error) {
 		h := &Hunk{Line: start, HeaderOld: -1, HeaderNew: -1, Lines: searchReplace(search, replace)}
 		if len(search) == 0 {
 			if len(fp.Hunks) > 0 || fp.IsNew {
-				return nil, &Error{Kind: ErrMalformed, Path: path, Hunk: len(fp.Hunks) + 1, PatchLine: start,
+				return nil, &failure{Kind: ErrMalformed, Path: path, Hunk: len(fp.Hunks) + 1, PatchLine: start,
 					Reason: "an empty SEARCH section creates a file, so it must be the file's first block"}
 			}
 			fp.IsNew, fp.OldPath = true, ""
 		}
 		if !h.changes() {
-			return nil, &Error{Kind: ErrMalformed, Path: path, Hunk: len(fp.Hunks) + 1, PatchLine: start,
+			return nil, &failure{Kind: ErrMalformed, Path: path, Hunk: len(fp.Hunks) + 1, PatchLine: start,
 				Reason: "SEARCH and REPLACE are identical: the block changes nothing"}
 		}
 		fp.Hunks = append(fp.Hunks, h)
@@ -89,19 +96,41 @@ func parseSearchReplace(lines []rawLine) (*Patch, error) {
 	return p, nil
 }
 
-// blockPath finds the file path written before the SEARCH marker at i.
-func blockPath(lines []rawLine, i int) string {
+// blockPath finds the file path written before the SEARCH marker at i:
+// the nearest non-blank, non-fence line within three lines before it,
+// when that line can be a path. A line that cannot (a sentence, "...")
+// names no file, and the block keeps the previous block's file, as Aider
+// reads it (strip_filename in aider/coders/editblock_coder.py takes "..."
+// for no name); farther is then a line above it in the three that can be
+// a path, which makes the block's file ambiguous.
+func blockPath(lines []rawLine, i int) (name, farther string) {
+	nearest := true
 	for j := i - 1; j >= 0 && j >= i-3; j-- {
 		t := strings.TrimSpace(lines[j].text)
 		if t == "" || isFence(t) {
 			continue
 		}
-		if c := cleanPath(t); c != "" && !replaceRE().MatchString(t) && !strings.ContainsAny(c, " \t") {
-			return c
+		if replaceRE().MatchString(t) {
+			break // the previous block
 		}
-		return ""
+		if c, ok := pathLine(t); ok && nearest {
+			return c, ""
+		} else if ok {
+			return "", c
+		}
+		nearest = false
 	}
-	return ""
+	return "", ""
+}
+
+// pathLine returns the path a line before a block names (cleanPath), and
+// whether it can be one: a path has no white space and has a letter or a
+// digit, so a sentence or a line of punctuation ("...", "…", "---") names
+// no file.
+func pathLine(t string) (string, bool) {
+	c := cleanPath(t)
+	ok := !strings.ContainsAny(c, " \t") && strings.IndexFunc(c, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+	return c, ok
 }
 
 func blockLines(ls []rawLine) []Line {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graftdev/graft/internal/textedit"
 	"golang.org/x/tools/txtar"
 )
 
@@ -114,7 +115,10 @@ func runCase(t *testing.T, ar *txtar.Archive) {
 			// The edits the engine lands make the same content.
 			out := c.Old
 			for _, st := range c.Steps {
-				out = splice(out, st)
+				var err error
+				if out, err = textedit.Splice(out, st); err != nil {
+					t.Fatalf("%s: a step does not splice: %v", c.Path, err)
+				}
 			}
 			if !bytes.Equal(out, c.New) {
 				t.Errorf("%s: the steps make %q, New is %q", c.Path, out, c.New)
@@ -189,9 +193,9 @@ func checkError(t *testing.T, err error, wantErr string) {
 			t.Errorf("error %q does not contain %q", err, s)
 		}
 	}
-	var pe *Error
+	var pe *textedit.Error
 	if !errors.As(err, &pe) {
-		t.Errorf("error %T is not a *patch.Error", err)
+		t.Errorf("error %T is not a *textedit.Error", err)
 	}
 }
 
@@ -200,7 +204,11 @@ func placesText(res *Result) string {
 	for _, f := range res.Files {
 		var ps []string
 		for _, p := range f.Hunks {
-			ps = append(ps, p.String())
+			m := p.Method
+			if m != exact {
+				m += fmt.Sprintf(" (similarity %.2f)", p.Similarity)
+			}
+			ps = append(ps, m)
 		}
 		name := f.NewPath
 		if name == "" {

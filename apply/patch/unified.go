@@ -60,7 +60,7 @@ func parseUnified(lines []rawLine) (*Patch, error) {
 			case cur != nil && len(cur.Hunks) > 0 && (strings.HasPrefix(t, "+") || strings.HasPrefix(t, "-")):
 				// Never drop a change silently: a hunk line lost its
 				// leading space, which ended the hunk early.
-				return nil, &Error{Kind: ErrMalformed, Path: cur.Name(), Hunk: len(cur.Hunks), PatchLine: ls[i].num,
+				return nil, &failure{Kind: ErrMalformed, Path: cur.Name(), Hunk: len(cur.Hunks), PatchLine: ls[i].num,
 					Reason: fmt.Sprintf("%s is outside any hunk: an earlier line of the hunk (patch line %d?) lacks its leading space, + or -",
 						quoteShort(t), lastHunkEnd(ls, i))}
 			}
@@ -78,9 +78,9 @@ func parseUnified(lines []rawLine) (*Patch, error) {
 // checkFile refuses a file section that names no change, and hunks that
 // contradict the section (old lines for a created file, new lines for a
 // deleted one, no change at all).
-func checkFile(fp *FilePatch) *Error {
-	fail := func(hunk int, h *Hunk, format string, args ...any) *Error {
-		e := &Error{Kind: ErrMalformed, Path: fp.Name(), Hunk: hunk, PatchLine: fp.Line, Reason: fmt.Sprintf(format, args...)}
+func checkFile(fp *FilePatch) *failure {
+	fail := func(hunk int, h *Hunk, format string, args ...any) *failure {
+		e := &failure{Kind: ErrMalformed, Path: fp.Name(), Hunk: hunk, PatchLine: fp.Line, Reason: fmt.Sprintf(format, args...)}
 		if h != nil {
 			e.PatchLine = h.Line
 		}
@@ -162,7 +162,7 @@ func parseGitSection(ls []rawLine, i int) (*FilePatch, int, error) {
 	}
 	files, _, err := gitdiff.Parse(strings.NewReader(b.String()))
 	if err != nil {
-		return nil, 0, &Error{Kind: ErrMalformed, PatchLine: ls[i].num, Reason: strings.TrimPrefix(err.Error(), "gitdiff: "), Err: err}
+		return nil, 0, &failure{Kind: ErrMalformed, PatchLine: ls[i].num, Reason: strings.TrimPrefix(err.Error(), "gitdiff: "), Err: err}
 	}
 	if len(files) != 1 {
 		return nil, 0, malformed(ls[i].num, "cannot read the git file header %q", header[0].text)
@@ -181,7 +181,7 @@ func parseGitSection(ls []rawLine, i int) (*FilePatch, int, error) {
 	}
 	if f.IsBinary {
 		if f.BinaryFragment == nil {
-			return nil, 0, &Error{Kind: ErrMalformed, Path: fp.Name(), PatchLine: ls[i].num,
+			return nil, 0, &failure{Kind: ErrMalformed, Path: fp.Name(), PatchLine: ls[i].num,
 				Reason: "binary change without data: make the patch with git diff --binary"}
 		}
 		fp.Binary = f
@@ -347,7 +347,7 @@ const maxLineNumber = 1 << 30
 // signature ("-- "). Otherwise the body decides and the hunk is marked
 // Recounted. A header without usable numbers ("@@ @@", "@@ func f") gives a
 // hunk without a position.
-func parseHunk(ls []rawLine, i int) (*Hunk, int, *Error) {
+func parseHunk(ls []rawLine, i int) (*Hunk, int, *failure) {
 	hdr := ls[i].text
 	h := &Hunk{Line: ls[i].num, HeaderOld: -1, HeaderNew: -1}
 	if strings.HasPrefix(hdr, "@@@") {
@@ -403,7 +403,7 @@ func parseHunk(ls []rawLine, i int) (*Hunk, int, *Error) {
 		h.Recounted = o != h.HeaderOld || nw != h.HeaderNew
 	}
 	if len(h.Lines) == 0 {
-		return nil, 0, &Error{Kind: ErrMalformed, PatchLine: h.Line, Reason: "hunk header without any lines"}
+		return nil, 0, &failure{Kind: ErrMalformed, PatchLine: h.Line, Reason: "hunk header without any lines"}
 	}
 	return h, i + 1 + n, nil
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/graftdev/graft/internal/lineindex"
+	"github.com/graftdev/graft/internal/textedit"
 )
 
 // memSource is a Source over a map of paths to contents.
@@ -92,8 +93,8 @@ func TestGitdiffVectors(t *testing.T) {
 			case !errors.Is(err, kinds[want]):
 				t.Fatalf("error %v, want kind %s", err, want)
 			}
-			var pe *Error
-			if !errors.As(err, &pe) || pe.Path == "" && pe.PatchLine == 0 {
+			var pe *textedit.Error
+			if !errors.As(err, &pe) || pe.Path == "" && !strings.Contains(pe.Msg, "patch line") {
 				t.Fatalf("error %v names neither a file nor a patch line", err)
 			}
 			t.Logf("refused as expected: %v", err)

@@ -149,6 +149,7 @@ import (
 
 	"github.com/graftdev/graft/gitstore/textdiff"
 	"github.com/graftdev/graft/internal/lineindex"
+	"github.com/graftdev/graft/internal/textedit"
 	"github.com/graftdev/graft/matcher"
 )
 
@@ -402,39 +403,44 @@ func holdsWhole(content []byte, text string, whole func(s, e int) bool) bool {
 	return false
 }
 
-// Replacement is one region's change: file bytes [Start, End) become New
-// (before re-indentation and line endings, which Adapt and the caller
-// give it).
-type Replacement struct {
-	Start, End int
-	// New is the region's new lines, re-indented for the file.
-	New string
-	// Region is the 0-based region; Line and EndLine the file lines
-	// (1-based) the region spans, anchors included.
-	Region        int
-	Line, EndLine int
-	// Tier and Similarity say how the anchors were found (the looser).
-	Tier       matcher.Tier
-	Similarity float64
+// placed is one region as the planner placed it: file bytes [start,
+// end) become text, the file lines [from, to) that the region's new lines
+// replace (for the deletion rule), and how its anchors were found.
+type placed struct {
+	start, end int
+	text       string // the region's new lines, re-indented for the file
+	region     int    // 0-based
+	line, last int    // the file lines (1-based) the region spans, anchors included
+	tier       matcher.Tier
+	similarity float64
 
-	// The file lines [from, to) the region's new lines replace, for the
-	// deletion rule, and the snippet line the region starts at.
 	from, to    int
 	newLines    []string
 	snippetLine int
 }
 
-// Kinds of refusal.
+// change is the region as the one located-change value (internal/textedit),
+// its new text given the line endings of the place it lands.
+func (p placed) change(content []byte) textedit.Change {
+	return textedit.Change{Start: p.start, End: p.end, New: textedit.WithEOL(p.text, textedit.EOL(content, p.start)),
+		Edit: fmt.Sprintf("region %d", p.region+1), Desc: fmt.Sprintf("lines %d-%d", p.line, p.last),
+		Line: p.line, EndLine: p.last, Method: string(p.tier), Similarity: p.similarity}
+}
+
+// Kinds of refusal. Not found and ambiguous are graft's shared sentinels
+// (internal/textedit); the two others are conflicts of their own, which
+// the refusal's error matches with errors.Is beside textedit.ErrConflict.
 var (
-	ErrNotFound  = errors.New("region not found")
-	ErrAmbiguous = errors.New("region found more than once")
+	ErrNotFound  = textedit.ErrNotFound
+	ErrAmbiguous = textedit.ErrAmbiguous
 	ErrDeletes   = errors.New("region would delete lines it does not show")
 	ErrEnds      = errors.New("snippet does not reach the file's end")
 )
 
-// Error is a refused region: which, why, and the nearest places in the
-// file with their text.
-type Error struct {
+// refusal is a refused region as the planner finds it: which, why, and
+// the nearest places in the file with their text. Plan returns it as the
+// one error value (textedit.Error).
+type refusal struct {
 	Kind       error
 	Region     int // 0-based
 	Line       int // the region's first line in the snippet
@@ -443,12 +449,19 @@ type Error struct {
 	Candidates []matcher.Candidate
 }
 
-func (e *Error) Error() string {
-	return fmt.Sprintf("region %d (snippet line %d): %s", e.Region+1, e.Line, e.Reason)
+// err is the refusal as graft's one error value: not found, ambiguous, or
+// a conflict (lines it would delete, ends that do not reach the file's).
+func (e *refusal) err() *textedit.Error {
+	out := &textedit.Error{Code: textedit.CodeConflict, Edit: fmt.Sprintf("region %d", e.Region+1),
+		Msg: fmt.Sprintf("(snippet line %d) %s", e.Line, e.Reason), Count: e.Count, Candidates: e.Candidates, Err: e.Kind}
+	switch e.Kind {
+	case ErrNotFound:
+		out.Code, out.Err = textedit.CodeTextNotFound, nil
+	case ErrAmbiguous:
+		out.Code, out.Err = textedit.CodeAmbiguous, nil
+	}
+	return out
 }
-
-// Unwrap gives the kind, for errors.Is.
-func (e *Error) Unwrap() error { return e.Kind }
 
 // maxAnchor bounds an anchor's length in lines.
 const maxAnchor = 40
@@ -456,14 +469,14 @@ const maxAnchor = 40
 // Plan locates every region of s in content, in order, and returns the
 // replacements, sorted by position. opt carries the matcher options (the
 // budget, exact-only); Plan sets WholeLines and NewText itself.
-func Plan(content []byte, s Snippet, opt matcher.Options) ([]Replacement, error) {
+func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, error) {
 	fl := lineindex.New(content)
-	var out []Replacement
+	var out []placed
 	cursor := 0 // file line the next region may start at
 	for i, r := range s.Regions {
-		rep, end, err := planRegion(content, fl, r, i, cursor, opt, i == 0 && !s.Lead, i == len(s.Regions)-1 && !s.Trail)
-		if err != nil {
-			return nil, err
+		rep, end, rf := planRegion(content, fl, r, i, cursor, opt, i == 0 && !s.Lead, i == len(s.Regions)-1 && !s.Trail)
+		if rf != nil {
+			return nil, rf.err()
 		}
 		if rep != nil {
 			out = append(out, *rep)
@@ -479,12 +492,16 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]Replacement, error)
 	}
 	for _, r := range out {
 		if why := checkDeletions(fl, r.from, r.to, r.newLines, pool, s.Prose); why != "" {
-			return nil, &Error{Kind: ErrDeletes, Region: r.Region, Line: r.snippetLine, Reason: why,
+			return nil, (&refusal{Kind: ErrDeletes, Region: r.region, Line: r.snippetLine, Reason: why,
 				Candidates: []matcher.Candidate{{Line: r.from + 1, EndLine: r.to, Similarity: 1, Text: string(content[fl.Start(r.from+1):fl.Start(min(r.to, fl.Count())+1)]),
-					Reason: "the file's lines between the region's anchors"}}}
+					Reason: "the file's lines between the region's anchors"}}}).err()
 		}
 	}
-	return out, nil
+	changes := make([]textedit.Change, len(out))
+	for i, p := range out {
+		changes[i] = p.change(content)
+	}
+	return changes, nil
 }
 
 // anchor is a located run of a region's lines.
@@ -660,9 +677,9 @@ func tail(content []byte, fl *lineindex.Index, r Region, from, limit int, shift 
 	}, limit, from, true, shift, opt)
 }
 
-func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, opt matcher.Options, atStart, atEnd bool) (*Replacement, int, error) {
-	fail := func(kind error, format string, args ...any) *Error {
-		return &Error{Kind: kind, Region: i, Line: r.Line, Reason: fmt.Sprintf(format, args...)}
+func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, opt matcher.Options, atStart, atEnd bool) (*placed, int, *refusal) {
+	fail := func(kind error, format string, args ...any) *refusal {
+		return &refusal{Kind: kind, Region: i, Line: r.Line, Reason: fmt.Sprintf(format, args...)}
 	}
 	N := fl.Count()
 	h := head(content, fl, r, cursor, len(r.Lines), opt)
@@ -727,7 +744,7 @@ func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, op
 			if err != nil {
 				line = cursor
 			}
-			return nil, 0, &Error{Kind: ErrAmbiguous, Region: i, Line: r.Line, Count: 2,
+			return nil, 0, &refusal{Kind: ErrAmbiguous, Region: i, Line: r.Line, Count: 2,
 				Reason: fmt.Sprintf("its last lines stand after its first lines (line %d) but also before them (near line %d), so they do not say where the region ends: show more unchanged lines before the end of the region", t.line+1, line+1)}
 		}
 	}
@@ -747,12 +764,12 @@ func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, op
 		return nil, 0, e
 	}
 	if h.ambiguous != nil && !h.found && !atStart {
-		return nil, 0, &Error{Kind: ErrAmbiguous, Region: i, Line: r.Line, Count: h.ambiguous.Count,
+		return nil, 0, &refusal{Kind: ErrAmbiguous, Region: i, Line: r.Line, Count: h.ambiguous.Count,
 			Reason:     fmt.Sprintf("its first lines stand %d times in the file and the lines after them are new: show more unchanged lines before the change", h.ambiguous.Count),
 			Candidates: shift(h.ambiguous.Candidates, cursor)}
 	}
 	if t.ambiguous != nil && !t.found && !atEnd {
-		return nil, 0, &Error{Kind: ErrAmbiguous, Region: i, Line: r.Line, Count: t.ambiguous.Count,
+		return nil, 0, &refusal{Kind: ErrAmbiguous, Region: i, Line: r.Line, Count: t.ambiguous.Count,
 			Reason:     fmt.Sprintf("its last lines stand %d times in the file after its first lines and the lines before them are new: show more unchanged lines after the change", t.ambiguous.Count),
 			Candidates: shift(t.ambiguous.Candidates, tailFrom)}
 	}
@@ -844,14 +861,14 @@ func planRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, op
 		// (trailing white space it changes is a change).
 		text = keepFileBytes(fl, from, to, text, trailingSlip(fl, sent, h, t))
 	}
-	rep := &Replacement{Start: fl.Start(from + 1), End: fl.Start(min(to, N) + 1), New: text, Region: i,
-		Line: from + 1, EndLine: max(from, to), Tier: adapt.Tier, Similarity: adapt.Similarity,
+	rep := &placed{start: fl.Start(from + 1), end: fl.Start(min(to, N) + 1), text: text, region: i,
+		line: from + 1, last: max(from, to), tier: adapt.Tier, similarity: adapt.Similarity,
 		from: from, to: to, newLines: newLines, snippetLine: r.Line}
-	if to == N && rep.End < len(content) {
-		rep.End = len(content)
+	if to == N && rep.end < len(content) {
+		rep.end = len(content)
 	}
 	if h.found && t.found && looser(t.m.Tier, h.m.Tier) {
-		rep.Tier, rep.Similarity = t.m.Tier, t.m.Similarity
+		rep.tier, rep.similarity = t.m.Tier, t.m.Similarity
 	}
 	end := to
 	if t.found {

@@ -8,12 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graftdev/graft/internal/textedit"
 	"github.com/graftdev/graft/matcher"
 	"golang.org/x/tools/txtar"
 )
 
 // apply splices the replacements into content.
-func apply(content string, reps []Replacement) string {
+func apply(content string, reps []textedit.Change) string {
 	sort.Slice(reps, func(i, j int) bool { return reps[i].Start < reps[j].Start })
 	var b strings.Builder
 	pos := 0
@@ -149,7 +150,7 @@ func FuzzPlan(f *testing.F) {
 	f.Fuzz(func(t *testing.T, content, code string) {
 		reps, err := Plan([]byte(content), Parse(code), matcher.Options{Budget: 20000})
 		if err != nil {
-			var e *Error
+			var e *textedit.Error
 			if !errors.As(err, &e) {
 				t.Fatalf("refusal of type %T: %v", err, err)
 			}

@@ -6,8 +6,10 @@
 // message and a snippet of the offending lines with a caret. It is a pure
 // function: no I/O, no state between calls, safe for concurrent use. The
 // engine calls it for every touched file before a call lands and refuses
-// the call (code -32013) when an error was added, or attaches the report
-// under --check=warn.
+// the call (code -32013) when an error was added ([Report.Refuses]), or
+// attaches the report under --check=warn. Some added errors only warn: in a
+// file that did not parse before, and where the language's compiler may
+// accept what the grammar cannot read (see "What a compiler may accept").
 //
 // # Languages and checkers
 //
@@ -86,6 +88,58 @@
 // A tree-sitter ERROR spanning three lines or more is reported at the edit,
 // with its span in the message: recovery often starts such a node lines
 // above the text that broke it.
+//
+// # What a compiler may accept
+//
+// The checker reads a file as its grammar does; the compiler reads more.
+// In C and C++ the preprocessor runs first, so a name the grammar cannot
+// place (void (SQLITE_CDECL *xLog)(int, const char*); int APIENTRY
+// glFlush(void); Q_OBJECT in a class) may be a macro that expands to
+// nothing, or to whatever makes the line valid. A check that cannot run
+// the preprocessor refuses only what no macro could make valid, which it
+// tells by two tests:
+//
+//  1. Balance. The edit changed, over the whole file, the count of (), []
+//     or {} outside comments, literals and preprocessor lines (in each
+//     #if chain only the first branch counts, as each branch often opens
+//     its own brace), the count of string and character literals a line
+//     break cuts, or whether a comment is left open at the end. No macro
+//     changes these: the preprocessor works on tokens the lexer has
+//     already cut, and a macro's body stands on its #define line.
+//  2. Words. The added errors stay when the words at their sites are
+//     dropped, each taken for a macro that may expand to nothing: every
+//     identifier-shaped word that is not a C or C++ keyword, and such a
+//     word together with the parenthesised list after it (a macro called
+//     with arguments, as G_DEFINE_TYPE(Foo, foo, G_TYPE_OBJECT) or
+//     DECLARE_DYNAMIC(View)). An error's site is its own lines and one
+//     line on each side.
+//
+// An edit that fails test 1 refuses at once. Otherwise a search looks for
+// a witness for test 2: the file with some words blanked out (offsets
+// kept) and no added error left. It drops one word at a time at the site
+// of the first error left, words named as macros are (no lower-case
+// letter, or a leading "__") before the rest and nearest first, and keeps
+// a drop when fewer errors are left or the first one has moved on. With
+// a witness the errors are reported, the dropped words in
+// Report.UnknownWords, and only warn; without one they refuse. The search
+// is greedy and bounded (at most 32 parses and 16 MiB parsed), so it may
+// refuse what another choice of words would have mended, never the
+// reverse. It takes the grammar's word for what parses, so it also warns,
+// rather than refuses, where a lower-case name could be a macro even if
+// it is not one (x = a b; parses if a expands to nothing).
+//
+// The same holds where a grammar lags its compiler. Languages grow by
+// allowing a modifier word where it did not stand before, and a grammar
+// written earlier reads the construct only without it. In TypeScript
+// (override; in and out on a type parameter; accessor on a field; type in
+// export type * from) and Rust (safe in an unsafe extern block) test 2
+// runs with those words only: an error that vanishes when they are
+// dropped only warns. The older modifiers (public, static, readonly,
+// async) stand where every grammar reads them, so an error at one is a
+// mistake and refuses. What the compiler itself rejects stays refused:
+// a generator overload signature (export function* f(a: A): B; before the
+// implementation) is tsc's error TS1222, "An overload signature cannot be
+// declared as a generator".
 //
 // # Limits
 //

@@ -40,6 +40,9 @@ type language struct {
 	// write one declaration after another. Text inside a multi-line string
 	// that looks alike is what the window's parse of before guards against.
 	decl func(line []byte) bool
+	// words, when set, are the words at an added error that the checker
+	// may not read where the compiler does (see unknownWords).
+	words *wordRule
 	// pure is the pure-Go checker, used when tree-sitter has no grammar for
 	// the language in this build (always, when cgo is off).
 	pure *checker
@@ -59,15 +62,15 @@ var languages = []*language{
 	{name: "python", exts: []string{".py", ".pyi", ".pyw"}, interpreters: []string{"python", "python2", "python3", "pypy", "pypy3"},
 		decl: startsWith("def ", "class ", "async def ")},
 	{name: "javascript", exts: []string{".js", ".mjs", ".cjs", ".jsx"}, interpreters: []string{"node", "nodejs"}, decl: jsDecl},
-	{name: "typescript", exts: []string{".ts", ".mts", ".cts"}, interpreters: []string{"ts-node", "tsx"}, decl: tsDecl},
-	{name: "tsx", exts: []string{".tsx"}, decl: tsDecl},
+	{name: "typescript", exts: []string{".ts", ".mts", ".cts"}, interpreters: []string{"ts-node", "tsx"}, decl: tsDecl, words: tsWords},
+	{name: "tsx", exts: []string{".tsx"}, decl: tsDecl, words: tsWords},
 	{name: "rust", exts: []string{".rs"}, decl: startsWith("fn ", "pub ", "impl ", "impl<", "struct ", "enum ", "mod ", "use ",
-		"trait ", "const ", "static ", "type ", "unsafe ", "extern ", "macro_rules! ")},
+		"trait ", "const ", "static ", "type ", "unsafe ", "extern ", "macro_rules! "), words: rustWords},
 	{name: "java", exts: []string{".java"}},
-	{name: "c", exts: []string{".c"}},
+	{name: "c", exts: []string{".c"}, words: cWords},
 	// .h goes to C++: its grammar accepts C headers, while the C grammar
 	// rejects the C++ headers that many projects also name .h.
-	{name: "cpp", exts: []string{".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".tpp", ".inl"}},
+	{name: "cpp", exts: []string{".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".tpp", ".inl"}, words: cWords},
 	{name: "ruby", exts: []string{".rb", ".rake", ".gemspec", ".ru"},
 		names:        []string{"Gemfile", "Rakefile", "Guardfile", "Vagrantfile", "Podfile", "Brewfile", "Fastfile"},
 		interpreters: []string{"ruby"}},

@@ -41,12 +41,20 @@ type Report struct {
 	// HTML): its recovery moves errors around, so errors it reports as
 	// added only warn and never refuse the edit.
 	Unparsed bool `json:"did_not_parse_before,omitempty"`
+	// UnknownWords, when set, are words at the added errors that the
+	// checker cannot read where the language's compiler may: without them
+	// the file parses. In C and C++ each may be a macro that expands to
+	// nothing ("SQLITE_CDECL", "DECLARE_DYNAMIC(...)" for a macro called
+	// with arguments); in TypeScript and Rust, a modifier newer than the
+	// grammar ("accessor", "safe"). The errors are reported and only warn.
+	// See "What a compiler may accept" in the package documentation.
+	UnknownWords []string `json:"unknown_words,omitempty"`
 }
 
 // Refuses reports whether the report is grounds to refuse the edit: it
 // added syntax errors to a file that parsed cleanly before it (at least
-// around the edit).
-func (r Report) Refuses() bool { return r.AddedCount > 0 && !r.Unparsed }
+// around the edit), and no word the checker cannot read accounts for them.
+func (r Report) Refuses() bool { return r.AddedCount > 0 && !r.Unparsed && len(r.UnknownWords) == 0 }
 
 // OK reports whether the edit added no syntax error (true also when the file
 // was not checked: consult Checked to tell the two apart).
@@ -70,8 +78,19 @@ func (r Report) String() string {
 		noun = "errors"
 	}
 	fmt.Fprintf(&b, "%s: the edit adds %d syntax %s (%s, %s)", r.Path, r.AddedCount, noun, r.Language, r.Checker)
-	if r.Unparsed {
+	switch {
+	case r.Unparsed:
 		b.WriteString("; the file did not parse before the edit either, so this only warns")
+	case len(r.UnknownWords) > 0 && (r.Language == "c" || r.Language == "cpp"):
+		verb := "is a macro that expands"
+		if len(r.UnknownWords) > 1 {
+			verb = "are macros that expand"
+		}
+		fmt.Fprintf(&b, "; it parses if %s %s to nothing, which the check cannot tell without the preprocessor, so this only warns",
+			strings.Join(r.UnknownWords, ", "), verb)
+	case len(r.UnknownWords) > 0:
+		fmt.Fprintf(&b, "; it parses without %s, which the %s grammar may not know yet, so this only warns",
+			strings.Join(r.UnknownWords, ", "), r.Language)
 	}
 	b.WriteByte(':')
 	for _, d := range r.Added {
@@ -329,6 +348,29 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 		if err != nil {
 			return r, fmt.Errorf("syntax: %s: %w", path, err)
 		}
+	}
+	if len(added) > 0 && !r.Unparsed && lang.words != nil {
+		bnd := bounds{unit: lang.unit, decl: lang.decl}
+		words, err := unknownWords(lang.words, before, after, added, func(a []byte) ([]diag, int, error) {
+			if before == nil {
+				ds, err := c.diagnose(a)
+				return ds, len(a), err
+			}
+			// Past MaxWholeFile the window decides alone; below it, whole
+			// files are parsed whenever the window shows an error.
+			cost := len(before) + len(a)
+			if len(before) > opt.maxWhole || len(a) > opt.maxWhole {
+				if w, ok := findWindow(c, bnd, before, changeOf(before, a), opt); ok {
+					cost = w.beforeEnd - w.start + w.afterEnd - w.start
+				}
+			}
+			ds, _, err := compare(c, bnd, before, a, opt)
+			return ds, cost, err
+		})
+		if err != nil && !errors.Is(err, errUndecided) {
+			return r, fmt.Errorf("syntax: %s: %w", path, err)
+		}
+		r.UnknownWords = words
 	}
 	r.AddedCount = len(added)
 	if len(added) > MaxReported {

@@ -18,8 +18,9 @@ import (
 // Exit codes, in one place.
 const (
 	exitApplied = 0 // the call landed, or a read-only command succeeded
-	exitRefused = 1 // no match, ambiguous, conflict, invalid request, check failed
+	exitRefused = 1 // no match, ambiguous, conflict, invalid request, check failed, disk full: nothing changed
 	exitError   = 2 // usage or internal error
+	exitPartial = 3 // partly applied: a non-atomic batch landed some edits, the result says which
 )
 
 // exitCode maps an error to the process's exit code.
@@ -30,17 +31,18 @@ func exitCode(err error) int {
 		return exitApplied
 	case errors.As(err, &u):
 		return exitError
-	case errors.Is(err, errRefused):
-		return exitRefused
+	case errors.Is(err, errPartial):
+		return exitPartial
 	case apply.CodeOf(err) == apply.CodeInternal:
 		return exitError
 	}
 	return exitRefused
 }
 
-// errRefused reports a result that says it did not fully succeed (a
-// non-atomic multi_edit with failures) after printing it.
-var errRefused = errors.New("not every edit succeeded")
+// errPartial reports, once the result is printed, a result that says not
+// every part of the call succeeded: a non-atomic multi_edit that landed
+// some edits and not others.
+var errPartial = errors.New("partly applied")
 
 // usageError is a mistake in the command line. cmd is the command whose
 // usage it concerns ("" for the global options), for the pointer to its
@@ -151,7 +153,7 @@ func (c *Context) callTool(tool string, req any) (any, error) {
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &Context{Stdin: stdin, Stdout: stdout, Stderr: stderr, Extra: map[string]any{}}
 	err := run(c, args)
-	if err != nil && !errors.Is(err, errRefused) {
+	if err != nil && !errors.Is(err, errPartial) {
 		printError(c, err)
 	}
 	return exitCode(err)
@@ -315,7 +317,7 @@ func printHelp(w io.Writer, fs *pflag.FlagSet) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-*s %s\n", width, n, commands[n].Summary)
 	}
-	fmt.Fprintf(w, "\nGlobal flags:\n%s\nRun 'graft help COMMAND' for a command's usage.\nExit codes: 0 applied, 1 refused, 2 usage or internal error.\n", fs.FlagUsages())
+	fmt.Fprintf(w, "\nGlobal flags:\n%s\nRun 'graft help COMMAND' for a command's usage.\nExit codes: 0 applied, 1 refused (nothing changed), 2 usage or internal error, 3 partly applied.\n", fs.FlagUsages())
 }
 
 func isTerminal(w io.Writer) bool {

@@ -59,8 +59,8 @@ func runCall(c *Context, _ *pflag.FlagSet, args []string) error {
 		return err
 	}
 	if s, ok := res.(interface{ Succeeded() bool }); ok && !s.Succeeded() {
-		fmt.Fprintln(c.Stderr, "graft: not every edit succeeded (see results)")
-		return errRefused
+		fmt.Fprintln(c.Stderr, "graft: partly applied: not every edit succeeded; results lists each edit, files what landed")
+		return errPartial
 	}
 	return nil
 }
@@ -80,13 +80,24 @@ func listTools(w io.Writer) {
 }
 
 // firstSentence is the first sentence of a description's first
-// paragraph, on one line.
+// paragraph, on one line. A full stop inside parentheses or quotes (an
+// example such as ("// ... existing code ...")) ends no sentence.
 func firstSentence(desc string) string {
 	para, _, _ := strings.Cut(strings.TrimSpace(desc), "\n\n")
 	para = strings.Join(strings.Fields(para), " ")
+	depth, quoted := 0, false
 	for i := 0; i < len(para); i++ {
-		if para[i] == '.' && (i+1 == len(para) || para[i+1] == ' ') && !abbreviationAt(para, i) {
-			return para[:i+1]
+		switch para[i] {
+		case '(':
+			depth++
+		case ')':
+			depth = max(depth-1, 0)
+		case '"':
+			quoted = !quoted
+		case '.':
+			if depth == 0 && !quoted && (i+1 == len(para) || para[i+1] == ' ') && !abbreviationAt(para, i) {
+				return para[:i+1]
+			}
 		}
 	}
 	return para
@@ -235,7 +246,7 @@ func printLanding(c *Context, l *apply.Landing) {
 		fmt.Fprintf(c.Stderr, "%s %s: +%d -%d%s\n", verb, f.Path, f.Additions, f.Deletions, how)
 	}
 	if l.Commit != "" {
-		fmt.Fprintf(c.Stderr, "journal commit %s\n", l.Commit[:min(12, len(l.Commit))])
+		fmt.Fprintf(c.Stderr, "%s %s\n", c.commitLabel(), l.Commit[:min(12, len(l.Commit))])
 	}
 }
 

@@ -84,7 +84,7 @@ func runRevert(c *Context, tool string, args []string) error {
 	if r.Snapshot != "" {
 		fmt.Fprintf(c.Stderr, "snapshot of outside changes %s\n", short(r.Snapshot))
 	}
-	fmt.Fprintf(c.Stderr, "journal commit %s\n", short(r.Commit))
+	fmt.Fprintf(c.Stderr, "%s %s\n", c.commitLabel(), short(r.Commit))
 	return nil
 }
 
@@ -200,6 +200,9 @@ func runStatus(c *Context, fs *pflag.FlagSet, args []string) error {
 	if st.Stale {
 		fmt.Fprintln(w, "          (HEAD moved since the journal started: the next call starts a new one)")
 	}
+	if st.Carried {
+		fmt.Fprintln(w, "          (the branch moved since the journal started: it is carried onto the branch's commit)")
+	}
 	if st.Lock != nil {
 		fmt.Fprintf(w, "lock      held by pid %d on %s\n", st.Lock.PID, st.Lock.Host)
 	} else {
@@ -219,3 +222,13 @@ func runStatus(c *Context, fs *pflag.FlagSet, args []string) error {
 }
 
 func short(id string) string { return id[:min(12, len(id))] }
+
+// commitLabel names the commit a call made: a journal commit, or in
+// branch mode (--commit, or git config graft.mode commit) a commit on the
+// current branch.
+func (c *Context) commitLabel() string {
+	if e, err := c.Engine(); err == nil && e.Store().Mode() == gitstore.ModeCommit {
+		return "commit on the branch"
+	}
+	return "journal commit"
+}

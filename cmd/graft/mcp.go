@@ -1,16 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/graftdev/graft/apply"
@@ -32,23 +33,24 @@ import (
 // JSON a client sent and a refusal reads the same as on the CLI.
 //
 // The engine is opened once and keeps the repository open for the whole
-// server; it is not for concurrent use, so calls run one at a time (the
-// SDK dispatches them concurrently: mcpServer.mu serialises them, and on
-// stdio the transport hands them to the SDK in arrival order, see
-// lineConn). stdout carries protocol messages only; logs go to stderr,
+// server; it is not for concurrent use, so calls run one at a time, in the
+// order they arrived (the SDK dispatches them concurrently: turns.go). stdout carries protocol messages only; logs go to stderr,
 // debug logs only with -v.
 
 func init() {
-	register(&command{Name: "mcp", Args: "[-C DIR] [--tools PROFILE|NAME,...] [--http ADDR [--token-file FILE]]",
+	register(&command{Name: "mcp", Args: "[-C DIR|--root DIR] [--tools PROFILE|NAME,...] [--http ADDR [--token-file FILE]]",
 		Summary: "serve the tools to an agent over MCP (stdio, or streamable HTTP with --http)",
 		Flags: func(fs *pflag.FlagSet) {
 			fs.StringP("directory", "C", "", "serve the worktree of `DIR` (as the global -C)")
+			fs.String("root", "", "serve `DIR`: the worktree of the repository holding it, or outside any repository DIR itself (required there)")
 			fs.String("match", "", "`exact` or fuzzy matching of old text (as the global --match)")
 			fs.String("check", "", "syntax check `MODE`: reject, warn or off (as the global --check)")
 			fs.Bool("read-only", false, "serve only the tools that change nothing (the readonly profile)")
 			fs.StringSlice("tools", nil, "serve these profiles and tools (comma-separated `NAMES`; profiles: "+profileNames()+"; default: default)")
 			fs.String("http", "", "serve streamable HTTP on `ADDR` (host:port; port 0 picks one) at /mcp instead of stdio")
-			fs.String("token-file", "", "with --http: require 'Authorization: Bearer TOKEN', TOKEN read from `FILE`; allows a non-loopback ADDR (put TLS in front)")
+			fs.String("token-file", "", "with --http: require 'Authorization: Bearer TOKEN', TOKEN read from `FILE` (mode 600); allows a non-loopback ADDR (put TLS in front)")
+			fs.Duration("session-idle", defaultSessionIdle, "with --http: close a session that made no request for `DURATION` (0: never)")
+			fs.Int("max-sessions", defaultMaxSessions, "with --http: keep at most `N` sessions open (0: no bound)")
 		},
 		Run: runMCP})
 	engineOptions = append(engineOptions, func(c *Context, o *apply.Options) error {
@@ -89,6 +91,8 @@ var profiles = []struct {
 	{"snippets", []string{"file_read", "edit_file"}, "snippets with existing-code markers"},
 	{"symbols", []string{"file_read", "file_outline", "edit_symbol"}, "edits by symbol name"},
 	{"seeds", []string{"file_read", "edit", "edit_text_file", "replace_in_file", "edit_lines", "multi_edit", "edit_file"}, "every string and line tool as its seed defines it"},
+	{"notebooks", []string{"file_read", "notebook_edit", "edit", "edit_lines", "multi_edit", "apply_patch", "undo"}, "Jupyter notebooks: read as \"# %%\" cells, edit a cell's text, add, delete or retype cells"},
+	{"vendors", []string{"str_replace_based_edit_tool", "str_replace_editor", "apply_patch"}, "the model vendors' own edit tools: Anthropic's text editor, OpenAI's apply_patch operations"},
 }
 
 func profileNames() string {
@@ -103,8 +107,20 @@ func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 	if len(args) != 0 {
 		return usagef("mcp takes no arguments (got %q)", args[0])
 	}
+	// Whoever starts the server names what it serves: a -C (global or
+	// the command's) or --root. Without one the working directory is
+	// served, which outside a repository is refused (see below).
+	explicit := c.Dir != ""
 	if fs.Changed("directory") {
 		c.Dir, _ = fs.GetString("directory")
+		explicit = true
+	}
+	if fs.Changed("root") {
+		if fs.Changed("directory") {
+			return usagef("mcp: give -C or --root, not both")
+		}
+		c.Dir, _ = fs.GetString("root")
+		explicit = true
 	}
 	if fs.Changed("match") {
 		c.Match, _ = fs.GetString("match")
@@ -128,11 +144,24 @@ func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 	}
 	httpAddr, _ := fs.GetString("http")
 	tokenFile, _ := fs.GetString("token-file")
-	if tokenFile != "" && httpAddr == "" {
-		return usagef("mcp: --token-file needs --http")
+	for _, f := range []string{"token-file", "session-idle", "max-sessions"} {
+		if fs.Changed(f) && httpAddr == "" {
+			return usagef("mcp: --%s needs --http", f)
+		}
+	}
+	ho := httpOptions{bodyTimeout: defaultBodyTimeout}
+	ho.sessionIdle, _ = fs.GetDuration("session-idle")
+	ho.maxSessions, _ = fs.GetInt("max-sessions")
+	if ho.sessionIdle < 0 || ho.maxSessions < 0 {
+		return usagef("mcp: --session-idle and --max-sessions take 0 or more")
+	}
+	if tokenFile != "" {
+		if ho.token, err = readToken(tokenFile); err != nil {
+			return err
+		}
 	}
 
-	s := &mcpServer{log: c.logger, tools: tools}
+	s := &mcpServer{log: c.logger, tools: tools, turns: newTurns()}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -141,13 +170,26 @@ func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	if e.Store().Private() && !explicit {
+		return outsideRepository(e.Store().Root())
+	}
 	s.engine = e
 	s.server = s.newSDKServer()
 	s.log.Debug("mcp: serving", "tools", len(tools), "dir", c.Dir, "http", httpAddr)
 	if httpAddr != "" {
-		return serveHTTP(c, s, httpAddr, tokenFile)
+		return serveHTTP(c, s, httpAddr, ho)
 	}
 	return serveStdio(c, s)
+}
+
+// outsideRepository refuses to serve dir, a directory outside any git
+// repository that nobody named: a desktop client launching its servers in
+// / or the home directory would otherwise hand a model every file below
+// it. The message says how to name the directory.
+func outsideRepository(dir string) error {
+	return &usageError{cmd: "mcp", msg: fmt.Sprintf("mcp: %s is not inside a git repository, and no directory to serve was given: "+
+		"graft will not serve every file below the directory it was started in. Name the directory to serve with --root "+
+		"(or -C), as in a client's configuration: \"args\": [\"mcp\", \"--root\", \"/path/to/project\"]", dir)}
 }
 
 // selectTools applies --tools and --read-only to the registry: the
@@ -237,8 +279,17 @@ func instructions(tools []*apply.Tool) string {
 	if has("file_read") {
 		b.WriteString("- file_read shows lines as \"N: text\" and returns version: the line numbers are what line edits take, and passing version to an edit makes graft refuse it if the file changed since.\n")
 	}
-	if has("edit_lines") || has("replace_in_file") {
-		b.WriteString("- Prefer line edits (edit_lines, replace_in_file) for changes you located by line number; line numbers always refer to the file as it was when the call began.\n")
+	var lineTools []string
+	for _, n := range []string{"edit_lines", "replace_in_file"} {
+		if has(n) {
+			lineTools = append(lineTools, n)
+		}
+	}
+	if len(lineTools) > 0 {
+		b.WriteString("- Prefer line edits (" + strings.Join(lineTools, ", ") + ") for changes you located by line number; line numbers always refer to the file as it was when the call began.\n")
+	}
+	if has("apply_patch") {
+		b.WriteString("- apply_patch takes a unified diff (as git diff prints it), a *** Begin Patch envelope or SEARCH/REPLACE blocks, for changes across files; hunks are located by their context, so stale line numbers are fine.\n")
 	}
 	if has("edit") || has("edit_text_file") || has("multi_edit") {
 		b.WriteString("- String edits match exactly first, then forgive whitespace, indentation, line-ending and quote slips, but never guess between several places.\n")
@@ -257,9 +308,10 @@ type mcpServer struct {
 	tools  []*apply.Tool
 	server *mcp.Server
 
-	// mu serialises calls: the engine is not for concurrent use.
-	mu   sync.Mutex
-	sink *progressSink // the running call's, nil without a progress token
+	// turns runs calls one at a time, in the order they arrived: the
+	// engine is not for concurrent use.
+	turns *turns
+	sink  *progressSink // the running call's, nil without a progress token
 }
 
 // newSDKServer registers the selected tools with a new SDK server.
@@ -286,7 +338,16 @@ func (s *mcpServer) handler(t *apply.Tool) mcp.ToolHandler {
 		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 			sink = &progressSink{session: req.Session, ctx: ctx, token: tok, last: -1}
 		}
-		return s.call(ctx, t, args, sink), nil
+		// Over HTTP the ticket was taken when the request arrived
+		// (httpLimits); otherwise it is taken now.
+		ticket, ok := uint64(0), false
+		if req.Extra != nil && req.Extra.Header != nil {
+			ticket, ok = parseTicket(req.Extra.Header.Get(ticketHeader))
+		}
+		if !ok {
+			ticket = s.turns.take()
+		}
+		return s.call(ctx, t, args, sink, ticket), nil
 	}
 }
 
@@ -303,9 +364,11 @@ func (s *mcpServer) progress(p apply.Progress) {
 // file versions it replaced are freed on another goroutine
 // (gitstore.OpenOptions.DeferFrees): freeing them can wait for the disk,
 // and the client need not.
-func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessage, sink *progressSink) (res *mcp.CallToolResult) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessage, sink *progressSink, ticket uint64) (res *mcp.CallToolResult) {
+	defer s.turns.done(ticket)
+	if err := s.turns.wait(ctx, ticket); err != nil {
+		return toolError(t.Name, &apply.Error{Code: apply.CodeInvalid, Msg: "cancelled before it ran"})
+	}
 	s.sink = sink
 	start := time.Now()
 	defer func() {
@@ -332,17 +395,56 @@ func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessag
 // toolResult is a successful call: the structured result is the JSON
 // `graft call` prints, the text a short summary and the diff. A result
 // that says not every part succeeded (a non-atomic multi_edit with
-// failures) is flagged IsError, as `graft call` exits 1 for it.
+// failures) is flagged IsError, as `graft call` exits 3 for it, partly
+// applied; its text says which edits landed and which did not.
 func toolResult(tool string, out any) *mcp.CallToolResult {
 	raw, err := marshalJSON(out)
 	if err != nil {
 		return toolError(tool, &apply.Error{Code: apply.CodeInternal, Msg: fmt.Sprintf("internal error (a bug in graft): encoding the result: %v", err)})
 	}
-	res := &mcp.CallToolResult{StructuredContent: json.RawMessage(raw), Content: []mcp.Content{&mcp.TextContent{Text: summarize(tool, raw)}}}
+	res := &mcp.CallToolResult{StructuredContent: json.RawMessage(raw), Content: []mcp.Content{&mcp.TextContent{Text: summarize(tool, summaryJSON(out, raw))}}}
 	if s, ok := out.(interface{ Succeeded() bool }); ok && !s.Succeeded() {
 		res.IsError = true
 	}
 	return res
+}
+
+// summaryJSON is what the text summary of out is made from: raw, the
+// result's JSON, or for an editing result with a diff over the text's
+// bound the JSON of a copy whose diffs are cut just past it (the summary
+// clips them anyway), so that a big diff is not decoded again whole.
+func summaryJSON(out any, raw []byte) []byte {
+	l, ok := out.(interface{ Landed() *apply.Landing })
+	if !ok || !slices.ContainsFunc(l.Landed().Files, func(f apply.FileResult) bool { return len(f.Diff) > textDiffBytes }) {
+		return raw
+	}
+	v := reflect.ValueOf(out)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return raw
+	}
+	cp := reflect.New(v.Elem().Type())
+	cp.Elem().Set(v.Elem()) // a shallow copy: its Landing is its own
+	cl := cp.Interface().(interface{ Landed() *apply.Landing }).Landed()
+	cl.Files = slices.Clone(cl.Files)
+	for i := range cl.Files {
+		f := &cl.Files[i]
+		if len(f.Diff) > textDiffBytes {
+			f.Diff = f.Diff[:textDiffBytes+1]
+		}
+		// The summary names only the hunks found by a fuzzy tier.
+		var fuzzy []apply.Located
+		for _, h := range f.Hunks {
+			if len(fuzzy) < 100 && h.Method != "exact" && h.Method != "lines" && h.Method != "create" {
+				fuzzy = append(fuzzy, h)
+			}
+		}
+		f.Hunks = fuzzy
+	}
+	small, err := marshalJSON(cp.Interface())
+	if err != nil {
+		return raw
+	}
+	return small
 }
 
 // toolError is a refused or failed call. It carries no structured content
@@ -359,13 +461,13 @@ func toolError(tool string, err error) *mcp.CallToolResult {
 // marshalJSON encodes v without escaping <, > and & (diffs are full of
 // them) and without a trailing newline.
 func marshalJSON(v any) ([]byte, error) {
-	var b strings.Builder
+	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return []byte(strings.TrimSuffix(b.String(), "\n")), nil
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // progressSink turns the engine's progress reports for one call into

@@ -5,11 +5,15 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -23,36 +27,30 @@ import (
 // (a server on any other address would let the network edit the
 // repository). With --token-file every request must carry
 // "Authorization: Bearer TOKEN"; that is meant for a server behind a TLS
-// proxy. Either way the SDK's DNS-rebinding protection refuses a request
-// that reached a loopback address under a non-local Host, and a request
-// whose Origin is not local is refused, so a web page elsewhere cannot
-// drive the server (a local tool's page, such as an inspector on another
-// port, can).
-func serveHTTP(c *Context, s *mcpServer, addr, tokenFile string) error {
-	var token string
-	if tokenFile != "" {
-		b, err := os.ReadFile(tokenFile)
-		if err != nil {
-			return usagef("mcp: --token-file: %v", err)
-		}
-		token = strings.TrimSpace(string(b))
-		if len(token) < 16 {
-			return usagef("mcp: --token-file %s: the token must be at least 16 characters", tokenFile)
-		}
-	}
+// proxy, and a token file other users can read or write is refused. Either
+// way the SDK's DNS-rebinding protection refuses a request that reached a
+// loopback address under a non-local Host, and a request whose Origin is
+// not local is refused, so a web page elsewhere cannot drive the server (a
+// local tool's page, such as an inspector on another port, can).
+//
+// What a client can hold (the server faces untrusted local pages): a
+// request's headers must arrive within 10 s and its body within
+// bodyTimeout; sessions idle for --session-idle are closed, and at most
+// --max-sessions are open at once.
+func serveHTTP(c *Context, s *mcpServer, addr string, o httpOptions) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return usagef("mcp: --http %q: want HOST:PORT (e.g. 127.0.0.1:8765; port 0 picks a free one): %v", addr, err)
 	}
-	if token == "" && !isLoopbackHost(host) {
+	if o.token == "" && !isLoopbackHost(host) {
 		return usagef("mcp: --http %s: serving beyond loopback needs --token-file (and TLS in front)", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("mcp: --http: %w", err)
 	}
-	h := mcpHTTPHandler(s, token)
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	h := mcpHTTPHandler(s, o)
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	fmt.Fprintf(stderrOf(c), "graft mcp: serving MCP (streamable HTTP) at http://%s/mcp\n", ln.Addr())
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -73,20 +71,182 @@ func serveHTTP(c *Context, s *mcpServer, addr, tokenFile string) error {
 	return nil
 }
 
+// httpOptions are the HTTP server's settings: its token, and the bounds on
+// what clients can hold.
+type httpOptions struct {
+	token string
+	// sessionIdle closes a session that has had no request for that long
+	// (0: never); a client then starts a new one, as MCP says it must on
+	// "session not found".
+	sessionIdle time.Duration
+	// maxSessions bounds the sessions open at once (0: no bound); an
+	// initialize past it is answered 503.
+	maxSessions int
+	// bodyTimeout bounds the time a request's body takes to arrive.
+	bodyTimeout time.Duration
+}
+
+// The defaults of httpOptions: a session costs about 12 KB, a desktop
+// client holds one, and a body of the largest message (64 MiB) takes well
+// under a second on loopback and a minute at 1 MB/s behind a proxy.
+const (
+	defaultSessionIdle = 30 * time.Minute
+	defaultMaxSessions = 100
+	defaultBodyTimeout = 90 * time.Second
+)
+
+// readToken reads the token of --token-file, refusing a file that other
+// users can read or write (a token they can read is theirs, one they can
+// write they choose).
+func readToken(name string) (string, error) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return "", usagef("mcp: --token-file: %v", err)
+	}
+	if m := fi.Mode().Perm(); runtime.GOOS != "windows" && m&0o077 != 0 {
+		return "", usagef("mcp: --token-file %s: mode %04o lets other users read or write the token: chmod 600 %s", name, m, name)
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return "", usagef("mcp: --token-file: %v", err)
+	}
+	token := strings.TrimSpace(string(b))
+	if len(token) < 16 {
+		return "", usagef("mcp: --token-file %s: the token must be at least 16 characters", name)
+	}
+	return token, nil
+}
+
 // mcpHTTPHandler is the HTTP face: /mcp served by the SDK's streamable
-// handler behind cross-origin protection and, with a token, bearer
-// authentication.
-func mcpHTTPHandler(s *mcpServer, token string) http.Handler {
+// handler behind cross-origin protection, with a token bearer
+// authentication, and the bounds and call order of httpLimits.
+func mcpHTTPHandler(s *mcpServer, o httpOptions) http.Handler {
 	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.server },
-		&mcp.StreamableHTTPOptions{Logger: s.log, MaxRequestBodyBytes: int64(maxMessageBytes)})
-	var h http.Handler = streamable
-	if token != "" {
-		h = requireBearer(token, h)
+		&mcp.StreamableHTTPOptions{Logger: s.log, MaxRequestBodyBytes: int64(maxMessageBytes), SessionTimeout: o.sessionIdle})
+	var h http.Handler = &httpLimits{s: s, o: o, next: streamable}
+	if o.token != "" {
+		h = requireBearer(o.token, h)
 	}
 	h = localOrigin(h)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	return mux
+}
+
+// ticketHeader carries, from httpLimits to the tool handler, the turn a
+// tools/call request took when it arrived (turns.go). A client's own
+// header of that name is dropped.
+const ticketHeader = "Graft-Internal-Ticket"
+
+// ticketTaken, when set (by a test), is told each ticket an HTTP request
+// takes, with the request's headers.
+var ticketTaken func(ticket uint64, h http.Header)
+
+func parseTicket(v string) (uint64, bool) {
+	t, err := strconv.ParseUint(v, 10, 64)
+	return t, err == nil && v != ""
+}
+
+// httpLimits bounds what one request and all sessions hold, and gives a
+// tools/call its turn when its body has arrived whole (first come, first
+// served: turns.go).
+type httpLimits struct {
+	s    *mcpServer
+	o    httpOptions
+	next http.Handler
+
+	mu       sync.Mutex
+	creating int // requests that may be opening a session now
+}
+
+func (l *httpLimits) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r.Header.Del(ticketHeader)
+	if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && l.o.maxSessions > 0 {
+		// A request without a session opens one.
+		l.mu.Lock()
+		n := l.creating
+		for range l.s.server.Sessions() {
+			n++
+		}
+		if n >= l.o.maxSessions {
+			l.mu.Unlock()
+			http.Error(w, fmt.Sprintf("Service Unavailable: %d sessions are open, the most this server keeps (graft mcp --max-sessions raises it); "+
+				"close one (DELETE /mcp) or wait for an idle one to expire (--session-idle %s)", n, l.o.sessionIdle), http.StatusServiceUnavailable)
+			return
+		}
+		l.creating++
+		l.mu.Unlock()
+		defer func() {
+			l.mu.Lock()
+			l.creating--
+			l.mu.Unlock()
+		}()
+	}
+	if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
+		l.next.ServeHTTP(w, r)
+		return
+	}
+	b := &arrivingBody{ReadCloser: r.Body, r: r, turns: l.s.turns, scan: idScanner{member: "method"}}
+	if l.o.bodyTimeout > 0 {
+		// The whole body must arrive in time; then the connection has no
+		// read deadline again (net/http would cancel the request when its
+		// background read timed out, and a call may run for long).
+		b.rc = http.NewResponseController(w)
+		_ = b.rc.SetReadDeadline(time.Now().Add(l.o.bodyTimeout))
+	}
+	r.Body = b
+	defer b.end()
+	l.next.ServeHTTP(w, r)
+}
+
+// arrivingBody is a request body on its way in: it watches for the
+// top-level "method" as the bytes pass, and when the body has arrived
+// whole it lifts the read deadline and, for a tools/call, takes the call's
+// turn and stamps it on the request for the tool handler.
+type arrivingBody struct {
+	io.ReadCloser
+	r      *http.Request
+	rc     *http.ResponseController
+	turns  *turns
+	scan   idScanner
+	over   bool // the body arrived whole
+	ticket uint64
+	taken  bool
+}
+
+func (b *arrivingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if b.over {
+		return n, err
+	}
+	b.scan.feed(p[:n])
+	if errors.Is(err, io.EOF) {
+		// Whole. (A body cut short keeps its deadline: net/http reads
+		// what is left of it before answering, and that read must end.)
+		b.over = true
+		if b.rc != nil {
+			_ = b.rc.SetReadDeadline(time.Time{})
+		}
+		if method, ok := b.scan.str(); ok && method == "tools/call" {
+			// Read on the goroutine serving the request, before the SDK
+			// hands the call on: the header map is the one the tool
+			// handler sees (RequestExtra.Header).
+			b.ticket, b.taken = b.turns.take(), true
+			b.r.Header.Set(ticketHeader, strconv.FormatUint(b.ticket, 10))
+			if ticketTaken != nil {
+				ticketTaken(b.ticket, b.r.Header)
+			}
+		}
+	}
+	return n, err
+}
+
+// end is when the request is answered: a turn its call did not use (the
+// SDK refused the request) is given up.
+func (b *arrivingBody) end() {
+	if b.taken {
+		b.turns.done(b.ticket)
+	}
 }
 
 // localOrigin refuses a request whose Origin header names a host that is
@@ -111,11 +271,13 @@ func localOrigin(next http.Handler) http.Handler {
 	})
 }
 
-// requireBearer lets through only requests with the token.
+// requireBearer lets through only requests with the token. The scheme
+// name is read in any letter case, as HTTP's are (RFC 9110, 11.1).
 func requireBearer(token string, next http.Handler) http.Handler {
-	want := []byte("Bearer " + token)
+	want := []byte(token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+		scheme, got, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="graft"`)
 			http.Error(w, "Unauthorized: send Authorization: Bearer <token from --token-file>", http.StatusUnauthorized)
 			return

@@ -19,18 +19,25 @@ import (
 // loopback port.
 func httpServer(t *testing.T, dir, token string) *httptest.Server {
 	t.Helper()
+	ts, _ := httpServerWith(t, dir, httpOptions{token: token, sessionIdle: defaultSessionIdle, maxSessions: defaultMaxSessions, bodyTimeout: defaultBodyTimeout})
+	return ts
+}
+
+// httpServerWith is httpServer with options, and the server behind it.
+func httpServerWith(t *testing.T, dir string, o httpOptions) (*httptest.Server, *mcpServer) {
+	t.Helper()
 	tools, err := selectTools(apply.Tools(), nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &mcpServer{tools: tools, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	s := &mcpServer{tools: tools, log: slog.New(slog.NewTextHandler(io.Discard, nil)), turns: newTurns()}
 	if s.engine, err = apply.Open(apply.Options{Dir: dir}); err != nil {
 		t.Fatal(err)
 	}
 	s.server = s.newSDKServer()
-	ts := httptest.NewServer(mcpHTTPHandler(s, token))
+	ts := httptest.NewServer(mcpHTTPHandler(s, o))
 	t.Cleanup(ts.Close)
-	return ts
+	return ts, s
 }
 
 // bearer adds a token to every request of a client.

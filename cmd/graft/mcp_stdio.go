@@ -309,11 +309,14 @@ func validID(raw json.RawMessage) json.RawMessage {
 	return nil
 }
 
-// idScanner finds the value of the top-level "id" member of a JSON object
-// streamed through it, holding only that value, so that an oversized
-// request can still be answered by id. It tracks string and nesting state
-// byte by byte; it does not validate the JSON.
+// idScanner finds the value of the top-level "id" member (or of the
+// member named member) of a JSON object streamed through it, holding only
+// that value, so that an oversized request can still be answered by id,
+// and an HTTP request told to be a tools/call without being held. It
+// tracks string and nesting state byte by byte, and stops looking once it
+// has found the member; it does not validate the JSON.
 type idScanner struct {
+	member     string // the member sought; "" for "id"
 	depth      int
 	inStr, esc bool
 	expectKey  bool   // at depth 1, the next string is a member name
@@ -328,6 +331,9 @@ type idScanner struct {
 const idScanLimit = 256
 
 func (s *idScanner) feed(p []byte) {
+	if s.found {
+		return
+	}
 	for _, b := range p {
 		if s.capture && len(s.val) < idScanLimit {
 			s.val = append(s.val, b)
@@ -367,7 +373,7 @@ func (s *idScanner) feed(p []byte) {
 			}
 			s.depth--
 		case ':':
-			if s.depth == 1 && s.lastKey == "id" && !s.found && !s.capture {
+			if s.depth == 1 && s.lastKey == s.want() && !s.found && !s.capture {
 				s.capture, s.val = true, s.val[:0]
 			}
 		case ',':
@@ -379,6 +385,22 @@ func (s *idScanner) feed(p []byte) {
 			}
 		}
 	}
+}
+
+func (s *idScanner) want() string {
+	if s.member == "" {
+		return "id"
+	}
+	return s.member
+}
+
+// str returns the member's value when it is a JSON string.
+func (s *idScanner) str() (string, bool) {
+	var v string
+	if !s.found || json.Unmarshal(s.val, &v) != nil {
+		return "", false
+	}
+	return v, true
 }
 
 func (s *idScanner) finish() {

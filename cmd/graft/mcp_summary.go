@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/graftdev/graft/apply"
+	"github.com/graftdev/graft/apply/syntax"
 )
 
 // How results and refusals read as text: the first thing a model reads of
@@ -22,6 +23,7 @@ var codeNames = map[apply.Code]string{
 	apply.CodeConflict:     "conflict",
 	apply.CodeSyntax:       "syntax check failed",
 	apply.CodeTooLarge:     "too large",
+	apply.CodeIO:           "I/O error, nothing changed",
 	apply.CodeInvalid:      "invalid request",
 	apply.CodeInternal:     "internal error",
 }
@@ -120,14 +122,12 @@ func summarizeFiles(b *strings.Builder, m map[string]any, files []any) {
 			fmt.Fprintf(b, " [%slocated by %s at line %d, similarity %.2f]", editPrefix(h["edit"]), how, num(h["line"]), h["similarity"])
 		}
 		b.WriteByte('\n')
-		for _, ev := range asSlice(f["syntax_errors"]) {
-			e, _ := ev.(map[string]any)
-			if e == nil {
-				continue
-			}
-			fmt.Fprintf(b, "warning: the edit adds a syntax error at %v:%d:%d: %v\n", f["path"], num(e["line"]), num(e["column"]), e["message"])
-			if sn, _ := e["snippet"].(string); sn != "" {
-				b.WriteString(strings.TrimRight(sn, "\n") + "\n")
+		if sv, ok := f["syntax"].(map[string]any); ok {
+			// The report as the engine made it, read back from the JSON, so
+			// that it reads exactly as on the CLI.
+			var rep syntax.Report
+			if raw, err := json.Marshal(sv); err == nil && json.Unmarshal(raw, &rep) == nil {
+				b.WriteString(syntaxWarning(&rep, dry))
 			}
 		}
 		if d, _ := f["diff"].(string); d != "" {
@@ -159,7 +159,7 @@ func summarizeFiles(b *strings.Builder, m map[string]any, files []any) {
 	}
 	if diffs.Len() > 0 {
 		b.WriteByte('\n')
-		b.WriteString(diffs.String())
+		b.WriteString(clipText(diffs.String(), "files[].diff"))
 	}
 }
 
@@ -214,7 +214,7 @@ func summarizeOther(b *strings.Builder, tool string, m map[string]any) {
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(d)
+		b.WriteString(clipText(d, "diff"))
 	} else if isString(m["diff"]) && b.Len() == 0 {
 		b.WriteString("no changes\n")
 	}
@@ -230,6 +230,44 @@ func summarizeRead(b *strings.Builder, m map[string]any) {
 	if m["final_newline"] == false && num(m["total_lines"]) > 0 {
 		b.WriteString(", no final newline")
 	}
+	if enc, _ := m["encoding"].(string); enc != "" && enc != "UTF-8" {
+		fmt.Fprintf(b, ", encoding %s", enc)
+	}
 	b.WriteString("\n")
 	b.WriteString(m["content"].(string))
+}
+
+// syntaxWarning is what a person or a model must read of a file's syntax
+// check when the call landed anyway: the errors the edit adds (--check=warn,
+// or a file that did not parse before the edit), each with its line,
+// column and snippet. It is "" when the edit adds none. The CLI prints it
+// on stderr, the MCP server puts it in the text content.
+func syntaxWarning(rep *syntax.Report, dryRun bool) string {
+	if rep == nil || rep.AddedCount == 0 {
+		return ""
+	}
+	s := strings.TrimRight(rep.String(), "\n")
+	if dryRun {
+		s = strings.Replace(s, ": the edit adds ", ": the edit would add ", 1)
+	}
+	return "warning: " + s + "\n"
+}
+
+// textDiffBytes bounds the diff in a result's text: a model reads the
+// text, and a diff of megabytes there costs its context and the server a
+// copy of the diff in every layer that encodes the response. The
+// structured result holds the diff whole.
+const textDiffBytes = 64 << 10
+
+// clipText cuts a diff longer than textDiffBytes at the end of a line and
+// says where the whole of it is: the structured result's field.
+func clipText(d, field string) string {
+	if len(d) <= textDiffBytes {
+		return d
+	}
+	cut := strings.LastIndexByte(d[:textDiffBytes], '\n') + 1
+	if cut == 0 {
+		cut = textDiffBytes
+	}
+	return d[:cut] + fmt.Sprintf("\n[the diff is clipped here, past %d KB: the structured result's %s holds it whole]\n", textDiffBytes>>10, field)
 }

@@ -64,11 +64,18 @@ func gitRun(t testing.TB, dir string, args ...string) string {
 // session.
 func startMCP(t testing.TB, dir string, args ...string) *mcpSession {
 	t.Helper()
+	return startMCPArgs(t, append([]string{"-C", dir, "mcp"}, args...)...)
+}
+
+// startMCPArgs runs `graft ARGS` in process (ARGS start the server) and
+// initializes the session.
+func startMCPArgs(t testing.TB, args ...string) *mcpSession {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	s := &mcpSession{t: t, in: inW, lines: make(chan []byte, 1024), exit: make(chan int, 1), stderr: &lockedBuffer{}, nextID: 100}
 	go func() {
-		code := Main(append([]string{"-C", dir, "mcp"}, args...), inR, outW, s.stderr)
+		code := Main(args, inR, outW, s.stderr)
 		outW.Close()
 		s.exit <- code
 	}()
@@ -421,6 +428,9 @@ func TestMCPToolSelection(t *testing.T) {
 	if got := list("--tools", "edit_lines,file_read"); !slices.Equal(got, []string{"edit_lines", "file_read"}) {
 		t.Errorf("--tools subset = %v", got)
 	}
+	if got := list("--tools", "notebooks"); !slices.Equal(got, []string{"apply_patch", "edit", "edit_lines", "file_read", "multi_edit", "notebook_edit", "undo"}) {
+		t.Errorf("--tools notebooks = %v", got)
+	}
 
 	for _, args := range [][]string{{"--tools", "nope"}, {"--read-only", "--tools", "edit"}, {"extra"}, {"--token-file", "x"}, {"--http", "0.0.0.0:0"}, {"--http", "nonsense"}} {
 		var out, errb bytes.Buffer
@@ -572,8 +582,8 @@ func TestSummarize(t *testing.T) {
 		tool, json string
 		want       []string
 	}{
-		{"edit", `{"success":true,"dry_run":true,"files":[{"path":"a.go","diff":"--- a/a.go\n+++ b/a.go\n","additions":1,"deletions":2,"line_range":{"start":3,"end":4},"hunks":[{"line":3,"end_line":4,"located":"indentation","similarity":0.9}],"syntax_errors":[{"line":3,"column":5,"message":"unexpected }","snippet":"3 | }\n"}]}]}`,
-			[]string{"dry run, nothing written:\nwould edit a.go: +1 -2, lines 3-4 [located by indentation at line 3, similarity 0.90]", "warning: the edit adds a syntax error at a.go:3:5: unexpected }\n3 | }\n", "\n--- a/a.go\n+++ b/a.go\n"}},
+		{"edit", `{"success":true,"dry_run":true,"files":[{"path":"a.go","diff":"--- a/a.go\n+++ b/a.go\n","additions":1,"deletions":2,"line_range":{"start":3,"end":4},"hunks":[{"line":3,"end_line":4,"located":"indentation","similarity":0.9}]}]}`,
+			[]string{"dry run, nothing written:\nwould edit a.go: +1 -2, lines 3-4 [located by indentation at line 3, similarity 0.90]", "\n--- a/a.go\n+++ b/a.go\n"}},
 		{"multi_edit", `{"success":false,"files":[{"path":"b.txt","diff":"","additions":0,"deletions":0,"created":true}],"results":[{"file_path":"c.txt","success":false,"error":"c.txt: text not found"}],"commit":"abc"}`,
 			[]string{"created b.txt: +0 -0", "failed c.txt: c.txt: text not found\n", "journal commit abc\n"}},
 		{"undo", `{"success":true,"commit":"c1","entries":["0123456789abcdef"],"files":["a.go"],"diff":"diff --git a/a.go b/a.go\n"}`,
@@ -707,4 +717,24 @@ func BenchmarkMCPSessionHeap(b *testing.B) {
 	b.ReportMetric(half, "heap-MiB-half")
 	b.ReportMetric(heap(), "heap-MiB-end")
 	s.closeWait()
+}
+
+// The server's instructions name only the tools it serves: the default set
+// has no replace_in_file, and it has apply_patch, which they must mention.
+func TestMCPInstructionsNameServedTools(t *testing.T) {
+	def, err := selectTools(apply.Tools(), []string{"default"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := instructions(def)
+	if strings.Contains(in, "replace_in_file") || !strings.Contains(in, "edit_lines") || !strings.Contains(in, "apply_patch") {
+		t.Errorf("default instructions:\n%s", in)
+	}
+	lines, err := selectTools(apply.Tools(), []string{"lines"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in := instructions(lines); !strings.Contains(in, "edit_lines, replace_in_file") || strings.Contains(in, "apply_patch") {
+		t.Errorf("lines instructions:\n%s", in)
+	}
 }

@@ -67,7 +67,11 @@ func printPatchResult(c *Context, r *apply.ApplyPatchResult, check bool) {
 	for _, f := range r.Files {
 		var hunks []string
 		for _, h := range f.Hunks {
-			hunks = append(hunks, fmt.Sprintf("%s at line %d: %s", h.Edit, h.Line, h.Method))
+			how := h.Method
+			if how != "exact" {
+				how += fmt.Sprintf(" (similarity %.2f)", h.Similarity)
+			}
+			hunks = append(hunks, fmt.Sprintf("%s at line %d: %s", h.Edit, h.Line, how))
 		}
 		what := ""
 		switch {
@@ -83,6 +87,6 @@ func printPatchResult(c *Context, r *apply.ApplyPatchResult, check bool) {
 		fmt.Fprintln(c.Stderr, line)
 	}
 	if r.Commit != "" {
-		fmt.Fprintf(c.Stderr, "journal commit %s\n", r.Commit[:min(12, len(r.Commit))])
+		fmt.Fprintf(c.Stderr, "%s %s\n", c.commitLabel(), r.Commit[:min(12, len(r.Commit))])
 	}
 }

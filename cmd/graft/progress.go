@@ -21,17 +21,42 @@ import (
 type progressBar struct {
 	w     io.Writer
 	start time.Time
+	clock barClock
 
 	mu      sync.Mutex
 	cur     apply.Progress
 	have    bool
 	drawn   bool
 	stopped bool
-	timer   *time.Timer
+	timer   barTimer
 }
 
+// barClock is the time a progress bar reads and the timers it sets: the
+// system's (realClock), or a test's that moves only when told, so that no
+// test depends on how fast the machine runs.
+type barClock interface {
+	Now() time.Time
+	AfterFunc(d time.Duration, f func()) barTimer
+}
+
+// barTimer is the part of *time.Timer the bar uses.
+type barTimer interface {
+	Reset(d time.Duration) bool
+	Stop() bool
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+func (realClock) AfterFunc(d time.Duration, f func()) barTimer { return time.AfterFunc(d, f) }
+
 func newProgressBar(w io.Writer) *progressBar {
-	return &progressBar{w: w, start: time.Now()}
+	return newProgressBarClock(w, realClock{})
+}
+
+func newProgressBarClock(w io.Writer, c barClock) *progressBar {
+	return &progressBar{w: w, start: c.Now(), clock: c}
 }
 
 const (
@@ -54,7 +79,7 @@ func (p *progressBar) update(pr apply.Progress) {
 	}
 	p.cur, p.have = pr, true
 	if p.timer == nil {
-		p.timer = time.AfterFunc(max(0, progressDelay-time.Since(p.start)), p.tick)
+		p.timer = p.clock.AfterFunc(max(0, progressDelay-p.clock.Now().Sub(p.start)), p.tick)
 	}
 }
 
@@ -77,7 +102,7 @@ func (p *progressBar) drawLocked() {
 	if r := []rune(msg); len(r) > 40 {
 		msg = "…" + string(r[len(r)-39:])
 	}
-	secs := time.Since(p.start).Seconds()
+	secs := p.clock.Now().Sub(p.start).Seconds()
 	if pr.Total > 0 {
 		const width = 30
 		fill := width * min(pr.Done, pr.Total) / pr.Total
@@ -108,10 +133,19 @@ func (p *progressBar) stop() {
 }
 
 // call runs a tool on the engine for the CLI; the progress bar, if any,
-// is gone when it returns.
+// is gone when it returns, and what the result warns of (syntax errors
+// that --check=warn let land) is on stderr.
 func (c *Context) call(e *apply.Engine, tool string, args json.RawMessage) (any, error) {
+	res, err := e.Call(context.Background(), tool, args)
 	if c.bar != nil {
-		defer c.bar.stop()
+		c.bar.stop()
 	}
-	return e.Call(context.Background(), tool, args)
+	if l, ok := res.(interface{ Landed() *apply.Landing }); ok && err == nil {
+		for _, f := range l.Landed().Files {
+			if w := syntaxWarning(f.Syntax, l.Landed().DryRun); w != "" {
+				fmt.Fprint(c.Stderr, w)
+			}
+		}
+	}
+	return res, err
 }

@@ -73,8 +73,7 @@ func runSymbol(c *Context, fs *pflag.FlagSet, args []string) error {
 	}
 	res, err := c.callTool("edit_symbol", req)
 	if err != nil {
-		printCandidates(c.Stderr, err)
-		return err
+		return err // printError shows the candidates
 	}
 	printLanding(c, res.(*apply.Landing))
 	return nil

@@ -126,7 +126,8 @@ func (r *Repo) HasLoose(h ID) bool {
 // object's fan-out directory, read-only, renamed to its name. That is one
 // file created, written, closed and renamed, where git commit also links
 // and unlinks; nothing is synced (graft's intent record makes a lost
-// object harmless, txn.go).
+// object harmless, txn.go). A write that fails (a full disk) removes its
+// temporary file and leaves nothing under the object's name.
 func (r *Repo) Write(typ string, parts [][]byte, h ID) error {
 	if typeCode(typ) == 0 {
 		return fmt.Errorf("object %s: unknown type %q", h, typ)

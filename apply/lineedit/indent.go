@@ -1,11 +1,12 @@
-package apply
+package lineedit
 
 import (
 	"bytes"
 	"fmt"
-	"github.com/graftdev/graft/internal/indent"
 	"path"
 	"strings"
+
+	"github.com/graftdev/graft/internal/indent"
 )
 
 // Indentation of new lines in line edits (edit_lines, replace_in_file's
@@ -54,61 +55,61 @@ var indentLangs = map[string]indentLang{
 	".bash": {braces: true, words: true}, ".lua": {braces: true, words: true}, ".toml": {braces: true},
 }
 
-// indentPlan decides the indentation of new lines at one place.
-type indentPlan struct {
-	forced *int // indent_level
+// Plan decides the indentation of new lines at one place.
+type Plan struct {
+	Forced *int // indent_level
 	// tabs, when set, is the place's indentation style, known to the
 	// caller (a symbol edit reads it from the symbol's own lines).
-	tabs *bool
+	Tabs *bool
 	// keepUnit keeps a space-indented block's own step between levels
 	// instead of the file's (content copied from the file has the file's
 	// step already, whatever the file's most common step is).
-	keepUnit bool
+	KeepUnit bool
 }
 
 // reindent returns lines re-indented for a line edit replacing lines
 // first..last of ix (first = last+1 for an insertion before line first),
 // and a note saying what it did ("" when it left them alone).
-func (p indentPlan) reindent(lines []string, file string, ix *fileLines, first, last int) ([]string, string) {
-	base, ok := baseIndent(lines)
+func (p Plan) Reindent(lines []string, file string, ix *File, first, last int) ([]string, string) {
+	base, ok := BaseIndent(lines)
 	if !ok {
 		return lines, ""
 	}
 	lang, known := indentLangs[strings.ToLower(path.Ext(file))]
-	if p.forced == nil && !known {
+	if p.Forced == nil && !known {
 		return lines, ""
 	}
-	st := fileIndentStyle(ix)
+	st := StyleOf(ix)
 	prev, next, repl := contextLine(ix, first-1, -1, 1), contextLine(ix, last+1, 1, ix.Count()), 0
 	if last >= first {
 		repl = contextLine(ix, first, 1, last)
 	}
 	// The context's own style: the replaced line's, else its neighbours'.
-	useTabs := st.tabs
+	useTabs := st.Tabs
 	for _, n := range []int{repl, prev, next} {
 		if n > 0 {
-			if ind := leading(string(ix.Text(n))); ind != "" {
+			if ind := Leading(string(ix.Text(n))); ind != "" {
 				useTabs = strings.HasPrefix(ind, "\t")
 				break
 			}
 		}
 	}
-	if p.tabs != nil {
-		useTabs = *p.tabs
+	if p.Tabs != nil {
+		useTabs = *p.Tabs
 	}
 	unit := st.unit
 	if useTabs {
 		unit = st.tabWidth()
 	}
-	col := func(n int) int { return st.columns(leading(string(ix.Text(n)))) }
-	baseCol := st.columns(base)
+	col := func(n int) int { return st.Columns(Leading(string(ix.Text(n)))) }
+	baseCol := st.Columns(base)
 	target := baseCol
 	var why string
-	if p.forced != nil {
+	if p.Forced != nil {
 		// indent_level counts spaces (as the line-editing tool it comes
 		// from defines it), or tabs in a tab-indented
 		// context.
-		target, why = *p.forced, "indent_level"
+		target, why = *p.Forced, "indent_level"
 		if useTabs {
 			target *= unit
 		}
@@ -164,13 +165,13 @@ func (p indentPlan) reindent(lines []string, file string, ix *fileLines, first, 
 			out[i] = ""
 			continue
 		}
-		ind := leading(l)
+		ind := Leading(l)
 		rel := st.columnsWith(ind, cu) - st.columnsWith(base, cu)
 		// Relative indentation is kept in levels of the block's own unit,
 		// re-expressed in the context's unit.
 		levels, rest := rel/cu.width, rel%cu.width
 		step := unit
-		if p.keepUnit && !useTabs {
+		if p.KeepUnit && !useTabs {
 			step = cu.width
 		}
 		out[i] = indentString(target, useTabs, unit) + indentString(levels*step, useTabs, unit) + strings.Repeat(" ", rest) + l[len(ind):]
@@ -220,7 +221,7 @@ func (l indentLang) closes(line string) bool {
 
 // contextLine returns the first non-blank line from n stepping by step up
 // to stop (inclusive), or 0.
-func contextLine(ix *fileLines, n, step, stop int) int {
+func contextLine(ix *File, n, step, stop int) int {
 	for ; n >= 1 && n <= ix.Count() && (step > 0 && n <= stop || step < 0 && n >= stop); n += step {
 		if strings.TrimSpace(string(ix.Text(n))) != "" {
 			return n
@@ -229,17 +230,17 @@ func contextLine(ix *fileLines, n, step, stop int) int {
 	return 0
 }
 
-func leading(l string) string { return l[:len(l)-len(strings.TrimLeft(l, " \t"))] }
+func Leading(l string) string { return l[:len(l)-len(strings.TrimLeft(l, " \t"))] }
 
-// baseIndent is the least indentation (in columns, as written) among the
+// BaseIndent is the least indentation (in columns, as written) among the
 // block's non-blank lines.
-func baseIndent(lines []string) (string, bool) {
+func BaseIndent(lines []string) (string, bool) {
 	best, found := "", false
 	for _, l := range lines {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		ind := leading(l)
+		ind := Leading(l)
 		if !found || len(strings.ReplaceAll(ind, "\t", "    ")) < len(strings.ReplaceAll(best, "\t", "    ")) {
 			best, found = ind, true
 		}
@@ -249,7 +250,7 @@ func baseIndent(lines []string) (string, bool) {
 
 func blockUsesTabs(lines []string) bool {
 	for _, l := range lines {
-		if ind := leading(l); ind != "" && strings.TrimSpace(l) != "" {
+		if ind := Leading(l); ind != "" && strings.TrimSpace(l) != "" {
 			return strings.HasPrefix(ind, "\t")
 		}
 	}
@@ -258,28 +259,28 @@ func blockUsesTabs(lines []string) bool {
 
 func anyIndented(lines []string) bool {
 	for _, l := range lines {
-		if leading(l) != "" && strings.TrimSpace(l) != "" {
+		if Leading(l) != "" && strings.TrimSpace(l) != "" {
 			return true
 		}
 	}
 	return false
 }
 
-// indentStyle is a file's indentation: tabs or spaces, and the width of
+// Style is a file's indentation: tabs or spaces, and the width of
 // one level of spaces.
-type indentStyle struct {
-	tabs bool
+type Style struct {
+	Tabs bool
 	unit int
 }
 
-func (s indentStyle) tabWidth() int { return s.unit }
+func (s Style) tabWidth() int { return s.unit }
 
 // columns measures an indentation, a tab counting one level.
-func (s indentStyle) columns(ind string) int {
+func (s Style) Columns(ind string) int {
 	return s.columnsWith(ind, blockIndent{width: s.unit})
 }
 
-func (s indentStyle) columnsWith(ind string, u blockIndent) int {
+func (s Style) columnsWith(ind string, u blockIndent) int {
 	n := 0
 	for _, c := range ind {
 		if c == '\t' {
@@ -303,10 +304,10 @@ func blockUnit(lines []string, base string) blockIndent {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		if strings.Contains(leading(l), "\t") {
+		if strings.Contains(Leading(l), "\t") {
 			return blockIndent{width: 4}
 		}
-		if d := len(leading(l)) - b; d > 0 && (step == 0 || d < step) {
+		if d := len(Leading(l)) - b; d > 0 && (step == 0 || d < step) {
 			step = d
 		}
 	}
@@ -326,11 +327,11 @@ func indentString(cols int, tabs bool, unit int) string {
 	return strings.Repeat(" ", cols)
 }
 
-// fileIndentStyle reads a file's indentation: tabs if more lines start
+// StyleOf reads a file's indentation: tabs if more lines start
 // with a tab than with a space, and the most common step between the
 // indentations of consecutive lines (4 when unknown).
 // It is computed once per index: every line operation of a call asks.
-func fileIndentStyle(ix *fileLines) indentStyle {
+func StyleOf(ix *File) Style {
 	if ix.style == nil {
 		st := scanIndentStyle(ix)
 		ix.style = &st
@@ -338,7 +339,7 @@ func fileIndentStyle(ix *fileLines) indentStyle {
 	return *ix.style
 }
 
-func scanIndentStyle(ix *fileLines) indentStyle {
+func scanIndentStyle(ix *File) Style {
 	tabs, spaces := 0, 0
 	for n := 1; n <= ix.Count() && n <= indent.MaxLines; n++ {
 		switch l := ix.Text(n); {
@@ -355,5 +356,5 @@ func scanIndentStyle(ix *fileLines) indentStyle {
 	if unit == 0 {
 		unit = 4
 	}
-	return indentStyle{tabs: tabs > spaces, unit: unit}
+	return Style{Tabs: tabs > spaces, unit: unit}
 }

@@ -1,10 +1,12 @@
-package apply
+package symbol
 
 import (
 	"bytes"
 	"strings"
 
+	"github.com/graftdev/graft/apply/lineedit"
 	"github.com/graftdev/graft/apply/outline"
+	"github.com/graftdev/graft/internal/textedit"
 )
 
 // Edits of JSON, YAML and TOML keys: replace replaces the key's value (a
@@ -13,7 +15,7 @@ import (
 // collections valid. A key sharing its line with others ({"a": 1, "b":
 // 2}) is edited in place, bytewise.
 
-func configHunks(o *outline.Outline, ix *fileLines, file string, s *outline.Symbol, action, content, edit string, loc Located) ([]Hunk, Located, error) {
+func configHunks(o *outline.Outline, ix *lineedit.File, file string, s *outline.Symbol, action, content, edit string, loc textedit.Location) ([]textedit.Change, textedit.Location, error) {
 	switch action {
 	case "replace":
 		return configReplace(o, ix, file, s, content, edit, loc)
@@ -79,13 +81,13 @@ func commaSeparated(o *outline.Outline, src []byte, s *outline.Symbol) bool {
 	return false
 }
 
-func configReplace(o *outline.Outline, ix *fileLines, file string, s *outline.Symbol, content, edit string, loc Located) ([]Hunk, Located, error) {
+func configReplace(o *outline.Outline, ix *lineedit.File, file string, s *outline.Symbol, content, edit string, loc textedit.Location) ([]textedit.Change, textedit.Location, error) {
 	src := ix.Content()
-	lines := trimBlankLines(splitText(content))
+	lines := trimBlankLines(lineedit.Split(content))
 	line, block, blockEnd := outline.Comments(o.Language)
 	cs := commentStyle{line, block, blockEnd}
-	var hunks []Hunk
-	// A leading comment block replaces the key's own (or is added above
+	var hunks []textedit.Change
+	// A lineedit.Leading comment block replaces the key's own (or is added above
 	// it) — except in a YAML block value, whose first key may have its own
 	// comment, unless the content repeats the key after the comment.
 	blockValue := o.Language == "yaml" && s.ValueStart != 0 && ix.LineAt(s.ValueStart) > s.Line
@@ -103,12 +105,12 @@ func configReplace(o *outline.Outline, ix *fileLines, file string, s *outline.Sy
 		if s.Shared {
 			return nil, loc, invalidf("", edit, "%s shares line %d with other keys: a comment cannot go above it", s.Path(), s.Line)
 		}
-		comment = shiftLines(comment, leading(comment[0]), leading(string(ix.Text(s.Line))))
+		comment = shiftLines(comment, lineedit.Leading(comment[0]), lineedit.Leading(string(ix.Text(s.Line))))
 		if s.CommentLine > 0 {
-			hunks = append(hunks, linesHunk(ix, s.CommentLine, s.Line-1, comment, edit))
+			hunks = append(hunks, lineedit.Range(ix, s.CommentLine, s.Line-1, comment, edit))
 			loc.Line = s.CommentLine
 		} else {
-			hunks = append(hunks, insertHunk(ix, s.Line-1, comment, edit))
+			hunks = append(hunks, lineedit.InsertAfter(ix, s.Line-1, comment, edit))
 		}
 	}
 	if len(lines) == 0 {
@@ -122,20 +124,20 @@ func configReplace(o *outline.Outline, ix *fileLines, file string, s *outline.Sy
 		if h := strings.TrimSpace(lines[0]); h == strings.TrimSpace(string(ix.Text(s.Line))) {
 			lines = trimBlankLines(lines[1:])
 		}
-		ind := leading(string(ix.Text(s.Line)))
+		ind := lineedit.Leading(string(ix.Text(s.Line)))
 		if len(lines) > 0 {
-			lines = shiftLines(lines, leading(lines[0]), ind)
+			lines = shiftLines(lines, lineedit.Leading(lines[0]), ind)
 		}
 		if s.EndLine > s.Line {
 			if len(lines) == 0 {
-				return append(hunks, linesHunk(ix, s.Line+1, s.EndLine, nil, edit)), loc, nil
+				return append(hunks, lineedit.Range(ix, s.Line+1, s.EndLine, nil, edit)), loc, nil
 			}
-			return append(hunks, linesHunk(ix, s.Line+1, s.EndLine, lines, edit)), loc, nil
+			return append(hunks, lineedit.Range(ix, s.Line+1, s.EndLine, lines, edit)), loc, nil
 		}
 		if len(lines) == 0 {
 			return nil, loc, invalidf("", edit, "content is empty: give the keys of table %s", s.Path())
 		}
-		return append(hunks, insertHunk(ix, s.Line, lines, edit)), loc, nil
+		return append(hunks, lineedit.InsertAfter(ix, s.Line, lines, edit)), loc, nil
 	}
 	if commaSeparated(o, src, s) {
 		// A value never ends with its separator; the file has its own.
@@ -155,8 +157,8 @@ func configReplace(o *outline.Outline, ix *fileLines, file string, s *outline.Sy
 			}
 		}
 	}
-	keyIndent := leading(string(ix.Text(s.Line)))
-	eol := eolNear(ix.Index, s.Line)
+	keyIndent := lineedit.Leading(string(ix.Text(s.Line)))
+	eol := lineedit.EOLNear(ix.Index, s.Line)
 	start, end := s.ValueStart, s.ValueEnd
 	if start == 0 && end == 0 {
 		// A YAML key without a value ("key:"): the value goes after it.
@@ -169,15 +171,15 @@ func configReplace(o *outline.Outline, ix *fileLines, file string, s *outline.Sy
 		len(bytes.TrimSpace(src[ix.Start(ix.LineAt(s.ValueStart)):s.ValueStart])) == 0
 	switch {
 	case below && !strings.HasPrefix(first, "|") && !strings.HasPrefix(first, ">"):
-		ind := leading(string(ix.Text(ix.LineAt(s.ValueStart))))
-		if rest, _ := baseIndent(lines[1:]); len(lines) > 1 && leading(lines[0]) == "" && len(rest) > len(ind) {
+		ind := lineedit.Leading(string(ix.Text(ix.LineAt(s.ValueStart))))
+		if rest, _ := lineedit.BaseIndent(lines[1:]); len(lines) > 1 && lineedit.Leading(lines[0]) == "" && len(rest) > len(ind) {
 			// The value as the file has it, cut at its first byte: the
 			// first line stood at the value's indentation.
 			lines = append([]string{ind + lines[0]}, lines[1:]...)
 		}
-		base := leading(lines[0])
+		base := lineedit.Leading(lines[0])
 		if len(lines) > 1 {
-			base, _ = baseIndent(lines)
+			base, _ = lineedit.BaseIndent(lines)
 		}
 		start = ix.Start(ix.LineAt(s.ValueStart))
 		value = strings.Join(shiftLines(lines, base, ind), eol)
@@ -193,7 +195,7 @@ func configReplace(o *outline.Outline, ix *fileLines, file string, s *outline.Sy
 		// block scalar): its lines go under the key, one level deeper.
 		ind := keyIndent + "  "
 		if s.ValueStart != 0 && ix.LineAt(s.ValueStart) > s.Line {
-			ind = leading(string(ix.Text(ix.LineAt(s.ValueStart))))
+			ind = lineedit.Leading(string(ix.Text(ix.LineAt(s.ValueStart))))
 		}
 		head := ""
 		body := lines
@@ -201,7 +203,7 @@ func configReplace(o *outline.Outline, ix *fileLines, file string, s *outline.Sy
 			head, body = " "+first, lines[1:]
 		}
 		if len(body) > 0 {
-			base, _ := baseIndent(body)
+			base, _ := lineedit.BaseIndent(body)
 			body = shiftLines(body, base, ind)
 		}
 		at, ok := yamlValueStart(src, start)
@@ -221,16 +223,16 @@ func configReplace(o *outline.Outline, ix *fileLines, file string, s *outline.Sy
 			// Where the old value's continuation lines stood, else at
 			// the key's indentation.
 			target := keyIndent
-			if old := splitText(string(src[s.ValueStart:s.ValueEnd])); len(old) > 1 {
-				target, _ = baseIndent(old[1:])
+			if old := lineedit.Split(string(src[s.ValueStart:s.ValueEnd])); len(old) > 1 {
+				target, _ = lineedit.BaseIndent(old[1:])
 			}
-			base, _ := baseIndent(lines[1:])
+			base, _ := lineedit.BaseIndent(lines[1:])
 			rest := shiftLines(lines[1:], base, target)
 			out = append([]string{first}, rest...)
 		}
 		value = strings.Join(out, eol)
 	}
-	return append(hunks, Hunk{Start: start, End: end, New: value, Edit: edit, Desc: "value of " + s.Path()}), loc, nil
+	return append(hunks, textedit.Change{Start: start, End: end, New: value, Edit: edit, Desc: "value of " + s.Path()}), loc, nil
 }
 
 // compactYAML reports whether s is a YAML block collection that starts on
@@ -253,17 +255,17 @@ func yamlCollectionLine(line string) bool {
 // the value's place, the others at the value's column plus their offset
 // from the first — or, for lines sent as the file has them (at or right
 // of the value's column, the first line cut at the value), where they are.
-func compactLines(ix *fileLines, s *outline.Symbol, lines []string) []string {
+func compactLines(ix *lineedit.File, s *outline.Symbol, lines []string) []string {
 	col := s.ValueStart - ix.Start(ix.LineAt(s.ValueStart))
 	first := lines[0]
-	c0 := len(leading(first))
+	c0 := len(lineedit.Leading(first))
 	first = strings.TrimLeft(first, " \t")
 	if strings.HasPrefix(first, "- ") && strings.HasPrefix(s.Name, "[") {
 		first = strings.TrimSpace(first[2:])
 		c0 += 2
 	}
 	rest := lines[1:]
-	base, _ := baseIndent(rest)
+	base, _ := lineedit.BaseIndent(rest)
 	if c0 == 0 && len(base) >= col {
 		c0 = col
 	}
@@ -273,7 +275,7 @@ func compactLines(ix *fileLines, s *outline.Symbol, lines []string) []string {
 			out = append(out, "")
 			continue
 		}
-		n := col + len(leading(l)) - c0
+		n := col + len(lineedit.Leading(l)) - c0
 		out = append(out, strings.Repeat(" ", max(n, col))+strings.TrimLeft(l, " \t"))
 	}
 	return out
@@ -292,7 +294,7 @@ func yamlValueStart(src []byte, start int) (int, bool) {
 	return start, false
 }
 
-func configDelete(o *outline.Outline, ix *fileLines, s *outline.Symbol, edit string, loc Located) ([]Hunk, Located, error) {
+func configDelete(o *outline.Outline, ix *lineedit.File, s *outline.Symbol, edit string, loc textedit.Location) ([]textedit.Change, textedit.Location, error) {
 	src := ix.Content()
 	prev, _ := neighbours(o, ix, s)
 	if prev == nil {
@@ -311,26 +313,26 @@ func configDelete(o *outline.Outline, ix *fileLines, s *outline.Symbol, edit str
 			return nil, loc, invalidf("", edit, "%s shares line %d with other content: edit its parent, or use edit", s.Path(), s.Line)
 		}
 		if c := commaAfter(src, s.End); c >= 0 {
-			return []Hunk{{Start: s.Start, End: nextNonSpaceInLine(src, c+1), Edit: edit, Desc: "delete " + s.Path()}}, loc, nil
+			return []textedit.Change{{Start: s.Start, End: nextNonSpaceInLine(src, c+1), Edit: edit, Desc: "delete " + s.Path()}}, loc, nil
 		}
 		if prev != nil {
 			if c := commaAfter(src, prev.End); c >= 0 {
-				return []Hunk{{Start: c, End: s.End, Edit: edit, Desc: "delete " + s.Path()}}, loc, nil
+				return []textedit.Change{{Start: c, End: s.End, Edit: edit, Desc: "delete " + s.Path()}}, loc, nil
 			}
 		}
-		return []Hunk{{Start: s.Start, End: s.End, Edit: edit, Desc: "delete " + s.Path()}}, loc, nil
+		return []textedit.Change{{Start: s.Start, End: s.End, Edit: edit, Desc: "delete " + s.Path()}}, loc, nil
 	}
 	first, last := deletedLines(o, ix, s)
 	loc.Line, loc.EndLine = first, last
-	hunks := []Hunk{linesHunk(ix, first, last, nil, edit)}
+	hunks := []textedit.Change{lineedit.Range(ix, first, last, nil, edit)}
 	if c := commaAfter(src, s.End); comma && c >= ix.End(last) {
-		// The member's comma stands on a later line (leading commas).
-		hunks = append(hunks, Hunk{Start: c, End: c + 1, Edit: edit, Desc: "comma after " + s.Path()})
+		// The member's comma stands on a later line (lineedit.Leading commas).
+		hunks = append(hunks, textedit.Change{Start: c, End: c + 1, Edit: edit, Desc: "comma after " + s.Path()})
 	}
 	if comma && commaAfter(src, s.End) < 0 && prev != nil {
 		// The last member goes: the one before it loses its comma.
 		if c := commaAfter(src, prev.End); c >= 0 && c < ix.Start(first) {
-			hunks = append(hunks, Hunk{Start: c, End: c + 1, Edit: edit, Desc: "comma after " + prev.Path()})
+			hunks = append(hunks, textedit.Change{Start: c, End: c + 1, Edit: edit, Desc: "comma after " + prev.Path()})
 		}
 	}
 	return hunks, loc, nil
@@ -344,9 +346,9 @@ func nextNonSpaceInLine(src []byte, off int) int {
 	return off
 }
 
-func configInsert(o *outline.Outline, ix *fileLines, file string, s *outline.Symbol, action, content, edit string, loc Located) ([]Hunk, Located, error) {
+func configInsert(o *outline.Outline, ix *lineedit.File, file string, s *outline.Symbol, action, content, edit string, loc textedit.Location) ([]textedit.Change, textedit.Location, error) {
 	src := ix.Content()
-	lines := trimBlankLines(splitText(content))
+	lines := trimBlankLines(lineedit.Split(content))
 	comma := commaSeparated(o, src, s)
 	if comma && len(lines) > 0 {
 		lines[len(lines)-1] = strings.TrimSuffix(strings.TrimRight(lines[len(lines)-1], " \t"), ",")
@@ -357,29 +359,29 @@ func configInsert(o *outline.Outline, ix *fileLines, file string, s *outline.Sym
 		}
 		text := strings.TrimSpace(lines[0])
 		if action == "insert_after" {
-			return []Hunk{{Start: s.End, End: s.End, New: ", " + text, Edit: edit, Desc: "after " + s.Path()}}, loc, nil
+			return []textedit.Change{{Start: s.End, End: s.End, New: ", " + text, Edit: edit, Desc: "after " + s.Path()}}, loc, nil
 		}
-		return []Hunk{{Start: s.Start, End: s.Start, New: text + ", ", Edit: edit, Desc: "before " + s.Path()}}, loc, nil
+		return []textedit.Change{{Start: s.Start, End: s.Start, New: text + ", ", Edit: edit, Desc: "before " + s.Path()}}, loc, nil
 	}
-	sep := separation(o, ix, s)
+	sep := separation(o, ix, s, nil, action == "insert_before")
 	blank := make([]string, sep)
-	top := topLine(s)
+	top := TopLine(s)
 	lines, loc.Reindented = reindentTo(lines, file, o.Language, ix, s.Line, s.Line-1, s)
 	if action == "insert_before" {
 		if comma {
 			lines[len(lines)-1] += ","
 		}
 		loc.Line, loc.EndLine = top, top
-		return []Hunk{insertHunk(ix, top-1, append(lines, blank...), edit)}, loc, nil
+		return []textedit.Change{lineedit.InsertAfter(ix, top-1, append(lines, blank...), edit)}, loc, nil
 	}
-	var hunks []Hunk
+	var hunks []textedit.Change
 	if comma {
 		if commaAfter(src, s.End) >= 0 {
 			lines[len(lines)-1] += ","
 		} else {
-			hunks = append(hunks, Hunk{Start: s.End, End: s.End, New: ",", Edit: edit, Desc: "comma after " + s.Path()})
+			hunks = append(hunks, textedit.Change{Start: s.End, End: s.End, New: ",", Edit: edit, Desc: "comma after " + s.Path()})
 		}
 	}
 	loc.Line, loc.EndLine = s.EndLine, s.EndLine
-	return append(hunks, insertHunk(ix, s.EndLine, append(blank, lines...), edit)), loc, nil
+	return append(hunks, lineedit.InsertAfter(ix, s.EndLine, append(blank, lines...), edit)), loc, nil
 }
