@@ -365,8 +365,8 @@ func BenchmarkIdentityCached(b *testing.B) {
 }
 
 // countGit puts first on PATH a git that notes every command it runs,
-// one line each; the function returned counts the lines so far.
-func countGit(t *testing.T) func() int {
+// one line each; the function returned gives the lines so far.
+func countGit(t *testing.T) func() []string {
 	t.Helper()
 	real, err := exec.LookPath("git")
 	if err != nil {
@@ -378,35 +378,43 @@ func countGit(t *testing.T) func() int {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	return func() int {
+	return func() []string {
 		b, _ := os.ReadFile(log)
-		return strings.Count(string(b), "\n")
+		return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 	}
 }
 
 // landAs lands an edit of a.txt through a Store opened as a new process
 // would (the process's own cache forgotten) and returns the commit's
-// "author|committer" and how many git commands graft ran for it.
-func landAs(t *testing.T, dir string, ran func() int) (string, int) {
+// "author|committer" and the git commands graft ran for it: all of them,
+// and those that ask who commits (git var, git config).
+func landAs(t *testing.T, dir string, ran func() []string) (who string, all, ident int) {
 	t.Helper()
 	identCache.Clear()
-	before := ran()
+	before := len(ran())
 	s := open(t, dir)
 	cur := readFile(t, dir, "a.txt")
 	l, err := s.Land(context.Background(), Call{Tool: "edit"}, []Change{{Path: "a.txt", Old: b(cur), New: b(cur + "x\n")}})
 	if err != nil {
 		t.Fatalf("Land: %v", err)
 	}
-	n := ran() - before
-	return git(t, dir, "log", "-1", "--format=%an <%ae>|%cn <%ce>", l.Commit), n
+	cmds := ran()[before:]
+	for _, c := range cmds {
+		if strings.HasPrefix(c, "var ") || strings.HasPrefix(c, "config ") {
+			ident++
+		}
+	}
+	return git(t, dir, "log", "-1", "--format=%an <%ae>|%cn <%ce>", l.Commit), len(cmds), ident
 }
 
-// A call in a new process whose identity's key still holds runs no git
-// command: git's answer is kept in the git dir. A config edit, a new
-// include file and a checkout with an onbranch: include are each seen by
-// the next process, which asks git again.
+// A call in a new process whose identity's key still holds asks git
+// nothing (and, with files refs, runs no git command at all; reftable
+// refs are read and moved through git): git's answer is kept in the git
+// dir. A config edit, a new include file and a checkout with an onbranch:
+// include are each seen by the next process, which asks git again.
 func TestIdentityWarmProcessRunsNoGit(t *testing.T) {
 	dir, home := identRepo(t)
+	reftable := exists(filepath.Join(dir, ".git", "reftable"))
 	g := filepath.Join(home, ".gitconfig")
 	git(t, ".", "config", "-f", g, "user.name", "Main Me")
 	git(t, ".", "config", "-f", g, "user.email", "main@example.com")
@@ -416,38 +424,41 @@ func TestIdentityWarmProcessRunsNoGit(t *testing.T) {
 	git(t, ".", "config", "-f", feature, "user.email", "feature@example.com")
 	git(t, ".", "config", "-f", g, "includeIf.onbranch:feature/**.path", feature)
 	ran := countGit(t)
+	warm := func(what string) {
+		t.Helper()
+		_, all, ident := landAs(t, dir, ran)
+		if ident != 0 || all != 0 && !reftable {
+			t.Fatalf("%s: %d git commands, %d of them about who commits (want none)", what, all, ident)
+		}
+	}
 
 	want := func(who string) string { return who + "|" + who }
-	if got, _ := landAs(t, dir, ran); got != want("Main Me <main@example.com>") {
+	if got, _, _ := landAs(t, dir, ran); got != want("Main Me <main@example.com>") {
 		t.Fatalf("cold call: %q", got)
 	}
-	got, n := landAs(t, dir, ran)
-	if got != want("Main Me <main@example.com>") || n != 0 {
-		t.Fatalf("warm call: %q, %d git commands (want 0)", got, n)
+	if got, _, _ := landAs(t, dir, ran); got != want("Main Me <main@example.com>") {
+		t.Fatalf("warm call: %q", got)
 	}
+	warm("warm call")
 
 	git(t, ".", "config", "-f", g, "user.name", "Edited Me")
-	if got, n := landAs(t, dir, ran); got != want("Edited Me <main@example.com>") || n == 0 {
-		t.Fatalf("after a config edit: %q, %d git commands", got, n)
+	if got, _, ident := landAs(t, dir, ran); got != want("Edited Me <main@example.com>") || ident == 0 {
+		t.Fatalf("after a config edit: %q, %d commands about who commits", got, ident)
 	}
-	if _, n := landAs(t, dir, ran); n != 0 {
-		t.Fatalf("after a config edit, warm again: %d git commands", n)
-	}
+	warm("after a config edit, warm again")
 
 	git(t, ".", "config", "-f", late, "user.email", "late@example.com")
-	if got, _ := landAs(t, dir, ran); got != want("Edited Me <late@example.com>") {
+	if got, _, _ := landAs(t, dir, ran); got != want("Edited Me <late@example.com>") {
 		t.Fatalf("after the include file was created: %q", got)
 	}
 
 	git(t, dir, "checkout", "-q", "-b", "feature/x")
-	if got, _ := landAs(t, dir, ran); got != want("Edited Me <feature@example.com>") {
+	if got, _, _ := landAs(t, dir, ran); got != want("Edited Me <feature@example.com>") {
 		t.Fatalf("on feature/x: %q", got)
 	}
-	if _, n := landAs(t, dir, ran); n != 0 {
-		t.Fatalf("on feature/x, warm: %d git commands", n)
-	}
+	warm("on feature/x, warm")
 	git(t, dir, "checkout", "-q", "main")
-	if got, _ := landAs(t, dir, ran); got != want("Edited Me <late@example.com>") {
+	if got, _, _ := landAs(t, dir, ran); got != want("Edited Me <late@example.com>") {
 		t.Fatalf("back on main: %q", got)
 	}
 }
