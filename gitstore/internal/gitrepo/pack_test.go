@@ -95,8 +95,18 @@ func checkAll(t *testing.T, dir string) {
 		t.Fatalf("only %d objects", len(want))
 	}
 	git := filepath.Join(dir, ".git")
+	packs := func() []string {
+		names, _ := filepath.Glob(filepath.Join(git, "objects", "pack", "*"))
+		return names
+	}
+	before := packs()
 	r := Open(git, git, formatOf(t, dir))
 	defer r.Close()
+	defer func() {
+		if after := packs(); strings.Join(after, "\n") != strings.Join(before, "\n") {
+			t.Errorf("the pack directory changed: %q, was %q", after, before)
+		}
+	}()
 	for h, w := range want {
 		typ, data, err := r.Read(h)
 		if err != nil {
