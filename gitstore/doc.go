@@ -36,25 +36,38 @@
 //
 // Every commit graft writes (journal entries, snapshots, branch-mode
 // commits, graft land) is authored and committed by who git would commit
-// as: graft runs `git var GIT_AUTHOR_IDENT` and `git var GIT_COMMITTER_IDENT`
-// in the worktree, with its own environment, once per call, so include,
-// includeIf, worktree config and the GIT_CONFIG_* variables count as they
-// do for git. Where git has no identity (it would refuse to commit) or is
-// not installed, graft reads the environment and the repository's config
+// as: `git var GIT_AUTHOR_IDENT` and `git var GIT_COMMITTER_IDENT`, run in
+// the worktree with graft's own environment, so include, includeIf,
+// worktree config and the GIT_CONFIG_* variables count as they do for git.
+// Where git has no identity (it would refuse to commit) or is not
+// installed, graft reads the environment and the repository's config
 // itself and fills what is missing with DefaultName and DefaultEmail.
-// The answer is kept per worktree with what it depends on (the GIT_*
-// environment, the stat of every config file git read and of every place
-// one may appear, and HEAD's branch when an includeIf onbranch: exists;
-// see ident.go), so a long-running graft mcp
-// asks again only after a checkout (includeIf onbranch:), a config edit or
-// a new include, and otherwise pays a few stat calls (BenchmarkIdentity:
-// 2.7 ms asking git, BenchmarkIdentityCached: 0.01 ms). Cost: the two
-// processes run side by side while the call is checked and written, about
-// 1.2 ms of CPU each (hyperfine: 1.2 ± 0.2 ms per git var, git 2.39). On a
-// shared, loaded 2-core machine a one-line `graft edit` costs 1.7 ms more
-// in its best runs (two edits: 8.7 → 12.1 ms) and about 3 ms more on
-// average, 2.5 ms more CPU (hyperfine, 200 runs, against the same binary
-// with git off the PATH).
+//
+// git's answer is kept with what it depends on (the GIT_* environment, the
+// host's name, the stat of every config file git read, of every place one
+// may appear and of every file an include names whether it exists yet or
+// not, and HEAD's branch when an includeIf onbranch: exists; ident.go), in
+// the process and in graft-ident in the worktree's git dir. A call whose
+// key still holds, in a long-running graft mcp or in a new CLI process,
+// starts no process: it reads that small file and stats about ten files.
+// A config edit, a new include, a new environment or (with onbranch:) a
+// checkout changes the key, and that call asks git again.
+//
+// Why ask git and keep its answer, rather than read the config in
+// process (go-git's decoder, with graft's own include and includeIf on
+// top)? Both cost a warm call about the same: reading and decoding the
+// config files is a few tens of microseconds, as is reading graft-ident
+// and its stat calls (BenchmarkIdentityWarmProcess,
+// BenchmarkIdentityConfigParse). What differs is what each has to get
+// right. The cache is git's own answer for every configuration git knows,
+// today's and tomorrow's: the includeIf conditions (gitdir: with its
+// symlink and ~ rules, gitdir/i:, onbranch:, hasconfig:remote.*.url:, and
+// the conditions of later gits), GIT_CONFIG_PARAMETERS' quoting, the
+// passwd name and host domain git falls back to, user.useConfigOnly, the
+// sanitising of names; a reader of ours would have to copy each rule, and
+// still ask git when nothing configures an identity. The cache has one
+// rule to get right, what the answer depends on, and a miss costs only the
+// processes every call paid before.
 //
 // # Submodules and nested repositories
 //
@@ -88,61 +101,66 @@
 //
 // The repository's storage is go-git's (github.com/go-git/go-git/v6, pinned
 // to v6.0.0-beta.1 in go.mod), behind the small adapter package
-// internal/gitrepo: objects, loose and packed, are read (deltas,
-// alternates) and written through go-git's filesystem storage; trees and
-// commits are encoded and decoded by go-git's object package; refs of the
-// files backend are read and moved by its reference storage
-// (CheckAndSetReference) and their reflogs written by it; config files are
-// decoded by its config decoder and attribute lines parsed by its
-// gitattributes parser. Version 6 rather than 5: v5 cannot open a SHA-256
-// repository (unknown extension objectformat; its sha256 build tag makes
-// every id 32 bytes), v6 opens both kinds in one binary. Measured here
-// (fixtures/bench/journal.sh, 100,000 files, 2 cores), one `graft edit`
-// process takes 11.6 ms where `git add` + `git commit` of the same change
-// take 342 ms (0.034; graft's earlier hand-written object code: 12.0 ms)
-// when the pack has a reverse index (.rev, written by default by git 2.41
-// and later). Without one go-git rebuilds it in every process (about 76 ms
-// at 100,000 files), and the edit takes 96.6 ms against git's 448.5 ms
-// (0.215; the hand-written code, which read no reverse index: 10.7 ms). A
-// long-lived process (graft mcp) builds it once. Its median edit at
-// 100,000 files, alternating with the hand-written code in one run on a
-// quiet machine: 2.27 ms against 1.73 ms without a reverse index, 3.00 ms
-// against 2.42 ms with one (fixtures/bench/mcp -compare; docs/BENCHMARKS.md
-// says what the remaining 1.2 to 1.3 times is made of).
+// internal/gitrepo: commits are encoded and trees and commits decoded by
+// go-git's object package; refs of the files backend are read by its reference
+// storage (loose and packed) and their reflogs written by it; config files
+// are decoded by its config decoder and attribute lines parsed by its
+// gitattributes parser; delta chains are applied by its packfile package;
+// an object the reader below does not find where it looks (an .idx of
+// another version, a C-quoted alternate) is asked of go-git's object
+// storage. Version 6 rather than 5: v5 cannot open a SHA-256 repository
+// (unknown extension objectformat; its sha256 build tag makes every id 32
+// bytes), v6 opens both kinds in one binary. docs/BENCHMARKS.md has what
+// the move to go-git cost and what the thin pieces below won back.
 //
-// What go-git does not do stays as thin code of ours:
+// What go-git does not do, or does at a cost graft's calls cannot pay,
+// stays as thin code of ours:
 //
+//   - reading objects (gitrepo/pack.go): go-git reads a packed object
+//     through the pack's reverse index, and where a pack has no .rev file
+//     (git before 2.41 writes none) it builds one in every process, from an
+//     .idx it reads four bytes a system call; graft maps each .idx and
+//     .pack, finds an object's offset in the .idx and resolves an offset
+//     delta by offset, as git does, so no reverse index is needed, and
+//     reads loose objects itself (alternates included);
+//   - writing loose objects (gitrepo/objects.go): zlib of the header and
+//     content, one write into a new read-only temporary file in the
+//     object's fan-out directory, renamed into place, as git does (go-git
+//     wrote each in seven writes, stat'ed it twice and left it writable);
+//     graft writes no packs, so none pile up in the user's repository;
+//   - encoding a tree (gitrepo/tree.go): "MODE NAME\0" and the raw id per
+//     entry, in git's order; go-git's encoder formats each entry through
+//     fmt and copies the tree twice, which cost an MCP edit in a directory
+//     of a hundred files a third of a millisecond;
 //   - reftable ref storage (extensions.refStorage = reftable): go-git v6
 //     refuses the extension, so such refs are read with git symbolic-ref,
 //     for-each-ref and moved with git update-ref --create-reflog NEW OLD
 //     (refs.go);
-//   - git's lock-file protocol around a ref move: go-git rewrites a ref file
-//     in place under an flock that git does not take, so graft holds
-//     REF.lock (created exclusively, as git does) while go-git compares and
-//     sets; a move torn by a crash is redone by the intent record's recovery
-//     (txn.go);
+//   - moving a ref of the files backend: git's lock-file protocol, REF.lock
+//     created exclusively, the ref read and compared under it, the new
+//     value written into the lock file (synced for branches) and renamed
+//     over the ref; go-git rewrote the ref file in place under an flock git
+//     does not take. While graft's lock is held, HEAD and each ref are read
+//     once (refs.go);
 //   - config include/includeIf (go-git's reader does not follow them, go-git
-//     issue 388): identity comes from git var; the other keys graft reads are
-//     taken from the files themselves. Where go-git's decoder refuses a text
-//     git reads (old "[section.sub]" headers, keys before any section, a key
-//     on its header's line), git config --list reads that file;
+//     issue 388): identity comes from git var (above); the other keys graft
+//     reads are taken from the files themselves. Where go-git's decoder
+//     refuses a text git reads (old "[section.sub]" headers, keys before any
+//     section, a key on its header's line), git config --list reads that
+//     file;
 //   - attribute pattern matching: go-git's matcher disagrees with git's own
 //     wildmatch test cases (t3070, wildmatch_test.go), so graft's wildmatch
 //     matches the patterns go-git parsed, and the C escapes of a quoted
 //     pattern, which go-git leaves as written, are decoded;
-//   - the zlib level of a loose object: go-git's object writer compresses
-//     with the zlib plugin it is given; graft's picks stored blocks for
-//     small and big objects and the fastest level in between
-//     (internal/gitrepo/zlib.go), and registers crypto/sha1 as go-git's
-//     SHA-1, since its collision-detecting default is several times slower;
+//   - the zlib level of a loose object (internal/gitrepo/zlib.go): stored
+//     blocks for small and big objects and the fastest level in between;
+//     and crypto/sha1 registered as go-git's SHA-1, since its
+//     collision-detecting default is several times slower;
 //   - the file system go-git works through (internal/gitrepo/plainfs.go):
 //     billy v6's osfs binds every file system to an os.Root and resolves
-//     each path a component at a time, which gave an MCP edit 2.4 times the
-//     system calls of graft's earlier writer and twice its median; plainFS
-//     uses plain paths under the git directory, and makes go-git's
-//     temporary loose objects in the fan-out directories in turn (as git
-//     does) rather than all in objects/pack, where creating and renaming
-//     away four files a call made every create slow;
+//     each path a component at a time; plainFS uses plain paths under the
+//     git directory, and opens a file in one system call where os.OpenFile
+//     makes five;
 //   - the session's tree cache (treeCache in objects.go): two generations
 //     bounded by entries, so that a long graft mcp session keeps a flat
 //     memory while it writes new versions of the trees it edits;

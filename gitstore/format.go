@@ -59,7 +59,7 @@ func (s *Store) checkFormat() error {
 			if err := checkReftableGit(); err != nil {
 				return fmt.Errorf("gitstore: this repository keeps its refs in reftable (extensions.refStorage = reftable), which graft moves through git 2.45 or later, and %v: %w", err, ErrUnsupportedFormat)
 			}
-			s.refs = &gitRefs{s: s}
+			s.refs = &heldRefs{s: s, refStore: &gitRefs{s: s}}
 		}
 	}
 	return nil

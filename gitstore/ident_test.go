@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func gitVarIdent(t *testing.T, dir, name string) string {
 		return ""
 	}
 	id := parseIdent(strings.TrimSpace(string(out)))
-	return id.name + " <" + id.email + ">"
+	return id.Name + " <" + id.Email + ">"
 }
 
 // checkIdentity lands an edit through s and checks that its commit's
@@ -342,6 +343,7 @@ func BenchmarkIdentity(b *testing.B) {
 	for b.Loop() {
 		s.ident = nil
 		identCache.Delete(s.root)
+		os.Remove(s.identPath())
 		s.identity(time.Now())
 	}
 }
@@ -359,5 +361,190 @@ func BenchmarkIdentityCached(b *testing.B) {
 	for b.Loop() {
 		s.ident = nil
 		s.identity(time.Now())
+	}
+}
+
+// countGit puts first on PATH a git that notes every command it runs,
+// one line each; the function returned gives the lines so far.
+func countGit(t *testing.T) func() []string {
+	t.Helper()
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "calls")
+	script := "#!/bin/sh\necho \"$*\" >> " + log + "\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return func() []string {
+		b, _ := os.ReadFile(log)
+		return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	}
+}
+
+// landAs lands an edit of a.txt through a Store opened as a new process
+// would (the process's own cache forgotten) and returns the commit's
+// "author|committer" and the git commands graft ran for it: all of them,
+// and those that ask who commits (git var, git config).
+func landAs(t *testing.T, dir string, ran func() []string) (who string, all, ident int) {
+	t.Helper()
+	identCache.Clear()
+	before := len(ran())
+	s := open(t, dir)
+	cur := readFile(t, dir, "a.txt")
+	l, err := s.Land(context.Background(), Call{Tool: "edit"}, []Change{{Path: "a.txt", Old: b(cur), New: b(cur + "x\n")}})
+	if err != nil {
+		t.Fatalf("Land: %v", err)
+	}
+	cmds := ran()[before:]
+	for _, c := range cmds {
+		if strings.HasPrefix(c, "var ") || strings.HasPrefix(c, "config ") {
+			ident++
+		}
+	}
+	return git(t, dir, "log", "-1", "--format=%an <%ae>|%cn <%ce>", l.Commit), len(cmds), ident
+}
+
+// A call in a new process whose identity's key still holds asks git
+// nothing (and, with files refs, runs no git command at all; reftable
+// refs are read and moved through git): git's answer is kept in the git
+// dir. A config edit, a new include file and a checkout with an onbranch:
+// include are each seen by the next process, which asks git again.
+func TestIdentityWarmProcessRunsNoGit(t *testing.T) {
+	dir, home := identRepo(t)
+	reftable := exists(filepath.Join(dir, ".git", "reftable"))
+	g := filepath.Join(home, ".gitconfig")
+	git(t, ".", "config", "-f", g, "user.name", "Main Me")
+	git(t, ".", "config", "-f", g, "user.email", "main@example.com")
+	late := filepath.Join(home, "late.inc")
+	git(t, ".", "config", "-f", g, "include.path", "~/late.inc") // does not exist yet
+	feature := filepath.Join(home, "feature.inc")
+	git(t, ".", "config", "-f", feature, "user.email", "feature@example.com")
+	git(t, ".", "config", "-f", g, "includeIf.onbranch:feature/**.path", feature)
+	ran := countGit(t)
+	warm := func(what string) {
+		t.Helper()
+		_, all, ident := landAs(t, dir, ran)
+		if ident != 0 || all != 0 && !reftable {
+			t.Fatalf("%s: %d git commands, %d of them about who commits (want none)", what, all, ident)
+		}
+	}
+
+	want := func(who string) string { return who + "|" + who }
+	if got, _, _ := landAs(t, dir, ran); got != want("Main Me <main@example.com>") {
+		t.Fatalf("cold call: %q", got)
+	}
+	if got, _, _ := landAs(t, dir, ran); got != want("Main Me <main@example.com>") {
+		t.Fatalf("warm call: %q", got)
+	}
+	warm("warm call")
+
+	git(t, ".", "config", "-f", g, "user.name", "Edited Me")
+	if got, _, ident := landAs(t, dir, ran); got != want("Edited Me <main@example.com>") || ident == 0 {
+		t.Fatalf("after a config edit: %q, %d commands about who commits", got, ident)
+	}
+	warm("after a config edit, warm again")
+
+	git(t, ".", "config", "-f", late, "user.email", "late@example.com")
+	if got, _, _ := landAs(t, dir, ran); got != want("Edited Me <late@example.com>") {
+		t.Fatalf("after the include file was created: %q", got)
+	}
+
+	git(t, dir, "checkout", "-q", "-b", "feature/x")
+	if got, _, _ := landAs(t, dir, ran); got != want("Edited Me <feature@example.com>") {
+		t.Fatalf("on feature/x: %q", got)
+	}
+	warm("on feature/x, warm")
+	git(t, dir, "checkout", "-q", "main")
+	if got, _, _ := landAs(t, dir, ran); got != want("Edited Me <late@example.com>") {
+		t.Fatalf("back on main: %q", got)
+	}
+}
+
+// Issue 32: a long-running server whose config includes a file that does
+// not exist yet sees it once it is created, for journal commits and for
+// branch-mode commits on the user's branch alike.
+func TestIdentityLateIncludeLongRunning(t *testing.T) {
+	for _, mode := range []Mode{ModeJournal, ModeCommit} {
+		t.Run(map[Mode]string{ModeJournal: "journal", ModeCommit: "commit"}[mode], func(t *testing.T) {
+			dir, home := identRepo(t)
+			g := filepath.Join(home, ".gitconfig")
+			git(t, ".", "config", "-f", g, "user.name", "Old Me")
+			git(t, ".", "config", "-f", g, "user.email", "old@example.com")
+			inc := filepath.Join(home, "conf.d", "identity.inc")
+			git(t, ".", "config", "-f", g, "include.path", "conf.d/identity.inc") // relative to ~/.gitconfig
+			s, err := OpenWith(dir, OpenOptions{Mode: mode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkIdentity(t, s, "Old Me <old@example.com>")
+			checkIdentity(t, s, "Old Me <old@example.com>")
+			if err := os.MkdirAll(filepath.Dir(inc), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			git(t, ".", "config", "-f", inc, "user.name", "New Me")
+			git(t, ".", "config", "-f", inc, "user.email", "new@example.com")
+			checkIdentity(t, s, "New Me <new@example.com>")
+		})
+	}
+}
+
+func TestParseConfigListing(t *testing.T) {
+	out := "file:/home/u/.gitconfig\x00user.name\nMe\x00" +
+		"file:/home/u/.gitconfig\x00include.path\n~/a.inc\x00" +
+		"file:/home/u/.gitconfig\x00includeif.gitdir:/w/.path\nwork.inc\x00" +
+		"file:/home/u/.gitconfig\x00includeif.onbranch:f/**.path\n/abs/b.inc\x00" +
+		"file:.git/config\x00core.bare\nfalse\x00" +
+		"file:.git/config\x00include.path\nlocal.inc\x00" +
+		"file:.git/config\x00novalue\x00" +
+		"command line:\x00include.path\nrel.inc\x00"
+	l := parseConfigListing([]byte(out), "/r", "/home/u")
+	want := []string{"/home/u/.gitconfig", "/home/u/a.inc", "/home/u/work.inc", "/abs/b.inc", "/r/.git/config", "/r/.git/local.inc"}
+	if !slices.Equal(l.files, want) || !l.onbranch {
+		t.Fatalf("files %q onbranch %v, want %q true", l.files, l.onbranch, want)
+	}
+}
+
+// BenchmarkIdentityWarmProcess times a call's identity in a new process
+// whose key still holds: graft-ident read, the key's stat calls.
+func BenchmarkIdentityWarmProcess(b *testing.B) {
+	gittest.Isolate(b)
+	dir := gittest.Repo(b, map[string]string{"a.txt": "a\n"})
+	s, err := Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.identity(time.Now())
+	for b.Loop() {
+		s.ident = nil
+		identCache.Clear()
+		s.identity(time.Now())
+	}
+}
+
+// BenchmarkIdentityConfigParse is the floor of the other way, reading the
+// identity from the config files in process: reading and decoding a
+// global config with an include and an includeIf, the two files they
+// name and the repository's config, before any rule of git's is applied.
+func BenchmarkIdentityConfigParse(b *testing.B) {
+	gittest.Isolate(b)
+	dir := gittest.Repo(b, map[string]string{"a.txt": "a\n"})
+	home := os.Getenv("HOME")
+	g := filepath.Join(home, ".gitconfig")
+	gittest.Git(b, ".", "config", "-f", g, "user.name", "Main Me")
+	gittest.Git(b, ".", "config", "-f", g, "user.email", "main@example.com")
+	gittest.Git(b, ".", "config", "-f", filepath.Join(home, "a.inc"), "user.email", "a@example.com")
+	gittest.Git(b, ".", "config", "-f", filepath.Join(home, "b.inc"), "user.email", "b@example.com")
+	gittest.Git(b, ".", "config", "-f", g, "include.path", "~/a.inc")
+	gittest.Git(b, ".", "config", "-f", g, "includeIf.gitdir:"+dir+"/.path", filepath.Join(home, "b.inc"))
+	files := []string{g, filepath.Join(home, "a.inc"), filepath.Join(home, "b.inc"), filepath.Join(dir, ".git", "config")}
+	for b.Loop() {
+		for _, f := range files {
+			if readConfigFile(f) == nil {
+				b.Fatal(f)
+			}
+		}
 	}
 }

@@ -21,15 +21,15 @@ const (
 // fallbackIdentity. GIT_AUTHOR_DATE and GIT_COMMITTER_DATE are honoured.
 func (s *Store) identity(now time.Time) (author, committer signature) {
 	job := s.startIdentity()
-	<-job.done
+	job.wait(s)
 	var fa, fc signature
-	if !job.author.ok || !job.committer.ok {
+	if !job.author.OK || !job.committer.OK {
 		fa, fc = s.fallbackIdentity()
 	}
 	pick := func(kind string, id gitIdent, fallback signature) signature {
 		sig := fallback
-		if id.ok {
-			sig = signature{Name: id.name, Email: id.email}
+		if id.OK {
+			sig = signature{Name: id.Name, Email: id.Email}
 		}
 		sig.When = now
 		if t, ok := parseGitDate(os.Getenv("GIT_" + kind + "_DATE")); ok {

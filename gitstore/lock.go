@@ -58,6 +58,7 @@ func (s *Store) withLock(fn func() error) error {
 	defer s.keepCaches()
 	defer func() {
 		s.lockOwned = false
+		s.refs.forget()
 		s.ident = nil // the next call asks git again
 		s.heldTree, s.heldTreeOK = "", false
 		_ = l.unlock()

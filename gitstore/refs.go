@@ -46,6 +46,82 @@ type refStore interface {
 // errRefNotFound: the ref does not exist.
 var errRefNotFound = errors.New("reference not found")
 
+// heldRefs is a refStore read once per hold of the repository's lock: a
+// call reads HEAD, its branch and its journal ref when it checks its paths
+// and again when it commits, and each read of the files storage is an
+// open and a read (with reftable, a git process). While the lock is held
+// the first answer is kept, and a move made through it is kept as the new
+// value; a ref moved by someone else meanwhile is still caught by the
+// move's own compare-and-swap, which always reads the ref under git's
+// lock file. Outside the lock every read goes to the storage.
+type heldRefs struct {
+	refStore
+	s    *Store
+	held *heldHead
+	refs map[string]heldRef
+}
+
+type heldHead struct {
+	branch   string
+	detached oid
+}
+
+type heldRef struct {
+	id    oid
+	found bool
+}
+
+func (r *heldRefs) head() (string, oid, error) {
+	if r.held != nil {
+		return r.held.branch, r.held.detached, nil
+	}
+	branch, detached, err := r.refStore.head()
+	if err == nil && r.s.lockOwned {
+		r.held = &heldHead{branch: branch, detached: detached}
+	}
+	return branch, detached, err
+}
+
+func (r *heldRefs) read(name string) (oid, error) {
+	if v, ok := r.refs[name]; ok {
+		if !v.found {
+			return "", errRefNotFound
+		}
+		return v.id, nil
+	}
+	id, err := r.refStore.read(name)
+	if r.s.lockOwned && (err == nil || errors.Is(err, errRefNotFound)) {
+		r.keep(name, heldRef{id: id, found: err == nil})
+	}
+	return id, err
+}
+
+func (r *heldRefs) update(name string, old, nw oid, force bool, who signature, reflog string) error {
+	err := r.refStore.update(name, old, nw, force, who, reflog)
+	if err != nil {
+		delete(r.refs, name)
+		return err
+	}
+	if r.s.lockOwned {
+		r.keep(name, heldRef{id: nw, found: true})
+	}
+	return nil
+}
+
+func (r *heldRefs) keep(name string, v heldRef) {
+	if r.refs == nil {
+		r.refs = map[string]heldRef{}
+	}
+	r.refs[name] = v
+}
+
+// forget drops what was read: the lock is released, and from now on any
+// process may move the refs.
+func (r *heldRefs) forget() {
+	r.held = nil
+	clear(r.refs)
+}
+
 // filesRefs is the files ref storage, through go-git (gitrepo).
 type filesRefs struct {
 	s *Store
@@ -85,7 +161,8 @@ func (r *filesRefs) update(name string, old, nw oid, force bool, who signature, 
 		Who:      who, Message: strings.ReplaceAll(subject(reflog), "\t", " "),
 		// HEAD follows branches, never graft's journal refs: a journal
 		// move (every landed call) does not read HEAD again.
-		FollowHEAD: !isJournalRef(name),
+		FollowHEAD:    !isJournalRef(name),
+		BeforeReplace: r.s.holdRefFile,
 	})
 	if errors.Is(err, gitrepo.ErrRefChanged) {
 		cur, _ := r.read(name)
@@ -101,6 +178,18 @@ func (r *filesRefs) update(name string, old, nw oid, force bool, who signature, 
 		return fmt.Errorf("gitstore: %w", err)
 	}
 	return nil
+}
+
+// holdRefFile keeps a ref's file open as it is replaced, when DeferFrees
+// is set, so that the file system frees it once the call has answered, as
+// a replaced worktree file is (keepReplaced).
+func (s *Store) holdRefFile(name string) {
+	if !s.opts.DeferFrees {
+		return
+	}
+	if h := holdFile(name); h.f != nil {
+		s.keepReplaced(h)
+	}
 }
 
 // gitRefs is the reftable ref storage, through the installed git.

@@ -183,7 +183,7 @@ type Store struct {
 	mode      Mode
 	cfg       *gitConfig
 	algo      objectFormat // the repository's object ids: SHA-1 or SHA-256
-	refs      refStore     // files, or reftable through git
+	refs      *heldRefs    // files, or reftable through git, read once per lock hold
 	opened    bool         // the private repository exists (openStorage)
 	lockOwned bool
 	ident     *identityJob // the current call's identity (ident.go)
@@ -244,7 +244,7 @@ func OpenWith(dir string, o OpenOptions) (*Store, error) {
 	}
 	s.cfg = loadConfig(s.commonDir, !s.private)
 	s.algo = formatSHA1
-	s.refs = &filesRefs{s: s, durable: func(name string) bool { return !isJournalRef(name) }}
+	s.refs = &heldRefs{s: s, refStore: &filesRefs{s: s, durable: func(name string) bool { return !isJournalRef(name) }}}
 	if !s.private {
 		if err := s.checkSafe(); err != nil {
 			return nil, err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/graftdev/graft/apply/syntax"
 	"github.com/graftdev/graft/internal/lineindex"
@@ -53,12 +54,12 @@ type grammarRules struct {
 }
 
 func treeSitterLangs(lang string) bool {
-	_, ok := rules[lang]
+	_, ok := rules()[lang]
 	return ok && syntax.Grammar(lang) != nil || configLangs[lang] && syntax.Grammar(lang) != nil
 }
 
 func parseTreeSitter(lang string, src []byte) (*Outline, error) {
-	r, ok := rules[lang]
+	r, ok := rules()[lang]
 	if !ok {
 		return nil, fmt.Errorf("%w: graft reads no declarations in %s files", ErrUnsupported, lang)
 	}
@@ -542,75 +543,79 @@ func nameField(name string) func(n *ts.Node, src []byte) [][]string {
 	}
 }
 
-var rules = map[string]grammarRules{
-	"python": {
-		decls: map[string]decl{
-			"function_definition": {kind: "func", inner: "method"},
-			"class_definition":    {kind: "class", body: "body"},
+// rules are the grammars' declaration rules, built at their first use
+// rather than at start-up (a process that outlines nothing never needs them).
+var rules = sync.OnceValue(func() map[string]grammarRules {
+	return map[string]grammarRules{
+		"python": {
+			decls: map[string]decl{
+				"function_definition": {kind: "func", inner: "method"},
+				"class_definition":    {kind: "class", body: "body"},
+			},
+			through: set("module", "block", "if_statement", "else_clause", "elif_clause", "try_statement", "except_clause", "finally_clause"),
+			wrap:    set("decorated_definition"),
 		},
-		through: set("module", "block", "if_statement", "else_clause", "elif_clause", "try_statement", "except_clause", "finally_clause"),
-		wrap:    set("decorated_definition"),
-	},
-	"javascript": jsRules(false),
-	"typescript": jsRules(true),
-	"tsx":        jsRules(true),
-	"rust": {
-		decls: map[string]decl{
-			"function_item":           {kind: "fn", inner: "method"},
-			"function_signature_item": {kind: "fn", inner: "method"},
-			"struct_item":             {kind: "struct"},
-			"enum_item":               {kind: "enum"},
-			"union_item":              {kind: "union"},
-			"trait_item":              {kind: "trait", body: "body"},
-			"mod_item":                {kind: "mod", body: "body"},
-			"const_item":              {kind: "const"},
-			"static_item":             {kind: "static"},
-			"type_item":               {kind: "type"},
-			"macro_definition":        {kind: "macro"},
+		"javascript": jsRules(false),
+		"typescript": jsRules(true),
+		"tsx":        jsRules(true),
+		"rust": {
+			decls: map[string]decl{
+				"function_item":           {kind: "fn", inner: "method"},
+				"function_signature_item": {kind: "fn", inner: "method"},
+				"struct_item":             {kind: "struct"},
+				"enum_item":               {kind: "enum"},
+				"union_item":              {kind: "union"},
+				"trait_item":              {kind: "trait", body: "body"},
+				"mod_item":                {kind: "mod", body: "body"},
+				"const_item":              {kind: "const"},
+				"static_item":             {kind: "static"},
+				"type_item":               {kind: "type"},
+				"macro_definition":        {kind: "macro"},
+			},
+			through: set("source_file", "declaration_list", "impl_item"),
+			attrs:   set("attribute_item"),
+			scoped: func(n *ts.Node, src []byte) []string {
+				if n.Kind() != "impl_item" {
+					return nil
+				}
+				return []string{typeName(field(n, "type", src))}
+			},
 		},
-		through: set("source_file", "declaration_list", "impl_item"),
-		attrs:   set("attribute_item"),
-		scoped: func(n *ts.Node, src []byte) []string {
-			if n.Kind() != "impl_item" {
-				return nil
-			}
-			return []string{typeName(field(n, "type", src))}
+		"java": {
+			decls: map[string]decl{
+				"class_declaration":           {kind: "class", body: "body"},
+				"interface_declaration":       {kind: "interface", body: "body"},
+				"enum_declaration":            {kind: "enum", body: "body"},
+				"record_declaration":          {kind: "record", body: "body"},
+				"annotation_type_declaration": {kind: "annotation", body: "body"},
+				"method_declaration":          {kind: "method"},
+				"constructor_declaration":     {kind: "constructor"},
+				"field_declaration": {kind: "field", names: declarators("declarator", func(d *ts.Node, src []byte) string {
+					return field(d, "name", src)
+				})},
+				"constant_declaration": {kind: "const", names: declarators("declarator", func(d *ts.Node, src []byte) string {
+					return field(d, "name", src)
+				})},
+			},
+			through: set("program", "class_body", "interface_body", "enum_body", "enum_body_declarations", "annotation_type_body"),
 		},
-	},
-	"java": {
-		decls: map[string]decl{
-			"class_declaration":           {kind: "class", body: "body"},
-			"interface_declaration":       {kind: "interface", body: "body"},
-			"enum_declaration":            {kind: "enum", body: "body"},
-			"record_declaration":          {kind: "record", body: "body"},
-			"annotation_type_declaration": {kind: "annotation", body: "body"},
-			"method_declaration":          {kind: "method"},
-			"constructor_declaration":     {kind: "constructor"},
-			"field_declaration": {kind: "field", names: declarators("declarator", func(d *ts.Node, src []byte) string {
-				return field(d, "name", src)
-			})},
-			"constant_declaration": {kind: "const", names: declarators("declarator", func(d *ts.Node, src []byte) string {
-				return field(d, "name", src)
-			})},
+		"c":   cRules(false),
+		"cpp": cRules(true),
+		"ruby": {
+			decls: map[string]decl{
+				"method":           {kind: "def"},
+				"singleton_method": {kind: "def"},
+				"class":            {kind: "class", body: "body"},
+				"module":           {kind: "module", body: "body"},
+			},
+			through: set("program", "body_statement"),
 		},
-		through: set("program", "class_body", "interface_body", "enum_body", "enum_body_declarations", "annotation_type_body"),
-	},
-	"c":   cRules(false),
-	"cpp": cRules(true),
-	"ruby": {
-		decls: map[string]decl{
-			"method":           {kind: "def"},
-			"singleton_method": {kind: "def"},
-			"class":            {kind: "class", body: "body"},
-			"module":           {kind: "module", body: "body"},
+		"bash": {
+			decls:   map[string]decl{"function_definition": {kind: "function"}},
+			through: set("program"),
 		},
-		through: set("program", "body_statement"),
-	},
-	"bash": {
-		decls:   map[string]decl{"function_definition": {kind: "function"}},
-		through: set("program"),
-	},
-}
+	}
+})
 
 func cRules(cpp bool) grammarRules {
 	r := grammarRules{

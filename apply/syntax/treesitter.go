@@ -58,16 +58,17 @@ var grammars = map[string]func() unsafe.Pointer{
 }
 
 // tsCheckers holds one checker per grammar; a checker is stateless (each
-// call makes and closes its own parser), so sharing them is safe.
-var tsCheckers = func() map[string]*checker {
+// call makes and closes its own parser), so sharing them is safe. They are
+// made at the first check rather than at start-up.
+var tsCheckers = sync.OnceValue(func() map[string]*checker {
 	m := make(map[string]*checker, len(grammars))
 	for name, lang := range grammars {
 		m[name] = newTreeSitterChecker(lang)
 	}
 	return m
-}()
+})
 
-func treeSitterChecker(name string) *checker { return tsCheckers[name] }
+func treeSitterChecker(name string) *checker { return tsCheckers()[name] }
 
 // useLibcAllocator points tree-sitter's allocations straight at libc.
 // go-tree-sitter's default routes every malloc and free through Go callbacks

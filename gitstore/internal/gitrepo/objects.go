@@ -1,20 +1,42 @@
 package gitrepo
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-git/v6/plumbing"
 )
 
 // Read returns an object's type ("blob", "tree", "commit", "tag") and
 // content, loose or packed (deltas resolved), in the repository or its
-// alternates; ErrNotFound when no object has the id. A miss makes go-git
-// list the packs again once, in case git repacked since.
+// alternates; ErrNotFound when no object has the id. Packs and loose
+// files are read here (pack.go says why); what this reader does not know
+// is asked of go-git. A miss makes the packs be listed again once, in
+// case git repacked since.
 func (r *Repo) Read(h ID) (string, []byte, error) {
+	typ, data, found, err := r.objs.read(h)
+	if err != nil {
+		return "", nil, err
+	}
+	if found {
+		return typ, data, nil
+	}
+	if !r.objs.partial() {
+		return "", nil, fmt.Errorf("object %s: %w", h, ErrNotFound)
+	}
+	return r.readGoGit(h)
+}
+
+// readGoGit reads an object through go-git's object storage.
+func (r *Repo) readGoGit(h ID) (string, []byte, error) {
 	o, err := r.encoded(plumbing.AnyObject, h)
 	if err != nil {
 		return "", nil, err
@@ -31,11 +53,31 @@ func (r *Repo) Read(h ID) (string, []byte, error) {
 	return o.Type().String(), data, nil
 }
 
-// encoded is go-git's object h of type t (AnyObject for any).
+// readAs reads object h, which must be of type typ, as go-git's memory
+// object (for its decoders).
+func (r *Repo) readAs(typ plumbing.ObjectType, h ID) (plumbing.EncodedObject, error) {
+	t, data, err := r.Read(h)
+	if err != nil {
+		return nil, err
+	}
+	if t != typ.String() {
+		return nil, fmt.Errorf("object %s is a %s, not a %s: %w", h, t, typ, ErrNotFound)
+	}
+	o := plumbing.NewMemoryObject(plumbing.FromObjectFormat(r.format.f))
+	o.SetType(typ)
+	o.Write(data)
+	return o, nil
+}
+
+// encoded is go-git's object h of type t (AnyObject for any), read by
+// go-git.
 func (r *Repo) encoded(t plumbing.ObjectType, h ID) (plumbing.EncodedObject, error) {
 	ph, ok := hash(h)
 	if !ok || ph.HexSize() != 2*r.format.Size() {
 		return nil, fmt.Errorf("%q is not a %s object id", h, r.format.Name())
+	}
+	if r.goGitStale.Swap(false) {
+		_ = r.st.Reindex()
 	}
 	o, err := r.st.EncodedObject(t, ph)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
@@ -56,6 +98,12 @@ func (r *Repo) encoded(t plumbing.ObjectType, h ID) (plumbing.EncodedObject, err
 
 // Has reports whether object h is in the repository, loose or packed.
 func (r *Repo) Has(h ID) bool {
+	if r.objs.contains(h) {
+		return true
+	}
+	if !r.objs.partial() {
+		return false
+	}
 	ph, ok := hash(h)
 	return ok && r.st.HasEncodedObject(ph) == nil
 }
@@ -67,63 +115,109 @@ func (r *Repo) HasLoose(h ID) bool {
 	if len(h) < 3 {
 		return false
 	}
-	_, err := os.Lstat(filepath.Join(r.commonDir, "objects", string(h[:2]), string(h[2:])))
+	_, err := os.Lstat(loosePath(filepath.Join(r.commonDir, "objects"), h))
 	return err == nil
 }
 
 // Write stores a loose object of type typ whose content is the
-// concatenation of parts and whose id the caller computed as h (Sum),
-// through go-git's object writer, which names it by the id it computes
-// while writing: a different id is an error. A write that fails (a full
-// disk) leaves no temporary file behind, and never a partial object under
-// the object's name: go-git's writer renames its temporary file into place
-// on Close, so after a failed write the file is closed and removed here
-// instead.
+// concatenation of parts and whose id the caller computed as h (Sum), as
+// git does: zlib of "TYPE SIZE\0" and the content (the level chosen as
+// zlib.go says) written in one go into a new temporary file of the
+// object's fan-out directory, read-only, renamed to its name. That is one
+// file created, written, closed and renamed, where git commit also links
+// and unlinks; nothing is synced (graft's intent record makes a lost
+// object harmless, txn.go). A write that fails (a full disk) removes its
+// temporary file and leaves nothing under the object's name.
 func (r *Repo) Write(typ string, parts [][]byte, h ID) error {
-	t, err := plumbing.ParseObjectType(typ)
-	if err != nil {
-		return err
+	if typeCode(typ) == 0 {
+		return fmt.Errorf("object %s: unknown type %q", h, typ)
+	}
+	if len(h) != 2*r.format.Size() {
+		return fmt.Errorf("%q is not a %s object id", h, r.format.Name())
 	}
 	n := 0
 	for _, p := range parts {
 		n += len(p)
 	}
-	fan := string(h)[:2]
-	r.objDir.Store(&fan) // its temporary file goes where it will stay (plainFS.TempFile)
-	r.objTemp.Store(nil)
-	defer r.objDir.Store(nil)
-	defer r.objTemp.Store(nil)
-	w, err := r.st.RawObjectWriter(t, int64(n))
+	dir := filepath.Join(r.commonDir, "objects", string(h[:2]))
+	f, err := createTemp(dir, "tmp_obj_")
 	if err != nil {
-		r.dropTemp()
 		return fmt.Errorf("object %s: %w", h, err)
 	}
-	for _, p := range parts {
-		if _, err := w.Write(p); err != nil {
-			r.dropTemp()
-			return fmt.Errorf("object %s: %w", h, err)
+	tmp := f.Name()
+	err = writeLoose(f, typ, n, parts)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		final := filepath.Join(dir, string(h[2:]))
+		if err = rename(tmp, final); err != nil {
+			if _, serr := os.Lstat(final); serr == nil {
+				err = nil // written meanwhile by someone else: the same bytes
+			}
 		}
 	}
-	if err := w.Close(); err != nil {
-		r.dropTemp()
+	if err != nil {
+		os.Chmod(tmp, 0o644) // a read-only file cannot be removed on Windows
+		os.Remove(tmp)
 		return fmt.Errorf("object %s: %w", h, err)
-	}
-	if hw, ok := w.(interface{ Hash() plumbing.Hash }); ok {
-		if got := fromHash(hw.Hash()); got != h {
-			return fmt.Errorf("object %s: written as %s", h, got)
-		}
 	}
 	return nil
 }
 
-// dropTemp closes and removes the temporary file of an object whose write
-// failed (a file already renamed into place or removed is not there any
-// more: nothing to do).
-func (r *Repo) dropTemp() {
-	f := r.objTemp.Swap(nil)
-	if f == nil {
-		return
+// looseWriters are the zlib writers of loose objects, kept for reuse (a
+// new compressing writer allocates and clears about 700 KB).
+var looseWriters = sync.Pool{New: func() any { return &levelWriter{} }}
+
+// writeLoose writes a loose object's zlib stream to w.
+func writeLoose(w io.Writer, typ string, n int, parts [][]byte) error {
+	bw := bufio.NewWriterSize(w, min(64<<10, n+64))
+	zw := looseWriters.Get().(*levelWriter)
+	defer looseWriters.Put(zw)
+	zw.Reset(bw)
+	head := make([]byte, 0, 32)
+	head = append(head, typ...)
+	head = append(head, ' ')
+	head = strconv.AppendInt(head, int64(n), 10)
+	head = append(head, 0)
+	if _, err := zw.Write(head); err != nil {
+		return err
 	}
-	_ = f.File.Close()
-	_ = os.Remove(f.File.Name())
+	for _, p := range parts {
+		if _, err := zw.Write(p); err != nil {
+			return err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// tempSeq makes the names of temporary objects distinct within a process;
+// O_EXCL keeps them distinct across processes.
+var tempSeq atomic.Uint64
+
+// createTemp creates a new file named prefix and a number in dir, as git's
+// mkstemp does (read-only: git's objects are), creating dir when missing.
+func createTemp(dir, prefix string) (*os.File, error) {
+	seed := uint64(os.Getpid())<<20 ^ tempSeq.Add(1)*0x9e3779b97f4a7c15
+	for try := 0; ; try++ {
+		if try == 100 {
+			return nil, fmt.Errorf("%s: cannot create a temporary file", dir)
+		}
+		name := filepath.Join(dir, prefix+strconv.FormatUint(seed+uint64(try)*7919, 36))
+		f, err := openFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o444)
+		switch {
+		case err == nil:
+			return f, nil
+		case errors.Is(err, fs.ErrNotExist):
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, err
+			}
+		case errors.Is(err, fs.ErrExist):
+		default:
+			return nil, err
+		}
+	}
 }

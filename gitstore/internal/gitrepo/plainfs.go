@@ -1,13 +1,11 @@
 package gitrepo
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/go-git/go-billy/v6"
 )
@@ -28,20 +26,10 @@ import (
 // reach the store.
 type plainFS struct {
 	base string
-	// objDir, when set, is the fan-out directory ("ab") of the object
-	// being written (Repo.Write knows its id before go-git does).
-	objDir *atomic.Pointer[string]
-	// objTemp, when set, is told the temporary file of the object being
-	// written, so that Repo.Write can remove it when the write fails.
-	objTemp *atomic.Pointer[plainFile]
 }
 
-// tempTurn picks the fan-out directory of a temporary object whose id is
-// not known.
-var tempTurn atomic.Uint32
-
-func newPlainFS(base string, objDir *atomic.Pointer[string], objTemp *atomic.Pointer[plainFile]) *plainFS {
-	return &plainFS{base: filepath.Clean(base), objDir: objDir, objTemp: objTemp}
+func newPlainFS(base string) *plainFS {
+	return &plainFS{base: filepath.Clean(base)}
 }
 
 func (p *plainFS) abs(name string) string {
@@ -65,12 +53,12 @@ func (p *plainFS) Open(name string) (billy.File, error) {
 // not exist yet gets its directories, as osfs does.
 func (p *plainFS) OpenFile(name string, flag int, perm fs.FileMode) (billy.File, error) {
 	abs := p.abs(name)
-	f, err := os.OpenFile(abs, flag, perm)
+	f, err := openFile(abs, flag, perm)
 	if err != nil && flag&os.O_CREATE != 0 && os.IsNotExist(err) {
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			return nil, err
 		}
-		f, err = os.OpenFile(abs, flag, perm)
+		f, err = openFile(abs, flag, perm)
 	}
 	if err != nil {
 		return nil, err
@@ -102,24 +90,9 @@ func (p *plainFS) Remove(name string) error { return os.Remove(p.abs(name)) }
 // Join implements billy.Basic.
 func (p *plainFS) Join(elem ...string) string { return filepath.Join(elem...) }
 
-// TempFile implements billy.TempFile. go-git writes every loose object
-// through a temporary file in objects/pack ("tmp_obj_") and renames it to
-// its fan-out directory once the id is known; here that file is made in
-// the object's own fan-out directory when Repo.Write told it (as git
-// makes its temporary objects, so that the rename stays in one
-// directory), else in the fan-out directories in turn. Every call
-// creating and renaming away four files in the one directory made each
-// create slow on a busy file system (strace -T: 0.2 to 0.6 ms an openat).
+// TempFile implements billy.TempFile. (graft writes its loose objects
+// itself, objects.go; go-git writes none through here.)
 func (p *plainFS) TempFile(dir, prefix string) (billy.File, error) {
-	if prefix == "tmp_obj_" && filepath.Base(dir) == "pack" && filepath.Base(filepath.Dir(dir)) == "objects" {
-		fan := fmt.Sprintf("%02x", tempTurn.Add(1)%256)
-		if p.objDir != nil {
-			if d := p.objDir.Load(); d != nil && *d != "" {
-				fan = *d
-			}
-		}
-		dir = filepath.Join(filepath.Dir(dir), fan)
-	}
 	d := p.abs(dir)
 	f, err := os.CreateTemp(d, prefix)
 	if err != nil && os.IsNotExist(err) {
@@ -132,11 +105,7 @@ func (p *plainFS) TempFile(dir, prefix string) (billy.File, error) {
 		return nil, err
 	}
 	rel, _ := filepath.Rel(p.base, f.Name())
-	pf := &plainFile{File: f, name: rel}
-	if prefix == "tmp_obj_" && p.objTemp != nil {
-		p.objTemp.Store(pf)
-	}
-	return pf, nil
+	return &plainFile{File: f, name: rel}, nil
 }
 
 // ReadDir implements billy.Dir.
@@ -158,7 +127,7 @@ func (p *plainFS) Readlink(link string) (string, error) { return os.Readlink(p.a
 
 // Chroot implements billy.Chroot.
 func (p *plainFS) Chroot(path string) (billy.Filesystem, error) {
-	return newPlainFS(p.abs(path), p.objDir, p.objTemp), nil
+	return newPlainFS(p.abs(path)), nil
 }
 
 // Root implements billy.Chroot.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/go-git/go-git/v6/plumbing"
 	"github.com/go-git/go-git/v6/plumbing/format/reflog"
-	"github.com/go-git/go-git/v6/storage"
 	"github.com/go-git/go-git/v6/storage/filesystem"
 )
 
@@ -101,14 +100,20 @@ type RefUpdate struct {
 	Who        Signature
 	Message    string
 	FollowHEAD bool
+	// BeforeReplace, when set, is called with the ref's file just before
+	// the new one replaces it (graft keeps the old one open, so that the
+	// file system frees it later: DeferFrees).
+	BeforeReplace func(file string)
 }
 
-// UpdateRef moves a ref by compare-and-swap. git's lock file (REF.lock,
-// created exclusively) is held meanwhile, so a concurrent git command
-// (which takes the same lock) and graft cannot both move the ref; go-git
-// checks the current value and writes the new one (CheckAndSetReference).
-// The reflog entry is go-git's too; failing to write it does not fail the
-// move.
+// UpdateRef moves a ref by compare-and-swap, as git does: git's lock file
+// (REF.lock, created exclusively) is held meanwhile, so a concurrent git
+// command (which takes the same lock) and graft cannot both move the ref;
+// the ref is read under it (loose or packed, through go-git) and compared,
+// the new value is written into the lock file, synced when Durable, and
+// the lock file renamed over the ref. A crash leaves the ref whole, old or
+// new, and at worst the lock file behind (TakeOver). The reflog entry is
+// go-git's; failing to write it does not fail the move.
 func (r *Repo) UpdateRef(u RefUpdate) error {
 	file := r.refFile(u.Name)
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
@@ -119,10 +124,14 @@ func (r *Repo) UpdateRef(u RefUpdate) error {
 	if err != nil {
 		return fmt.Errorf("%s is being updated by another git command (%s exists): %w", u.Name, lock, err)
 	}
-	f.Close()
-	defer os.Remove(lock)
+	locked := true
+	defer func() {
+		if locked {
+			f.Close()
+			os.Remove(lock)
+		}
+	}()
 
-	st := r.refs(u.Name)
 	name := plumbing.ReferenceName(u.Name)
 	cur, err := r.Ref(u.Name)
 	if err != nil && !errors.Is(err, ErrRefNotFound) {
@@ -138,30 +147,26 @@ func (r *Repo) UpdateRef(u RefUpdate) error {
 	if !ok {
 		return fmt.Errorf("%s: bad id %q", u.Name, u.New)
 	}
-	ref := plumbing.NewHashReference(name, nh)
-	if oh, ok := hash(u.Old); ok && !u.Force {
-		err = st.CheckAndSetReference(ref, plumbing.NewHashReference(name, oh))
-	} else {
-		err = st.SetReference(ref)
+	_, err = f.Write([]byte(string(u.New) + "\n"))
+	if err == nil && u.Durable {
+		err = f.Sync()
 	}
-	if errors.Is(err, storage.ErrReferenceHasChanged) {
-		return fmt.Errorf("%s: %w", u.Name, ErrRefChanged)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && u.BeforeReplace != nil {
+		u.BeforeReplace(file)
+	}
+	if err == nil {
+		err = rename(lock, file)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", u.Name, err)
 	}
-	if u.Durable {
-		if f, err := os.OpenFile(file, os.O_RDWR, 0); err == nil {
-			err = f.Sync()
-			f.Close()
-			if err != nil {
-				return fmt.Errorf("%s: %w", u.Name, err)
-			}
-		}
-	}
+	locked = false
 	e := &reflog.Entry{OldHash: r.zeroOr(cur), NewHash: nh, Message: u.Message,
 		Committer: reflog.Signature{Name: u.Who.Name, Email: u.Who.Email, When: u.Who.When}}
-	_ = st.AppendReflog(name, e)
+	_ = r.refs(u.Name).AppendReflog(name, e)
 	if u.FollowHEAD {
 		if target, _, err := r.RawRef("HEAD"); err == nil && target == u.Name {
 			_ = r.refs("HEAD").AppendReflog(plumbing.HEAD, e)
@@ -185,7 +190,7 @@ func (r *Repo) zeroOr(h ID) plumbing.Hash {
 func createLock(name string, takeover bool) (*os.File, error) {
 	deadline := time.Now().Add(lockWait)
 	for {
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := openFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err == nil || !errors.Is(err, fs.ErrExist) {
 			return f, err
 		}

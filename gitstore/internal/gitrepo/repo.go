@@ -1,8 +1,13 @@
-// Package gitrepo is graft's access to a git repository's storage, through
-// go-git (github.com/go-git/go-git/v6): objects, loose and packed, read and
-// written; the files ref backend read and moved by compare-and-swap; config
-// and attribute files parsed. It knows nothing of journals, transactions
-// or worktree files; package gitstore builds those on top of it.
+// Package gitrepo is graft's access to a git repository's storage:
+// objects, loose and packed, read and written; the files ref backend read
+// and moved by compare-and-swap; config and attribute files parsed. It is
+// built on go-git (github.com/go-git/go-git/v6), which encodes commits,
+// decodes trees and commits, reads refs and writes reflogs, decodes config
+// and attribute files and applies deltas; the object reader and writer
+// (pack.go, objects.go), the tree encoder (tree.go) and the ref move
+// (refs.go) are thin code of graft's own, because go-git's cost a call
+// more than the call itself (each file says how). It knows nothing of journals, transactions or
+// worktree files; package gitstore builds those on top of it.
 //
 // Object ids cross this package's boundary as lowercase hex (ID), so that
 // the layers above can write them into intent records and messages as
@@ -14,8 +19,6 @@ import (
 	"crypto"
 	"crypto/sha1"
 	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -135,9 +138,10 @@ type Repo struct {
 	format            Format
 	st                *filesystem.Storage // the whole repository
 	wt                *filesystem.Storage // per-worktree refs (refs/worktree/..., HEAD), nil in the main worktree
-	packStamp         string
-	objDir            atomic.Pointer[string]    // the fan-out directory of the object Write writes
-	objTemp           atomic.Pointer[plainFile] // the temporary file of the object Write writes
+	objs              *objectStore        // objects read and written here (pack.go)
+	// goGitStale: the packs changed since go-git listed them; it lists
+	// them again before it is next asked.
+	goGitStale atomic.Bool
 }
 
 // ErrNotFound: no object has the id.
@@ -163,15 +167,16 @@ func Open(gitDir, commonDir string, format Format) *Repo {
 		r.st = filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(objectCacheBytes), opts)
 		r.wt = filesystem.NewStorageWithOptions(r.dirFS(gitDir), cache.NewObjectLRU(0), opts)
 	}
-	r.packStamp = r.packDirsStamp()
+	r.objs = newObjectStore(filepath.Join(commonDir, "objects"), format)
 	return r
 }
 
 // Format is the repository's hash algorithm.
 func (r *Repo) Format() Format { return r.format }
 
-// Close releases the files go-git keeps open (pack indexes and packs).
+// Close releases the files kept open (pack indexes and packs).
 func (r *Repo) Close() error {
+	r.objs.close()
 	err := r.st.Close()
 	if r.wt != nil {
 		r.wt.Close()
@@ -181,29 +186,19 @@ func (r *Repo) Close() error {
 
 // dirFS is the file system go-git reads and writes dir through (see
 // plainFS for why it is not billy's osfs).
-func (r *Repo) dirFS(dir string) billy.Filesystem { return newPlainFS(dir, &r.objDir, &r.objTemp) }
+func (r *Repo) dirFS(dir string) billy.Filesystem { return newPlainFS(dir) }
 
 // Refresh makes the next reads list the packs again when a pack directory
 // changed since they were listed (git repacked or fetched meanwhile).
 func (r *Repo) Refresh() {
-	if stamp := r.packDirsStamp(); stamp != r.packStamp {
-		r.packStamp = stamp
-		r.st.Reindex()
+	if r.objs.refresh() {
+		r.goGitStale.Store(true)
 	}
 }
 
 // Idle closes the pack files kept open between calls: off Unix an open
 // file keeps git from deleting a pack it replaced.
-func (r *Repo) Idle() { r.st.CloseIdleDescriptors() }
-
-// packDirsStamp changes when a pack is added or removed: the pack
-// directory's modification time and size (one stat a call). go-git makes
-// its temporary loose objects in the fan-out directories here (plainFS),
-// not in objects/pack, so only packs change it.
-func (r *Repo) packDirsStamp() string {
-	fi, err := os.Stat(filepath.Join(r.commonDir, "objects", "pack"))
-	if err != nil {
-		return ""
-	}
-	return fmt.Sprintf("%d %d", fi.ModTime().UnixNano(), fi.Size())
+func (r *Repo) Idle() {
+	r.objs.close()
+	r.st.CloseIdleDescriptors()
 }

@@ -1,13 +1,15 @@
 package gitrepo
 
 import (
+	"encoding/hex"
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v6/plumbing"
-	"github.com/go-git/go-git/v6/plumbing/filemode"
 	"github.com/go-git/go-git/v6/plumbing/object"
 )
 
@@ -29,7 +31,7 @@ type TreeEntry struct {
 
 // ReadTree reads a tree's entries.
 func (r *Repo) ReadTree(h ID) ([]TreeEntry, error) {
-	o, err := r.encoded(plumbing.TreeObject, h)
+	o, err := r.readAs(plumbing.TreeObject, h)
 	if err != nil {
 		return nil, err
 	}
@@ -46,17 +48,86 @@ func (r *Repo) ReadTree(h ID) ([]TreeEntry, error) {
 
 // EncodeTree sorts entries in git's order (a directory as if its name
 // ended in "/") and returns the tree's content and id, without storing it.
+// It refuses what git fsck refuses in a tree graft writes: an empty name,
+// ".", "..", ".git", a name with "/" or NUL, a repeated name, an unknown
+// mode, an id that is not one of this format.
+//
+// The encoding is graft's own, not go-git's Tree.Encode: that one formats
+// each entry through fmt, validates through a map and a path parser, and
+// copies the result through a memory object and io.ReadAll, which cost an
+// MCP edit in a directory of a hundred files about a third of a
+// millisecond and a hundred kilobytes a call. The format is one line of
+// git's: "MODE NAME\0" and the raw id, per entry (pack_test.go checks it
+// against go-git's and git's own).
 func (f Format) EncodeTree(entries []TreeEntry) ([]byte, ID, error) {
-	t := &object.Tree{Entries: make([]object.TreeEntry, len(entries))}
+	sort.Slice(entries, func(i, j int) bool { return treeLess(entries[i], entries[j]) })
+	size := 0
 	for i, e := range entries {
-		h, ok := hash(e.Hash)
-		if !ok {
+		switch {
+		case e.Name == "" || e.Name == "." || e.Name == ".." || strings.EqualFold(e.Name, ".git") || strings.ContainsAny(e.Name, "/\x00"):
+			return nil, "", fmt.Errorf("tree entry %q: bad name", e.Name)
+		case repeated(entries, i):
+			return nil, "", fmt.Errorf("tree entry %q: twice", e.Name)
+		case len(e.Hash) != 2*f.Size() || e.Hash == ID(f.ZeroHex()):
 			return nil, "", fmt.Errorf("tree entry %q: bad id %q", e.Name, e.Hash)
 		}
-		t.Entries[i] = object.TreeEntry{Name: e.Name, Mode: filemode.FileMode(e.Mode), Hash: h}
+		switch e.Mode {
+		case ModeDir, ModeRegular, ModeExec, ModeSymlink, ModeSubmodule:
+		default:
+			return nil, "", fmt.Errorf("tree entry %q: bad mode %o", e.Name, e.Mode)
+		}
+		size += 7 + len(e.Name) + 1 + f.Size()
 	}
-	sort.Sort(object.TreeEntrySorter(t.Entries))
-	return f.encode(t)
+	buf := make([]byte, 0, size)
+	for _, e := range entries {
+		buf = strconv.AppendUint(buf, uint64(e.Mode), 8)
+		buf = append(buf, ' ')
+		buf = append(buf, e.Name...)
+		buf = append(buf, 0)
+		var err error
+		if buf, err = hex.AppendDecode(buf, []byte(e.Hash)); err != nil {
+			return nil, "", fmt.Errorf("tree entry %q: bad id %q", e.Name, e.Hash)
+		}
+	}
+	return buf, f.Sum("tree", [][]byte{buf}), nil
+}
+
+// repeated reports whether entries[i]'s name is also an earlier entry's,
+// in entries sorted by treeLess: the entry just before, or for a tree the
+// file of the same name, which sorts before the names that continue it
+// with a byte below '/'.
+func repeated(entries []TreeEntry, i int) bool {
+	name := entries[i].Name
+	for j := i - 1; j >= 0; j-- {
+		other := entries[j].Name
+		switch {
+		case other == name:
+			return true
+		case entries[i].Mode == ModeDir && len(other) > len(name) && strings.HasPrefix(other, name) && other[len(name)] < '/':
+			continue
+		}
+		return false
+	}
+	return false
+}
+
+// treeLess is git's order of tree entries (base_name_compare): names
+// compared bytewise, a tree's name as if it ended in "/".
+func treeLess(a, b TreeEntry) bool {
+	n := min(len(a.Name), len(b.Name))
+	if c := strings.Compare(a.Name[:n], b.Name[:n]); c != 0 {
+		return c < 0
+	}
+	next := func(e TreeEntry) byte {
+		switch {
+		case len(e.Name) > n:
+			return e.Name[n]
+		case e.Mode == ModeDir:
+			return '/'
+		}
+		return 0
+	}
+	return next(a) < next(b)
 }
 
 // Signature is an author or committer.
@@ -83,7 +154,7 @@ type Commit struct {
 
 // ReadCommit reads a commit.
 func (r *Repo) ReadCommit(h ID) (*Commit, error) {
-	o, err := r.encoded(plumbing.CommitObject, h)
+	o, err := r.readAs(plumbing.CommitObject, h)
 	if err != nil {
 		return nil, err
 	}
