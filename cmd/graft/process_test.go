@@ -29,6 +29,9 @@ func TestWarmEditStartsNoProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := gittest.Repo(t, map[string]string{"d/a.txt": "v0\n"})
+	if _, err := os.Stat(filepath.Join(dir, ".git", "reftable")); err == nil {
+		t.Skip("reftable refs are read and moved through git")
+	}
 	run := func(args ...string) {
 		t.Helper()
 		cmd := exec.Command(args[0], args[1:]...)
