@@ -252,20 +252,7 @@ func (f *TxFile) textResult(oldName, newName string) FileResult {
 			edits = editsFromHunks(ai, bi, sorted)
 		}
 	}
-	r := FileResult{Path: f.Rel, Diff: unifiedAt(oldName, newName, ai, bi, edits, base),
-		Replacements: f.replacements, Hunks: nonNil(f.located), Created: !f.Exists, Deleted: f.deleted}
-	if f.Exists && !f.deleted && f.Mode != f.OldMode {
-		r.Diff = fmt.Sprintf("old mode %o\nnew mode %o\n", gitMode(f.OldMode), gitMode(f.Mode)) + r.Diff
-	}
-	for _, e := range edits {
-		r.Additions += e.B1 - e.B0
-		r.Deletions += e.A1 - e.A0
-	}
-	if len(edits) > 0 {
-		first, last := edits[0], edits[len(edits)-1]
-		r.LineRange = LineRange{Start: max(1, first.B0), End: max(first.B0, last.B1-1, 1)}
-	}
-	return r
+	return f.resultOf(oldName, newName, ai, bi, edits, base)
 }
 
 // encodingKey tells decoded texts apart in caches keyed by the bytes'

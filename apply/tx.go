@@ -602,12 +602,19 @@ func (f *TxFile) result() FileResult {
 		ai, bi = lineindex.New(f.Old), lineindex.New(f.Content())
 		edits = diffLines(ai, 1, ai.Count()+1, bi, 1, bi.Count()+1)
 	}
+	return f.resultOf(oldName, newName, ai, bi, edits, base)
+}
+
+// resultOf is a changed file's result from the line edits between its
+// old and new lines (ai, bi; base lines precede them): the one way every
+// result's diff, counts and line range are made, whatever view the lines
+// were read through.
+func (f *TxFile) resultOf(oldName, newName string, ai, bi *lineindex.Index, edits []lineEdit, base int) FileResult {
 	r := FileResult{Path: f.Rel, Diff: unifiedAt(oldName, newName, ai, bi, edits, base),
 		Replacements: f.replacements, Hunks: nonNil(f.located), Created: !f.Exists, Deleted: f.deleted}
 	if f.Exists && !f.deleted && f.Mode != f.OldMode {
 		r.Diff = fmt.Sprintf("old mode %o\nnew mode %o\n", gitMode(f.OldMode), gitMode(f.Mode)) + r.Diff
 	}
-
 	for _, e := range edits {
 		r.Additions += e.B1 - e.B0
 		r.Deletions += e.A1 - e.A0
