@@ -19,8 +19,10 @@
 //     the line it lands on, else of the nearest line before, else after.
 //   - [Error] is the one error value, with a [Code]; the sentinels
 //     [ErrNotFound], [ErrAmbiguous], [ErrConflict], [ErrMalformed] and
-//     [ErrNoFile] match it by code with errors.Is. The matcher's refusals
-//     use the same sentinels and [Candidate].
+//     [ErrNoFile] match it by code with errors.Is; a format's finer kind
+//     of refusal ([Kind]: a patch's "file already exists") wraps one of
+//     them, and [KindCode] is the one mapping from a kind to its code. The
+//     matcher's refusals use the same sentinels and [Candidate].
 //   - [View] is the text a format reads and locates in, and the one
 //     mapping from that text back to the file's bytes. A byte order mark
 //     belongs to the file, not to its first line, so no format shows it,
