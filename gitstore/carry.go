@@ -1,7 +1,6 @@
 package gitstore
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -262,26 +261,7 @@ func mergeSame(base, ours, theirs []byte) ([]byte, error) {
 			}
 		}
 	}
-	lines := splitLines(base)
-	var out bytes.Buffer
-	pos, i, j := 0, 0, 0
-	for i < len(o) || j < len(t) {
-		var e ledit
-		if j >= len(t) || i < len(o) && o[i].a0 < t[j].a0 {
-			e, i = o[i], i+1
-		} else {
-			e, j = t[j], j+1
-		}
-		for ; pos < e.a0; pos++ {
-			out.WriteString(lines[pos])
-		}
-		out.WriteString(e.repl)
-		pos = e.a1
-	}
-	for ; pos < len(lines); pos++ {
-		out.WriteString(lines[pos])
-	}
-	return out.Bytes(), nil
+	return weave(base, o, t), nil
 }
 
 // carryMessage is the message of a carry commit onto head.

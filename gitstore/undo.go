@@ -306,6 +306,13 @@ func merge3(base, target, cur []byte) ([]byte, error) {
 			}
 		}
 	}
+	return weave(base, ours, theirs), nil
+}
+
+// weave applies two lists of line edits of base that touch no common
+// line, each in order, in one pass: the last step of merge3 and
+// mergeSame.
+func weave(base []byte, ours, theirs []ledit) []byte {
 	lines := splitLines(base)
 	var out bytes.Buffer
 	pos := 0
@@ -326,7 +333,7 @@ func merge3(base, target, cur []byte) ([]byte, error) {
 	for ; pos < len(lines); pos++ {
 		out.WriteString(lines[pos])
 	}
-	return out.Bytes(), nil
+	return out.Bytes()
 }
 
 // ledit replaces lines [a0, a1) of the old text with repl.
