@@ -207,7 +207,7 @@ func createTemp(dir, prefix string) (*os.File, error) {
 			return nil, fmt.Errorf("%s: cannot create a temporary file", dir)
 		}
 		name := filepath.Join(dir, prefix+strconv.FormatUint(seed+uint64(try)*7919, 36))
-		f, err := openFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o444)
+		f, err := OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o444)
 		switch {
 		case err == nil:
 			return f, nil

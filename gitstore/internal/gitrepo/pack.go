@@ -740,7 +740,7 @@ func (c *baseCache) put(p *pack, off int64, typ byte, data []byte) {
 // readLoose reads a loose object file: zlib of "TYPE SIZE\0" and the
 // content. The error wraps os.ErrNotExist when there is no such file.
 func readLoose(name string) (byte, []byte, error) {
-	f, err := openFile(name, os.O_RDONLY, 0)
+	f, err := OpenFile(name, os.O_RDONLY, 0)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -53,12 +53,12 @@ func (p *plainFS) Open(name string) (billy.File, error) {
 // not exist yet gets its directories, as osfs does.
 func (p *plainFS) OpenFile(name string, flag int, perm fs.FileMode) (billy.File, error) {
 	abs := p.abs(name)
-	f, err := openFile(abs, flag, perm)
+	f, err := OpenFile(abs, flag, perm)
 	if err != nil && flag&os.O_CREATE != 0 && os.IsNotExist(err) {
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			return nil, err
 		}
-		f, err = openFile(abs, flag, perm)
+		f, err = OpenFile(abs, flag, perm)
 	}
 	if err != nil {
 		return nil, err

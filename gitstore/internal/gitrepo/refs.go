@@ -190,7 +190,7 @@ func (r *Repo) zeroOr(h ID) plumbing.Hash {
 func createLock(name string, takeover bool) (*os.File, error) {
 	deadline := time.Now().Add(lockWait)
 	for {
-		f, err := openFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err == nil || !errors.Is(err, fs.ErrExist) {
 			return f, err
 		}

@@ -16,7 +16,7 @@ import (
 // mapFile maps a whole file into memory, read-only. An empty file is a
 // region of no bytes.
 func mapFile(name string) (region, error) {
-	f, err := openFile(name, os.O_RDONLY, 0)
+	f, err := OpenFile(name, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -38,11 +38,11 @@ func mapFile(name string) (region, error) {
 	return &memRegion{b: b, unmap: func() { _ = unix.Munmap(b) }}, nil
 }
 
-// openFile is os.OpenFile in one system call: os.OpenFile offers every
+// OpenFile is os.OpenFile in one system call: os.OpenFile offers every
 // file to the network poller (two fcntl calls, an epoll_ctl that fails for
 // a regular file, two more fcntl calls), five calls per file that go-git
 // and graft open by the dozen in a call.
-func openFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+func OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 	for {
 		fd, err := syscall.Open(name, flag|syscall.O_CLOEXEC, uint32(perm.Perm()))
 		if err == syscall.EINTR {
