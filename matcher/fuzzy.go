@@ -1095,11 +1095,8 @@ func (s *searcher) openTypography(v variant, p int, tier Tier, a *lineAdapter) *
 	if why == "" {
 		return nil
 	}
-	n := len(v.lines)
-	return &Refusal{Kind: ErrNotFound, Tier: tier, Reason: "the old text was found only by the typography tier, and the new text's typography is open: " +
-		why + "; write the new text with the file's characters (the file's text is below)",
-		Candidates: []Candidate{{Line: p + 1, EndLine: p + n, Similarity: s.similarityAt(v.lines, p),
-			Text: linesText(s.content, p+1, p+n), Reason: "the block found"}}}
+	return s.openRefusal(v, p, tier, "the old text was found only by the typography tier, and the new text's typography is open: "+
+		why+"; write the new text with the file's characters (the file's text is below)")
 }
 
 // openIndent refuses a block whose file lines write their indentation in
@@ -1113,9 +1110,16 @@ func (s *searcher) openIndent(v variant, p int, tier Tier, a *lineAdapter) *Refu
 	if why == "" {
 		return nil
 	}
+	return s.openRefusal(v, p, tier, "the file writes this block's indentation in more than one form (tabs, spaces), and "+
+		why+"; write the new lines' indentation as the file's lines have it (the file's text is below)")
+}
+
+// openRefusal refuses the block of v found at line p (0-based) by tier
+// because the new text cannot be written there without a choice the
+// caller left open, showing the block as the one candidate.
+func (s *searcher) openRefusal(v variant, p int, tier Tier, reason string) *Refusal {
 	n := len(v.lines)
-	return &Refusal{Kind: ErrNotFound, Tier: tier, Reason: "the file writes this block's indentation in more than one form (tabs, spaces), and " +
-		why + "; write the new lines' indentation as the file's lines have it (the file's text is below)",
+	return &Refusal{Kind: ErrNotFound, Tier: tier, Reason: reason,
 		Candidates: []Candidate{{Line: p + 1, EndLine: p + n, Similarity: s.similarityAt(v.lines, p),
 			Text: linesText(s.content, p+1, p+n), Reason: "the block found"}}}
 }
