@@ -1084,46 +1084,6 @@ func (s *searcher) indentFitsAt(lines []string, p int) bool {
 	return s.indentFits(lines, file)
 }
 
-// openTypography refuses a block found by the typography tier when the
-// new text has a character whose form the block leaves open: the matched
-// lines show it read several ways and nothing decides the new occurrence.
-func (s *searcher) openTypography(v variant, p int, tier Tier, a *lineAdapter) *Refusal {
-	if a.typo == nil || s.opt.NewText == "" {
-		return nil
-	}
-	_, why := a.adaptChecked(v.newFor(s.opt.NewText))
-	if why == "" {
-		return nil
-	}
-	return s.openRefusal(v, p, tier, "the old text was found only by the typography tier, and the new text's typography is open: "+
-		why+"; write the new text with the file's characters (the file's text is below)")
-}
-
-// openIndent refuses a block whose file lines write their indentation in
-// more than one form when a new line's indentation stays open
-// (lineAdapter.mixedIndent).
-func (s *searcher) openIndent(v variant, p int, tier Tier, a *lineAdapter) *Refusal {
-	if a.indent.mixed == nil || s.opt.NewText == "" {
-		return nil
-	}
-	_, _, why := a.adaptLines(v.newFor(s.opt.NewText), true)
-	if why == "" {
-		return nil
-	}
-	return s.openRefusal(v, p, tier, "the file writes this block's indentation in more than one form (tabs, spaces), and "+
-		why+"; write the new lines' indentation as the file's lines have it (the file's text is below)")
-}
-
-// openRefusal refuses the block of v found at line p (0-based) by tier
-// because the new text cannot be written there without a choice the
-// caller left open, showing the block as the one candidate.
-func (s *searcher) openRefusal(v variant, p int, tier Tier, reason string) *Refusal {
-	n := len(v.lines)
-	return &Refusal{Kind: ErrNotFound, Tier: tier, Reason: reason,
-		Candidates: []Candidate{{Line: p + 1, EndLine: p + n, Similarity: s.similarityAt(v.lines, p),
-			Text: linesText(s.content, p+1, p+n), Reason: "the block found"}}}
-}
-
 // ambiguousAt is the ambiguity of the variant's lines found by tier at
 // file lines ps (0-based, in order), each listed from its first line to
 // its last, or to the file's last line for a partial-line rival whose last
