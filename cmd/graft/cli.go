@@ -117,6 +117,12 @@ func (c *Context) Engine() (*apply.Engine, error) {
 		return c.engine, nil
 	}
 	opts := apply.Options{Dir: c.Dir, Logger: c.logger, ExactMatch: c.Match == "exact", Check: apply.CheckMode(c.Check)}
+	// The file versions a call replaces (each file's old content, the
+	// ref's old file) are freed once the call has released the
+	// repository's lock (Main, or the MCP server after each answer), not
+	// inside it: freeing can wait for the disk (discarded blocks), and
+	// writers queued on the lock need not.
+	opts.Store.DeferFrees = true
 	if isTerminal(c.Stderr) {
 		c.bar = newProgressBar(c.Stderr)
 		opts.Progress = c.bar.update
@@ -132,6 +138,17 @@ func (c *Context) Engine() (*apply.Engine, error) {
 	}
 	c.engine = e
 	return e, nil
+}
+
+// releaseReplaced frees the file versions the engine's calls replaced
+// (OpenOptions.DeferFrees), now that no lock is held.
+func (c *Context) releaseReplaced() {
+	if c.engine == nil {
+		return
+	}
+	if release := c.engine.Store().ReleaseReplaced(); release != nil {
+		release()
+	}
 }
 
 // callTool runs a tool for a people-facing command: req is the tool's
@@ -153,6 +170,7 @@ func (c *Context) callTool(tool string, req any) (any, error) {
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &Context{Stdin: stdin, Stdout: stdout, Stderr: stderr, Extra: map[string]any{}}
 	err := run(c, args)
+	c.releaseReplaced()
 	if err != nil && !errors.Is(err, errPartial) {
 		printError(c, err)
 	}

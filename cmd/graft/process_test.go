@@ -53,7 +53,9 @@ func TestWarmEditStartsNoProcess(t *testing.T) {
 		if strings.Contains(line, "execve(") {
 			execs = append(execs, line)
 		}
-		if m := openRE.FindStringSubmatch(line); m != nil {
+		// A ref's file opened O_NOFOLLOW is not read: it is held open
+		// as the new one replaces it (DeferFrees).
+		if m := openRE.FindStringSubmatch(line); m != nil && !strings.Contains(line, "O_NOFOLLOW") {
 			opened[m[3]]++
 		}
 	}
@@ -69,4 +71,100 @@ func TestWarmEditStartsNoProcess(t *testing.T) {
 	if got := gittest.Git(t, dir, "show", "refs/graft/main:d/a.txt"); got != "v2\n" {
 		t.Fatalf("journal holds %q", got)
 	}
+}
+
+// A CLI call frees the file versions it replaced (the file's old content,
+// the journal ref's old file) after it has released the repository's lock,
+// not inside it: freeing waits for the disk on some file systems, and
+// writers queued on the lock need not. strace's record of a warm edit: the
+// replaced file is held open (opened O_NOFOLLOW) and closed only after the
+// lock's flock(LOCK_UN). Skipped where strace is missing.
+func TestEditFreesReplacedAfterUnlock(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("strace is Linux's")
+	}
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skip("strace is not installed")
+	}
+	graft, err := exec.LookPath("graft")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := gittest.Repo(t, map[string]string{"d/a.txt": "v0\n"})
+	if _, err := os.Stat(filepath.Join(dir, ".git", "reftable")); err == nil {
+		t.Skip("reftable refs are moved through git")
+	}
+	if out, err := exec.Command(graft, "-C", dir, "edit", "d/a.txt", "--old", "v0", "--new", "v1").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	log := filepath.Join(t.TempDir(), "strace")
+	cmd := exec.Command(strace, "-f", "-qq", "-o", log, "-e", "trace=openat,close,flock", graft, "-C", dir, "edit", "d/a.txt", "--old", "v1", "--new", "v2")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	heldRE := regexp.MustCompile(`openat\(AT_FDCWD, "([^"]*)", [^)]*O_NOFOLLOW[^)]*\) = (\d+)`)
+	held := map[string]string{} // fd -> what it holds, until closed
+	var freedUnder []string
+	unlocked, freed := false, 0
+	for _, line := range straceCalls(string(b)) {
+		if m := heldRE.FindStringSubmatch(line); m != nil {
+			held[m[2]] = m[1]
+			continue
+		}
+		if strings.Contains(line, "LOCK_UN") {
+			unlocked = true
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "close("); ok {
+			fd, _, _ := strings.Cut(rest, ")")
+			if name, ok := held[fd]; ok {
+				delete(held, fd)
+				if unlocked {
+					freed++
+				} else {
+					freedUnder = append(freedUnder, name)
+				}
+			}
+		}
+	}
+	if !unlocked {
+		t.Fatalf("no flock(LOCK_UN) in the record:\n%s", b)
+	}
+	if len(freedUnder) > 0 {
+		t.Errorf("replaced versions freed under the lock: %s", strings.Join(freedUnder, ", "))
+	}
+	if freed < 2 {
+		t.Errorf("%d replaced versions held and freed after the lock, want the file's and the ref's:\n%s", freed, b)
+	}
+}
+
+// straceCalls is strace -f's record as one line per system call, in the
+// order they returned, without the thread ids: a call another thread
+// interrupted ("<unfinished ...>") is joined to its "<... resumed>" end.
+func straceCalls(record string) []string {
+	var calls []string
+	pending := map[string]string{}
+	for _, line := range strings.Split(record, "\n") {
+		pid, call, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if !ok {
+			continue
+		}
+		call = strings.TrimSpace(call)
+		if head, ok := strings.CutSuffix(call, "<unfinished ...>"); ok {
+			pending[pid] = strings.TrimSpace(head)
+			continue
+		}
+		if strings.HasPrefix(call, "<...") {
+			_, tail, _ := strings.Cut(call, "resumed>")
+			call = pending[pid] + tail
+			delete(pending, pid)
+		}
+		calls = append(calls, call)
+	}
+	return calls
 }
