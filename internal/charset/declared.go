@@ -10,6 +10,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Declared returns the encoding name a file declares in its own text, or
@@ -22,7 +23,7 @@ func Declared(name string, data []byte) string {
 	if bytes.HasPrefix(data, []byte("<?xml")) {
 		end := bytes.Index(data, []byte("?>"))
 		if end > 0 && end < 1024 {
-			if m := xmlEncoding.FindSubmatch(data[:end]); m != nil {
+			if m := xmlEncoding().FindSubmatch(data[:end]); m != nil {
 				return string(m[1])
 			}
 		}
@@ -37,7 +38,7 @@ func Declared(name string, data []byte) string {
 		} else {
 			head = nil
 		}
-		if m := codingCookie.FindSubmatch(line); m != nil {
+		if m := codingCookie().FindSubmatch(line); m != nil {
 			return string(m[1])
 		}
 		// Python reads line 2 only when line 1 is a comment or blank.
@@ -47,7 +48,7 @@ func Declared(name string, data []byte) string {
 	}
 	switch strings.ToLower(path.Ext(name)) {
 	case ".html", ".htm", ".xhtml", ".shtml":
-		if m := metaCharset.FindSubmatch(data[:min(len(data), 1024)]); m != nil {
+		if m := metaCharset().FindSubmatch(data[:min(len(data), 1024)]); m != nil {
 			return string(m[1])
 		}
 	}
@@ -56,7 +57,13 @@ func Declared(name string, data []byte) string {
 
 var (
 	// PEP 263's expression.
-	codingCookie = regexp.MustCompile(`^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)`)
-	xmlEncoding  = regexp.MustCompile(`\sencoding\s*=\s*["']([A-Za-z][-\w.:]*)["']`)
-	metaCharset  = regexp.MustCompile(`(?i)<meta\s[^>]*?charset\s*=\s*["']?\s*([-\w.:]+)`)
+	codingCookie = lazyRegexp(`^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)`)
+	xmlEncoding  = lazyRegexp(`\sencoding\s*=\s*["']([A-Za-z][-\w.:]*)["']`)
+	metaCharset  = lazyRegexp(`(?i)<meta\s[^>]*?charset\s*=\s*["']?\s*([-\w.:]+)`)
 )
+
+// lazyRegexp compiles expr at its first use rather than at start-up,
+// which every graft process pays whether it reads a declaration or not.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}

@@ -198,7 +198,7 @@ func LookupEncoding(name string) *Encoding {
 	if key == "" {
 		return nil
 	}
-	if e, ok := byName[key]; ok {
+	if e, ok := byName()[key]; ok {
 		return e
 	}
 	// Other names x/text knows (IANA's and their aliases).
@@ -251,10 +251,13 @@ func multi(name string, x encoding.Encoding) *Encoding {
 }
 
 // byName maps folded names to encodings: the common ones under every
-// name git (iconv), editors and the declarations in files use.
-var byName = map[string]*Encoding{}
+// name git (iconv), editors and the declarations in files use. It is built
+// at the first lookup, not at start-up: most processes never look a name
+// up.
+var byName = sync.OnceValue(encodingNames)
 
-func init() {
+func encodingNames() map[string]*Encoding {
+	byName := map[string]*Encoding{}
 	alias := func(e *Encoding, names ...string) {
 		for _, n := range names {
 			byName[normName(n)] = e
@@ -313,6 +316,7 @@ func init() {
 	for _, n := range []string{"ISO-2022-JP", "HZ-GB-2312", "UTF-7", "ISO-2022-KR", "ISO-2022-CN"} {
 		add(UnsupportedEncoding(n))
 	}
+	return byName
 }
 
 // appendEncoded appends s, valid UTF-8, in the encoding to out. When the
