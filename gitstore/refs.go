@@ -46,6 +46,63 @@ type refStore interface {
 // errRefNotFound: the ref does not exist.
 var errRefNotFound = errors.New("reference not found")
 
+// A refMove is a ref's move prepared ahead (heldRefs.prepare): for a
+// journal ref of the files storage, its lock file taken and its value
+// compared, so that only the write and the rename are left.
+type refMove interface {
+	// commit makes the move.
+	commit() error
+	// release abandons it, if commit was not called.
+	release()
+}
+
+// prepare readies the move of name from old to nw, to be committed once
+// the transaction may move it. A journal ref of the files storage is
+// locked and compared now (its lock file's create overlaps the
+// transaction's syncs); a ref moved since it was read is the same
+// ErrConflict update gives. Other refs (branches, whose lock git's own
+// commands should not find held long, and reftable's) are moved by commit
+// as update moves them.
+func (r *heldRefs) prepare(name string, old, nw oid, who signature, reflog string) (refMove, error) {
+	fr, ok := r.refStore.(*filesRefs)
+	if !ok || !isJournalRef(name) {
+		return &laterMove{do: func() error { return r.update(name, old, nw, false, who, reflog) }}, nil
+	}
+	l, err := r.s.repo().LockRef(fr.refUpdate(name, old, nw, false, who, reflog))
+	if err != nil {
+		delete(r.refs, name)
+		return nil, fr.explain(name, old, err)
+	}
+	return &lockedMove{r: r, l: l, name: name, nw: nw}, nil
+}
+
+// lockedMove is a move whose ref's lock file is held.
+type lockedMove struct {
+	r    *heldRefs
+	l    *gitrepo.RefLock
+	name string
+	nw   oid
+}
+
+func (m *lockedMove) commit() error {
+	if err := m.l.Commit(); err != nil {
+		delete(m.r.refs, m.name)
+		return fmt.Errorf("gitstore: %w", err)
+	}
+	if m.r.s.lockOwned {
+		m.r.keep(m.name, heldRef{id: m.nw, found: true})
+	}
+	return nil
+}
+
+func (m *lockedMove) release() { m.l.Unlock() }
+
+// laterMove is a move made whole by commit.
+type laterMove struct{ do func() error }
+
+func (m *laterMove) commit() error { return m.do() }
+func (m *laterMove) release()      {}
+
 // heldRefs is a refStore read once per hold of the repository's lock: a
 // call reads HEAD, its branch and its journal ref when it checks its paths
 // and again when it commits, and each read of the files storage is an
@@ -151,7 +208,12 @@ func (r *filesRefs) read(name string) (oid, error) {
 }
 
 func (r *filesRefs) update(name string, old, nw oid, force bool, who signature, reflog string) error {
-	err := r.s.repo().UpdateRef(gitrepo.RefUpdate{
+	return r.explain(name, old, r.s.repo().UpdateRef(r.refUpdate(name, old, nw, force, who, reflog)))
+}
+
+// refUpdate is the move of name from old to nw as gitrepo makes it.
+func (r *filesRefs) refUpdate(name string, old, nw oid, force bool, who signature, reflog string) gitrepo.RefUpdate {
+	return gitrepo.RefUpdate{
 		Name: name, Old: old, New: nw, Force: force,
 		Durable: r.durable != nil && r.durable(name),
 		// A lock on graft's own refs that outlives the wait was left by a
@@ -163,7 +225,12 @@ func (r *filesRefs) update(name string, old, nw oid, force bool, who signature, 
 		// move (every landed call) does not read HEAD again.
 		FollowHEAD:    !isJournalRef(name),
 		BeforeReplace: r.s.holdRefFile,
-	})
+	}
+}
+
+// explain is err of a move of name from old, a ref moved by someone else
+// meanwhile said as the conflict it is.
+func (r *filesRefs) explain(name string, old oid, err error) error {
 	if errors.Is(err, gitrepo.ErrRefChanged) {
 		cur, _ := r.read(name)
 		switch {

@@ -35,7 +35,11 @@ import (
 //     new blob ids and modes, then a SHA-256 of that text. A small call's
 //     temporary files are announced by this record [pending] and written
 //     from now on, on another goroutine [temp]. While the record is
-//     fsynced, the objects are written into the object store [objects];
+//     fsynced, the objects are written into the object store [objects]
+//     and, for a journal ref, the ref's lock file (REF.lock) is created
+//     and the ref compared with the old tip (a ref moved meanwhile rolls
+//     the call back before any file is replaced; recovery removes a lock
+//     file an interrupted call left);
 //     once both are done [intent], no file has been replaced yet. (A file
 //     rewritten in place costs no new inode; a record cut short by a crash
 //     fails its checksum, and since no file is replaced before the record
@@ -47,7 +51,9 @@ import (
 //     to it meanwhile are carried onto the new content, and any other write
 //     abandons the call, every file replaced so far put back (late.go);
 //  6. the ref moves from the old tip to the new commit by compare-and-swap
-//     [ref] (in branch mode the index entries of the paths follow);
+//     [ref]: a journal ref's prepared lock file gets the new value and is
+//     renamed over it, a branch is locked, compared and moved now (in
+//     branch mode the index entries of the paths follow);
 //  7. the intent record is emptied [done], then graft-temps.
 //
 // Syncing the record, the temporary files and writing the objects at once
@@ -292,9 +298,14 @@ func (s *Store) commitIntent(ctx context.Context, in *intent, temps *tempJob, ch
 		defer temps.finish()
 	}
 	// The record is synced while the objects are written and the
-	// temporary files synced: the disk commits them together.
+	// temporary files synced: the disk commits them together. Meanwhile
+	// the ref's move is prepared (a journal ref's lock file created and
+	// the ref compared), so that only its write and rename are left once
+	// the files are in place.
 	synced := make(chan error, 1)
 	go func() { synced <- syncRecord(f, created) }()
+	move := s.prepareMove(in)
+	defer move.release()
 	err = s.flushBatch()
 	if err == nil {
 		crashPoint("objects")
@@ -309,6 +320,9 @@ func (s *Store) commitIntent(ctx context.Context, in *intent, temps *tempJob, ch
 	// is rolled back, so that none is created after its removal.
 	if werr := temps.wait(); err == nil {
 		err = werr
+	}
+	if merr := move.wait(); err == nil {
+		err = merr
 	}
 	if err == nil {
 		err = ctx.Err()
@@ -336,7 +350,7 @@ func (s *Store) commitIntent(ctx context.Context, in *intent, temps *tempJob, ch
 		}
 	}
 	temps.renamed = true
-	if err := s.moveRef(in); err != nil {
+	if err := move.commit(); err != nil {
 		return s.abandon(in, changes, done, err)
 	}
 	crashPoint("ref")
@@ -425,6 +439,14 @@ func (s *Store) recover() error {
 	in, err := s.readIntent()
 	if err != nil || in == nil {
 		return err
+	}
+	// The journal ref's lock file is taken while the record is synced
+	// (commitIntent); one left by the interrupted call is stale, since
+	// only graft moves a journal ref and graft's lock is held.
+	if _, files := s.refs.refStore.(*filesRefs); files && isJournalRef(in.Ref) {
+		if err := s.repo().DropRefLock(in.Ref); err != nil {
+			return fmt.Errorf("gitstore: removing the lock of %s left by an interrupted call: %w", in.Ref, err)
+		}
 	}
 	cur, err := s.refs.read(in.Ref)
 	forward := err == nil && cur.String() == in.NewTip
@@ -684,11 +706,49 @@ func (s *Store) restore(path, want string, perm uint32, other, token string) err
 	return nil
 }
 
-// moveRef moves the transaction's ref from its old tip to its new one by
-// compare-and-swap (refs.go).
-func (s *Store) moveRef(in *intent) error {
+// pendingMove is the transaction's ref move, prepared on another
+// goroutine (heldRefs.prepare) while the record is synced.
+type pendingMove struct {
+	done chan struct{}
+	m    refMove
+	err  error
+}
+
+// prepareMove starts preparing the move of the transaction's ref from its
+// old tip to its new one.
+func (s *Store) prepareMove(in *intent) *pendingMove {
 	_, who := s.identity(time.Now())
-	return s.refs.update(in.Ref, oid(in.OldTip), oid(in.NewTip), false, who, reflogMessage(in.Reflog))
+	p := &pendingMove{done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.m, p.err = s.refs.prepare(in.Ref, oid(in.OldTip), oid(in.NewTip), who, reflogMessage(in.Reflog))
+	}()
+	return p
+}
+
+// wait returns once the move is prepared, with its error.
+func (p *pendingMove) wait() error {
+	<-p.done
+	return p.err
+}
+
+// commit makes the prepared move.
+func (p *pendingMove) commit() error {
+	if err := p.wait(); err != nil {
+		return err
+	}
+	err := p.m.commit()
+	p.m = nil
+	return err
+}
+
+// release abandons the move unless it was committed.
+func (p *pendingMove) release() {
+	<-p.done
+	if p.m != nil {
+		p.m.release()
+		p.m = nil
+	}
 }
 
 // moveRefForce makes the ref hold the new tip during recovery.

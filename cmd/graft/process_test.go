@@ -201,3 +201,53 @@ func TestStartupBuildsNoEncodingTables(t *testing.T) {
 		t.Fatalf("inittrace shows %d of the two packages:\n%s", seen, out)
 	}
 }
+
+// The journal ref's lock file is created while the call's data is synced,
+// not after its files are in place: by the time the worktree file is
+// renamed over, only the ref's write and rename are left. strace's record
+// of a warm edit: the create of refs/graft/main.lock comes before the
+// rename of the file's temporary copy.
+func TestEditLocksRefBeforeRename(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("strace is Linux's")
+	}
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skip("strace is not installed")
+	}
+	graft, err := exec.LookPath("graft")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := gittest.Repo(t, map[string]string{"d/a.txt": "v0\n"})
+	if _, err := os.Stat(filepath.Join(dir, ".git", "reftable")); err == nil {
+		t.Skip("reftable refs are moved through git")
+	}
+	if out, err := exec.Command(graft, "-C", dir, "edit", "d/a.txt", "--old", "v0", "--new", "v1").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	log := filepath.Join(t.TempDir(), "strace")
+	cmd := exec.Command(strace, "-f", "-qq", "-o", log, "-e", "trace=openat,rename,renameat,renameat2", graft, "-C", dir, "edit", "d/a.txt", "--old", "v1", "--new", "v2")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	locked, renamed := -1, -1
+	for i, call := range straceCalls(string(b)) {
+		switch {
+		case locked < 0 && strings.HasPrefix(call, "openat(") && strings.Contains(call, "refs/graft/main.lock") && strings.Contains(call, "O_EXCL"):
+			locked = i
+		case renamed < 0 && strings.HasPrefix(call, "rename") && strings.Contains(call, ".a.txt.graft-"):
+			renamed = i
+		}
+	}
+	if locked < 0 || renamed < 0 {
+		t.Fatalf("no lock create (%d) or file rename (%d) in the record:\n%s", locked, renamed, b)
+	}
+	if locked > renamed {
+		t.Errorf("the journal ref's lock was created after the file was renamed over")
+	}
+}

@@ -113,41 +113,92 @@ type RefUpdate struct {
 // the new value is written into the lock file, synced when Durable, and
 // the lock file renamed over the ref. A crash leaves the ref whole, old or
 // new, and at worst the lock file behind (TakeOver). The reflog entry is
-// go-git's; failing to write it does not fail the move.
+// go-git's; failing to write it does not fail the move. It is LockRef then
+// RefLock.Commit.
 func (r *Repo) UpdateRef(u RefUpdate) error {
+	l, err := r.LockRef(u)
+	if err != nil {
+		return err
+	}
+	return l.Commit()
+}
+
+// A RefLock is a ref's lock file held, its value compared, its move not
+// yet made: the first half of UpdateRef, taken ahead so that its create
+// overlaps other work (a transaction takes it while its data is synced).
+// Nobody else can move the ref until Commit or Unlock.
+type RefLock struct {
+	r          *Repo
+	u          RefUpdate
+	file, lock string
+	f          *os.File
+	cur        ID
+}
+
+// LockRef takes the ref's lock file and compares the ref with u.Old
+// (ErrRefChanged when it differs, unless u.Force); Commit makes the move,
+// Unlock abandons it.
+func (r *Repo) LockRef(u RefUpdate) (*RefLock, error) {
+	if _, ok := hash(u.New); !ok {
+		return nil, fmt.Errorf("%s: bad id %q", u.Name, u.New)
+	}
 	file := r.refFile(u.Name)
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return fmt.Errorf("%s: %w", u.Name, err)
+		return nil, fmt.Errorf("%s: %w", u.Name, err)
 	}
 	lock := file + ".lock"
 	f, err := createLock(lock, u.TakeOver)
 	if err != nil {
-		return fmt.Errorf("%s is being updated by another git command (%s exists): %w", u.Name, lock, err)
+		return nil, fmt.Errorf("%s is being updated by another git command (%s exists): %w", u.Name, lock, err)
 	}
-	locked := true
-	defer func() {
-		if locked {
-			f.Close()
-			os.Remove(lock)
-		}
-	}()
-
-	name := plumbing.ReferenceName(u.Name)
+	l := &RefLock{r: r, u: u, file: file, lock: lock, f: f}
 	cur, err := r.Ref(u.Name)
 	if err != nil && !errors.Is(err, ErrRefNotFound) {
 		if !u.Force {
-			return err
+			l.Unlock()
+			return nil, err
 		}
 		cur = "" // recovery: a torn ref file is overwritten
 	}
 	if !u.Force && cur != u.Old {
-		return fmt.Errorf("%s: %w (now %q)", u.Name, ErrRefChanged, cur)
+		l.Unlock()
+		return nil, fmt.Errorf("%s: %w (now %q)", u.Name, ErrRefChanged, cur)
 	}
-	nh, ok := hash(u.New)
-	if !ok {
-		return fmt.Errorf("%s: bad id %q", u.Name, u.New)
+	l.cur = cur
+	return l, nil
+}
+
+// DropRefLock removes the lock file of ref name, which the caller knows to
+// be stale (left by a process that died holding it); no lock file is no
+// error.
+func (r *Repo) DropRefLock(name string) error {
+	err := os.Remove(r.refFile(name) + ".lock")
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
 	}
-	_, err = f.Write([]byte(string(u.New) + "\n"))
+	return err
+}
+
+// Unlock removes the lock file without moving the ref; after Commit it
+// does nothing.
+func (l *RefLock) Unlock() {
+	if l.f == nil {
+		return
+	}
+	l.f.Close()
+	os.Remove(l.lock)
+	l.f = nil
+}
+
+// Commit writes the new value into the lock file (synced when Durable),
+// renames it over the ref and appends the reflog entry. On failure the
+// lock file is removed and the ref left as it was.
+func (l *RefLock) Commit() error {
+	if l.f == nil {
+		return fmt.Errorf("%s: the ref's lock is no longer held", l.u.Name)
+	}
+	u, f := l.u, l.f
+	_, err := f.Write([]byte(string(u.New) + "\n"))
 	if err == nil && u.Durable {
 		err = f.Sync()
 	}
@@ -155,21 +206,24 @@ func (r *Repo) UpdateRef(u RefUpdate) error {
 		err = cerr
 	}
 	if err == nil && u.BeforeReplace != nil {
-		u.BeforeReplace(file)
+		u.BeforeReplace(l.file)
 	}
 	if err == nil {
-		err = rename(lock, file)
+		err = rename(l.lock, l.file)
 	}
 	if err != nil {
+		os.Remove(l.lock)
+		l.f = nil
 		return fmt.Errorf("%s: %w", u.Name, err)
 	}
-	locked = false
-	e := &reflog.Entry{OldHash: r.zeroOr(cur), NewHash: nh, Message: u.Message,
+	l.f = nil
+	nh, _ := hash(u.New)
+	e := &reflog.Entry{OldHash: l.r.zeroOr(l.cur), NewHash: nh, Message: u.Message,
 		Committer: reflog.Signature{Name: u.Who.Name, Email: u.Who.Email, When: u.Who.When}}
-	_ = r.refs(u.Name).AppendReflog(name, e)
+	_ = l.r.refs(u.Name).AppendReflog(plumbing.ReferenceName(u.Name), e)
 	if u.FollowHEAD {
-		if target, _, err := r.RawRef("HEAD"); err == nil && target == u.Name {
-			_ = r.refs("HEAD").AppendReflog(plumbing.HEAD, e)
+		if target, _, err := l.r.RawRef("HEAD"); err == nil && target == u.Name {
+			_ = l.r.refs("HEAD").AppendReflog(plumbing.HEAD, e)
 		}
 	}
 	return nil
