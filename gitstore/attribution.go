@@ -31,6 +31,10 @@ const (
 type Attribution struct {
 	// Agent is NAME or NAME/VERSION (AgentName).
 	Agent string
+	// Name is the agent's name without its version, when Agent has one
+	// (the scope the agent's undo takes by default, which a newer version
+	// of it keeps); "" means Agent.
+	Name string
 	// Session identifies one connection or run of the agent.
 	Session string
 }
@@ -89,6 +93,15 @@ func SanitizeTrailer(v string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// AgentScope is the name that selects a's edits at any version: Name, else
+// Agent.
+func (a Attribution) AgentScope() string {
+	if n := SanitizeTrailer(a.Name); n != "" {
+		return n
+	}
+	return SanitizeTrailer(a.Agent)
 }
 
 // lines are a's trailer lines (none for an empty attribution).
