@@ -231,7 +231,9 @@ func (b *arrivingBody) Read(p []byte) (int, error) {
 			// Read on the goroutine serving the request, before the SDK
 			// hands the call on: the header map is the one the tool
 			// handler sees (RequestExtra.Header).
-			b.ticket, b.taken = b.turns.take(), true
+			// The session the call is queued in is the one it is
+			// attributed to (turns.sessionOf).
+			b.ticket, b.taken = b.turns.take(b.r.Header.Get("Mcp-Session-Id")), true
 			b.r.Header.Set(ticketHeader, strconv.FormatUint(b.ticket, 10))
 			if ticketTaken != nil {
 				ticketTaken(b.ticket, b.r.Header)
