@@ -25,9 +25,8 @@ func init() {
 	Register(d)
 }
 
-const undoDescription = `Undo your last graft call (or your last steps calls) on the files as they are now: later changes,
-other agents' included, are kept. A file changed since in the same lines is a conflict, and nothing is touched.
-By default only your own calls (this client's name) are undone; agent "*" undoes anyone's last call.`
+const undoDescription = `Undo your last graft call (or last steps calls) on the files as they are now, keeping later changes,
+other agents' too. Lines changed since are a conflict, and nothing is touched. agent "*": anyone's last call.`
 
 const redoDescription = `Redo your last undone graft call (or the last steps undone calls); agent and session as for undo.
 A new edit of yours after an undo clears what you can redo.`
@@ -44,8 +43,8 @@ type UndoRequest struct {
 	// Agent and Session choose whose edits (gitstore.Scope); an empty
 	// Agent is the calling agent's name, or everyone's when the call
 	// names no agent.
-	Agent   string `json:"agent,omitempty" jsonschema:"whose edits: an agent's name (any version); default your own; \"*\" for everyone's"`
-	Session string `json:"session,omitempty" jsonschema:"only the edits of this session (history lists sessions)"`
+	Agent   string `json:"agent,omitempty" jsonschema:"whose edits: default yours; an agent's name; \"*\" anyone's"`
+	Session string `json:"session,omitempty" jsonschema:"only this session's edits"`
 }
 
 // UndoResult is the output of undo and redo.

@@ -299,7 +299,7 @@ func instructions(tools []*apply.Tool) string {
 	}
 	b.WriteString("- A refusal carries a code (-32010 not found, -32011 several matches, -32012 conflict, -32013 syntax error, ...) and the nearest candidates with their line numbers and actual text: retry once with that text or with line numbers.\n")
 	if has("undo") {
-		b.WriteString("- undo reverses the last call without losing later changes made outside graft.\n")
+		b.WriteString("- undo reverses your own last call (this client's), keeping later changes made by other agents or outside graft; agent \"*\" reaches anyone's.\n")
 	}
 	return b.String()
 }
