@@ -106,3 +106,33 @@ func TestStoreErrorHidesPackagePrefix(t *testing.T) {
 		t.Fatalf("message: %v", err)
 	}
 }
+
+// A caller that gives no agent name undoes its own session's edits.
+func TestUndoNamelessCallerTakesItsSession(t *testing.T) {
+	dir := newRepo(t)
+	writeFile(t, filepath.Join(dir, "f.txt"), []byte("1\na\nb\nc\n2\n"))
+	commitAll(t, dir)
+	e, err := apply.Open(apply.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(ctx context.Context, tool string, args any) error {
+		b, _ := json.Marshal(args)
+		_, err := e.Call(ctx, tool, b)
+		return err
+	}
+	s1 := gitstore.WithAttribution(context.Background(), gitstore.Attribution{Session: "s1"})
+	s2 := gitstore.WithAttribution(context.Background(), gitstore.Attribution{Session: "s2"})
+	if err := run(s1, "edit", map[string]any{"filePath": "f.txt", "oldString": "1\n", "newString": "one\n"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(s2, "edit", map[string]any{"filePath": "f.txt", "oldString": "2\n", "newString": "two\n"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(s1, "undo", map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "f.txt")); string(b) != "1\na\nb\nc\ntwo\n" {
+		t.Fatalf("f.txt: %q", b)
+	}
+}

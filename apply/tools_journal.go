@@ -65,14 +65,19 @@ type UndoResult struct {
 }
 
 // callerScope is the scope an undo or redo takes: agent and session as
-// asked, an empty agent meaning the calling agent's (its name at any
-// version, so that a reconnect keeps its history), or everyone's when the
-// call names none.
+// asked; an empty agent means the calling agent's name (at any version, so
+// that a reconnect keeps its history), for a caller that gives no name its
+// session, and for a call that names neither, everyone's.
 func callerScope(ctx context.Context, agent, session string) gitstore.Scope {
+	agent, session = strings.TrimSpace(agent), strings.TrimSpace(session)
 	if agent == "" {
-		agent = gitstore.AttributionFrom(ctx).AgentScope()
+		who := gitstore.AttributionFrom(ctx)
+		agent = who.AgentScope()
+		if agent == "" && session == "" {
+			session = who.Session
+		}
 	}
-	return gitstore.Scope{Agent: strings.TrimSpace(agent), Session: strings.TrimSpace(session)}
+	return gitstore.Scope{Agent: agent, Session: session}
 }
 
 func (e *Engine) revert(ctx context.Context, req *UndoRequest, undo bool) (*UndoResult, error) {

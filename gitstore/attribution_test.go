@@ -257,3 +257,24 @@ func TestUndoCountMessage(t *testing.T) {
 		t.Fatalf("undo 5: %v", err)
 	}
 }
+
+// The carry commit a call writes names who made that call.
+func TestCarryNamesCaller(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a.txt": "a\n", "other.txt": "o\n"})
+	s := open(t, dir)
+	as(t, s, "alpha/1", "s1", "a.txt", "a", "A")
+	writeFile(t, dir, "other.txt", "o by the user\n")
+	git(t, dir, "commit", "-q", "-m", "user", "other.txt")
+	l := as(t, s, "beta/2", "s2", "a.txt", "A", "AA")
+	carry := git(t, dir, "log", "-1", "--format=%B", l.Commit+"^")
+	if !strings.Contains(carry, "Graft-Tool: carry") || !strings.Contains(carry, "Graft-Agent: beta/2\nGraft-Session: s2") {
+		t.Fatalf("carry commit:\n%s", carry)
+	}
+	// A carry is no one's edit: beta's stack holds its edit only.
+	if h, err := s.HistoryIn(Scope{Agent: "beta"}, 0); err != nil || len(h) != 2 {
+		t.Fatalf("beta's history: %+v %v", h, err)
+	}
+	if r, err := s.UndoIn(ctx, Scope{Agent: "beta"}, 2); !errors.Is(err, ErrNothingToUndo) {
+		t.Fatalf("undo 2 of beta: %+v %v", r, err)
+	}
+}
