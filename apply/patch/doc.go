@@ -48,8 +48,15 @@
 //     path does not exist and exactly one alternative does, that is used.
 //   - Hunk lines keep their own line endings (a patch may be CRLF).
 //
-// A patch that names no change (no hunks, a hunk without + or - lines,
-// identical SEARCH and REPLACE) is malformed, never a silent no-op.
+// A patch that names no change (no hunks, a hunk without + or - lines, a
+// SEARCH/REPLACE reply whose every block has identical sides) is
+// malformed, never a silent no-op. One block whose sides are identical
+// among blocks that change is located like them and reported unchanged
+// (Hunk.Unchanged), as a string edit whose old and new text are the same
+// is: models repeat a block they leave as it is.
+//
+// A section that creates a file which exists and is empty writes into it:
+// there is nothing in it to lose. A file with content is refused.
 //
 // # Location
 //

@@ -95,8 +95,14 @@ func parseSearchReplace(lines []rawLine) (*Patch, error) {
 			fp.IsNew, fp.OldPath = true, ""
 		}
 		if !h.changes() {
-			return nil, &failure{Kind: ErrMalformed, Path: path, Hunk: len(fp.Hunks) + 1, PatchLine: start,
-				Reason: "SEARCH and REPLACE are identical: the block changes nothing"}
+			if len(search) == 0 {
+				return nil, &failure{Kind: ErrMalformed, Path: path, Hunk: len(fp.Hunks) + 1, PatchLine: start,
+					Reason: "SEARCH and REPLACE are both empty: the block changes nothing"}
+			}
+			// Models repeat a block they leave as it is among others that
+			// change: located, reported unchanged (Hunk.Unchanged), as a
+			// string edit whose old and new text are the same is.
+			h.Unchanged = true
 		}
 		fp.Hunks = append(fp.Hunks, h)
 		i = end
