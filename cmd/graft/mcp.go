@@ -311,7 +311,10 @@ type mcpServer struct {
 	// turns runs calls one at a time, in the order they arrived: the
 	// engine is not for concurrent use.
 	turns *turns
-	sink  *progressSink // the running call's, nil without a progress token
+	// big keeps the arguments and results of big HTTP calls beside the
+	// SDK (mcp_http_big.go); nil on stdio.
+	big  *bigCalls
+	sink *progressSink // the running call's, nil without a progress token
 }
 
 // newSDKServer registers the selected tools with a new SDK server.
@@ -347,7 +350,18 @@ func (s *mcpServer) handler(t *apply.Tool) mcp.ToolHandler {
 		if !ok {
 			ticket = s.turns.take()
 		}
-		return s.call(ctx, t, args, sink, ticket), nil
+		if ok && s.big != nil {
+			if a, kept := s.big.takeArgs(ticket); kept {
+				args = a
+			}
+		}
+		var stash func(*resultJSON) json.RawMessage
+		if ok && s.big != nil {
+			// A big result goes beside the SDK, to the request's
+			// response writer.
+			stash = func(r *resultJSON) json.RawMessage { return s.big.putResult(ticket, r) }
+		}
+		return s.call(ctx, t, args, sink, ticket, stash), nil
 	}
 }
 
@@ -364,13 +378,14 @@ func (s *mcpServer) progress(p apply.Progress) {
 // file versions it replaced are freed on another goroutine
 // (gitstore.OpenOptions.DeferFrees): freeing them can wait for the disk,
 // and the client need not.
-func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessage, sink *progressSink, ticket uint64) (res *mcp.CallToolResult) {
+func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessage, sink *progressSink, ticket uint64, stash func(*resultJSON) json.RawMessage) (res *mcp.CallToolResult) {
 	defer s.turns.done(ticket)
 	if err := s.turns.wait(ctx, ticket); err != nil {
 		return toolError(t.Name, &apply.Error{Code: apply.CodeInvalid, Msg: "cancelled before it ran"})
 	}
 	s.sink = sink
 	start := time.Now()
+	argsBytes := len(args) // (args itself is not kept past the engine's decoding)
 	defer func() {
 		s.sink = nil
 		if r := recover(); r != nil {
@@ -380,7 +395,7 @@ func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessag
 		if release := s.engine.Store().ReleaseReplaced(); release != nil {
 			go release()
 		}
-		s.log.Debug("mcp: call", "tool", t.Name, "args_bytes", len(args), "ms", float64(time.Since(start).Microseconds())/1000, "error", res != nil && res.IsError)
+		s.log.Debug("mcp: call", "tool", t.Name, "args_bytes", argsBytes, "ms", float64(time.Since(start).Microseconds())/1000, "error", res != nil && res.IsError)
 	}()
 	if err := ctx.Err(); err != nil {
 		return toolError(t.Name, &apply.Error{Code: apply.CodeInvalid, Msg: "cancelled before it ran"})
@@ -389,7 +404,7 @@ func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessag
 	if err != nil {
 		return toolError(t.Name, err)
 	}
-	return toolResult(t.Name, out)
+	return toolResult(t.Name, out, stash)
 }
 
 // toolResult is a successful call: the structured result is the JSON
@@ -397,12 +412,26 @@ func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessag
 // that says not every part succeeded (a non-atomic multi_edit with
 // failures) is flagged IsError, as `graft call` exits 3 for it, partly
 // applied; its text says which edits landed and which did not.
-func toolResult(tool string, out any) *mcp.CallToolResult {
-	raw, err := marshalJSON(out)
+//
+// With stash (over HTTP), a result whose JSON is past bigBytes is not
+// made here: stash keeps it, to be written to the connection as it is
+// encoded, and returns what the SDK is to encode in its place.
+func toolResult(tool string, out any, stash func(*resultJSON) json.RawMessage) *mcp.CallToolResult {
+	rj, err := newResultJSON(out)
+	var raw, structured json.RawMessage
+	if err == nil && stash != nil && rj.size() > bigBytes {
+		structured = stash(rj)
+		if summaryNeedsWhole(out) {
+			raw, err = rj.bytes()
+		}
+	} else if err == nil {
+		raw, err = rj.bytes()
+		structured = raw
+	}
 	if err != nil {
 		return toolError(tool, &apply.Error{Code: apply.CodeInternal, Msg: fmt.Sprintf("internal error (a bug in graft): encoding the result: %v", err)})
 	}
-	res := &mcp.CallToolResult{StructuredContent: json.RawMessage(raw), Content: []mcp.Content{&mcp.TextContent{Text: summarize(tool, summaryJSON(out, raw))}}}
+	res := &mcp.CallToolResult{StructuredContent: structured, Content: []mcp.Content{&mcp.TextContent{Text: summarize(tool, summaryJSON(out, raw))}}}
 	if s, ok := out.(interface{ Succeeded() bool }); ok && !s.Succeeded() {
 		res.IsError = true
 	}
@@ -414,8 +443,7 @@ func toolResult(tool string, out any) *mcp.CallToolResult {
 // bound the JSON of a copy whose diffs are cut just past it (the summary
 // clips them anyway), so that a big diff is not decoded again whole.
 func summaryJSON(out any, raw []byte) []byte {
-	l, ok := out.(interface{ Landed() *apply.Landing })
-	if !ok || !slices.ContainsFunc(l.Landed().Files, func(f apply.FileResult) bool { return len(f.Diff) > textDiffBytes }) {
+	if summaryNeedsWhole(out) {
 		return raw
 	}
 	v := reflect.ValueOf(out)
@@ -445,6 +473,13 @@ func summaryJSON(out any, raw []byte) []byte {
 		return raw
 	}
 	return small
+}
+
+// summaryNeedsWhole reports whether the summary of out is made from its
+// whole JSON (no diff of it is past the text's bound).
+func summaryNeedsWhole(out any) bool {
+	l, ok := out.(interface{ Landed() *apply.Landing })
+	return !ok || !slices.ContainsFunc(l.Landed().Files, func(f apply.FileResult) bool { return len(f.Diff) > textDiffBytes })
 }
 
 // toolError is a refused or failed call. It carries no structured content
