@@ -315,6 +315,7 @@ type mcpServer struct {
 	// SDK (mcp_http_big.go); nil on stdio.
 	big  *bigCalls
 	sink *progressSink // the running call's, nil without a progress token
+	mem  bigCallMemory // the running call's memory bound (mcp_memory.go)
 }
 
 // newSDKServer registers the selected tools with a new SDK server.
@@ -368,6 +369,7 @@ func (s *mcpServer) handler(t *apply.Tool) mcp.ToolHandler {
 // progress receives the engine's progress for the running call (the
 // engine calls it synchronously, on the call's goroutine).
 func (s *mcpServer) progress(p apply.Progress) {
+	s.mem.phase() // a phase is reported for a file past 1 MiB
 	if s.sink != nil {
 		s.sink.update(p)
 	}
@@ -386,6 +388,8 @@ func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessag
 	s.sink = sink
 	start := time.Now()
 	argsBytes := len(args) // (args itself is not kept past the engine's decoding)
+	s.mem.start(argsBytes)
+	defer s.mem.end()
 	defer func() {
 		s.sink = nil
 		if r := recover(); r != nil {
