@@ -44,3 +44,37 @@ func TestOneShotGCBoundsGarbage(t *testing.T) {
 		t.Error("no collection in 600 MB of garbage")
 	}
 }
+
+// A big MCP call runs under a memory limit of three times its arguments
+// (or GOGC 25 once the engine reports a phase over a big file), and the
+// server's settings are as they were when it ends.
+func TestBigCallMemorySettings(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT set")
+	}
+	var m bigCallMemory
+	m.start(10)
+	m.end()
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		t.Fatalf("a small call set a limit of %d", l)
+	}
+	args := make([]byte, 40<<20)
+	m.start(len(args))
+	limit := debug.SetMemoryLimit(-1)
+	if limit == math.MaxInt64 || limit > int64(heapBytes())+3*int64(len(args)) {
+		t.Errorf("a call of %d MB of arguments runs under a limit of %d MB", len(args)>>20, limit>>20)
+	}
+	m.phase()
+	if g := debug.SetGCPercent(100); g != 25 {
+		t.Errorf("GOGC %d during a phase over a big file, want 25", g)
+	}
+	debug.SetGCPercent(25)
+	m.end()
+	runtime.KeepAlive(args)
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		t.Errorf("the limit is %d after the call", l)
+	}
+	if g := debug.SetGCPercent(100); g != 100 {
+		t.Errorf("GOGC %d after the call", g)
+	}
+}
