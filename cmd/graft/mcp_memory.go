@@ -28,7 +28,6 @@ import (
 type bigCallMemory struct {
 	prevLimit int64 // the limit before the call; -1 when not changed
 	prevGC    int   // GOGC before the call; -1 when not changed
-	base      uint64
 }
 
 // heapBytes is the heap's current size (objects live or not yet freed).
