@@ -32,6 +32,14 @@ import (
 // low-level Server.AddTool, so the arguments reach the engine as the raw
 // JSON a client sent and a refusal reads the same as on the CLI.
 //
+// Over HTTP a call whose request or result passes 1 MiB goes beside the
+// SDK, through a thin wrapper of its handler and response writer
+// (mcp_http_big.go): the SDK decodes a request four times through
+// decoders that copy it first, and encodes a result at every layer, which
+// made a 60 MB edit's peak 12 times its bytes. Results are written in
+// pieces, never held whole (mcp_result.go), and a big call runs under a
+// memory bound (mcp_memory.go). The SDK is used as it is, not forked.
+//
 // The engine is opened once and keeps the repository open for the whole
 // server; it is not for concurrent use, so calls run one at a time, in the
 // order they arrived (the SDK dispatches them concurrently: turns.go). stdout carries protocol messages only; logs go to stderr,
