@@ -119,3 +119,46 @@ func TestMCPHTTPBigCallAllocations(t *testing.T) {
 		t.Errorf("a rewrite of %d bytes over HTTP allocated %.1f× the bytes read and written; at most 20×", len(content), ratio)
 	}
 }
+
+// A big call the SDK refuses (no such session) or the engine refuses (an
+// unknown field) leaves nothing kept beside the SDK and nothing on disk;
+// a big message that is not a tools/call, or not JSON, reaches the SDK
+// as it came.
+func TestMCPHTTPBigCallRefused(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"small.txt": "small\n"})
+	ts, s := httpServerWith(t, dir, httpOptions{sessionIdle: defaultSessionIdle, maxSessions: defaultMaxSessions, bodyTimeout: defaultBodyTimeout})
+	id := session(t, ts.URL)
+	big := strings.Repeat("x", 2<<20)
+	call := func(args map[string]any) string {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": map[string]any{"name": "edit", "arguments": args}})
+		return string(b)
+	}
+	kept := func() int {
+		s.big.mu.Lock()
+		defer s.big.mu.Unlock()
+		return len(s.big.args) + len(s.big.results)
+	}
+
+	resp, body := post(t, ts.URL, "no-such-session", call(map[string]any{"filePath": "new.txt", "oldString": "", "newString": big}), nil)
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("unknown session: status %d: %.200s", resp.StatusCode, body)
+	}
+	resp, body = post(t, ts.URL, id, call(map[string]any{"filePath": "new.txt", "oldString": "", "newString": big, "bogus": 1}), nil)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `"isError":true`) || !strings.Contains(body, "bogus") {
+		t.Errorf("unknown field: status %d: %.300s", resp.StatusCode, body)
+	}
+	resp, body = post(t, ts.URL, id, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"edit","arguments":{"newString":"`+big, nil)
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("cut JSON: status %d: %.200s", resp.StatusCode, body)
+	}
+	resp, body = post(t, ts.URL, id, `{"jsonrpc":"2.0","id":9,"method":"ping","params":{"_meta":{"pad":"`+big+`"}}}`, nil)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `"result":{}`) {
+		t.Errorf("big ping: status %d: %.200s", resp.StatusCode, body)
+	}
+	if n := kept(); n != 0 {
+		t.Errorf("%d calls' arguments or results still kept", n)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.txt")); err == nil {
+		t.Error("a refused call created its file")
+	}
+}
