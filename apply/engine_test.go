@@ -166,6 +166,26 @@ func TestPatchModeOnly(t *testing.T) {
 	}
 }
 
+// A SEARCH/REPLACE block whose file line is a Windows path (Aider run on
+// Windows writes them) lands through apply_patch on the file the slashed
+// path names, in a repository, journal and all.
+func TestPatchSearchReplaceWindowsPath(t *testing.T) {
+	dir := newRepo(t)
+	name := filepath.Join(dir, "src", "pages", "index.astro")
+	writeFile(t, name, []byte("<h1>Hello</h1>\n"))
+	commitAll(t, dir)
+	p := "src\\pages\\index.astro\n```astro\n<<<<<<< SEARCH\n<h1>Hello</h1>\n=======\n<h1>Bonjour</h1>\n>>>>>>> REPLACE\n```\n"
+	if _, err := call(t, dir, "apply_patch", map[string]any{"patch": p}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(name); string(b) != "<h1>Bonjour</h1>\n" {
+		t.Errorf("index.astro = %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, `src\pages\index.astro`)); err == nil {
+		t.Error("a file named with backslashes was created")
+	}
+}
+
 // progressRepo makes a repository with big.txt (over 1 MiB, its last line
 // "the one to change") and small.txt, and opens an engine that records
 // every progress report as "DONE/TOTAL MESSAGE".

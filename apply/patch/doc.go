@@ -22,7 +22,9 @@
 //   - Aider's SEARCH/REPLACE blocks, each after a line naming the file,
 //     with or without a markdown fence around it; a block after a line
 //     that cannot be a path (prose, "...") keeps the previous block's
-//     file, unless a path stands just above that line (ambiguous: refused).
+//     file, unless a path stands just above that line (ambiguous: refused);
+//     a backslash in that path separates directories, as Aider writes them
+//     on Windows (a file whose name holds one is still found by it).
 //
 // Markdown fences, prose and commit messages around a patch are ignored.
 //

@@ -238,6 +238,9 @@ func printLanding(c *Context, l *apply.Landing) {
 			if h.Method != "exact" && h.Method != "lines" && h.Method != "symbol" {
 				how = fmt.Sprintf(" [located: %s, similarity %.2f]", h.Method, h.Similarity)
 			}
+			if h.Symbol != "" {
+				how += " [symbol: " + h.Symbol + "]"
+			}
 		}
 		verb := "edited"
 		if l.DryRun {

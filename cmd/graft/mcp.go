@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"github.com/graftdev/graft/apply"
+	"github.com/graftdev/graft/gitstore"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
 )
@@ -169,7 +172,7 @@ func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 		}
 	}
 
-	s := &mcpServer{log: c.logger, tools: tools, turns: newTurns()}
+	s := &mcpServer{log: c.logger, tools: tools, turns: newTurns(), stdioSession: newSessionID()}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -304,7 +307,7 @@ func instructions(tools []*apply.Tool) string {
 	}
 	b.WriteString("- A refusal carries a code (-32010 not found, -32011 several matches, -32012 conflict, -32013 syntax error, ...) and the nearest candidates with their line numbers and actual text: retry once with that text or with line numbers.\n")
 	if has("undo") {
-		b.WriteString("- undo reverses the last call without losing later changes made outside graft.\n")
+		b.WriteString("- undo reverses your own last call (this client's), keeping later changes made by other agents or outside graft; agent \"*\" reaches anyone's.\n")
 	}
 	return b.String()
 }
@@ -324,6 +327,9 @@ type mcpServer struct {
 	big  *bigCalls
 	sink *progressSink // the running call's, nil without a progress token
 	mem  bigCallMemory // the running call's memory bound (mcp_memory.go)
+	// stdioSession is the session of every call over stdio (one client
+	// per process); over HTTP each call's is its Mcp-Session-Id.
+	stdioSession string
 }
 
 // newSDKServer registers the selected tools with a new SDK server.
@@ -357,7 +363,7 @@ func (s *mcpServer) handler(t *apply.Tool) mcp.ToolHandler {
 			ticket, ok = parseTicket(req.Extra.Header.Get(ticketHeader))
 		}
 		if !ok {
-			ticket = s.turns.take()
+			ticket = s.turns.take(s.sessionID(req))
 		}
 		if ok && s.big != nil {
 			if a, kept := s.big.takeArgs(ticket); kept {
@@ -370,8 +376,45 @@ func (s *mcpServer) handler(t *apply.Tool) mcp.ToolHandler {
 			// response writer.
 			stash = func(r *resultJSON) json.RawMessage { return s.big.putResult(ticket, r) }
 		}
+		// The session named in the journal is the one the call was
+		// queued in: one value keys both (turns.go).
+		session, _ := s.turns.sessionOf(ticket)
+		ctx = gitstore.WithAttribution(ctx, attributionOf(req, session))
 		return s.call(ctx, t, args, sink, ticket, stash), nil
 	}
+}
+
+// sessionID is the session a call came in: the transport's (HTTP's
+// Mcp-Session-Id), else the server process's one stdio session.
+func (s *mcpServer) sessionID(req *mcp.CallToolRequest) string {
+	if req.Session != nil {
+		if id := req.Session.ID(); id != "" {
+			return id
+		}
+	}
+	return s.stdioSession
+}
+
+// attributionOf is who a call is made for: the client's initialize
+// clientInfo (name/version; what the client says, not who it is) and the
+// session it was queued in.
+func attributionOf(req *mcp.CallToolRequest, session string) gitstore.Attribution {
+	a := gitstore.Attribution{Session: session}
+	if req.Session != nil {
+		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+			a.Agent = gitstore.AgentName(p.ClientInfo.Name, p.ClientInfo.Version)
+			a.Name = gitstore.SanitizeTrailer(p.ClientInfo.Name)
+		}
+	}
+	return a
+}
+
+// newSessionID names the one session of a stdio server: its journal
+// commits' Graft-Session.
+func newSessionID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "stdio-" + hex.EncodeToString(b[:])
 }
 
 // progress receives the engine's progress for the running call (the
@@ -416,7 +459,24 @@ func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessag
 	if err != nil {
 		return toolError(t.Name, err)
 	}
-	return toolResult(t.Name, out, stash)
+	res = toolResult(t.Name, out, stash)
+	if s.engine.Store().Mode() == gitstore.ModeCommit {
+		// Branch mode: the commit is on the branch, not the journal.
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				tc.Text = branchLabel(tc.Text)
+			}
+		}
+	}
+	return res
+}
+
+// branchLabel relabels a summary's "journal commit" line for branch mode.
+func branchLabel(text string) string {
+	if rest, ok := strings.CutPrefix(text, "journal commit "); ok {
+		return "commit on the branch " + rest
+	}
+	return strings.Replace(text, "\njournal commit ", "\ncommit on the branch ", 1)
 }
 
 // toolResult is a successful call: the structured result is the JSON

@@ -247,7 +247,9 @@ func (l *httpLimits) serveBig(w http.ResponseWriter, r *http.Request) {
 		l.next.ServeHTTP(w, r)
 		return
 	}
-	ticket := l.s.turns.take()
+	// The session the call is queued in is the one it is attributed to
+	// (turns.sessionOf), as in arrivingBody.
+	ticket := l.s.turns.take(r.Header.Get("Mcp-Session-Id"))
 	defer l.s.turns.done(ticket) // a turn the SDK did not use
 	defer l.s.big.drop(ticket)
 	r.Header.Set(ticketHeader, strconv.FormatUint(ticket, 10))
@@ -294,7 +296,9 @@ func (b *arrivingBody) Read(p []byte) (int, error) {
 			// Read on the goroutine serving the request, before the SDK
 			// hands the call on: the header map is the one the tool
 			// handler sees (RequestExtra.Header).
-			b.ticket, b.taken = b.turns.take(), true
+			// The session the call is queued in is the one it is
+			// attributed to (turns.sessionOf).
+			b.ticket, b.taken = b.turns.take(b.r.Header.Get("Mcp-Session-Id")), true
 			b.r.Header.Set(ticketHeader, strconv.FormatUint(b.ticket, 10))
 			if ticketTaken != nil {
 				ticketTaken(b.ticket, b.r.Header)
