@@ -173,7 +173,7 @@
 //     git directory, and opens a file in one system call where os.OpenFile
 //     makes five;
 //   - the session's tree cache (treeCache in objects.go): two generations
-//     bounded by entries, so that a long graft mcp session keeps a flat
+//     bounded by bytes, so that a long graft mcp session keeps a flat
 //     memory while it writes new versions of the trees it edits;
 //   - clean/smudge filters and end-of-line conversion (clean.go), the
 //     repository format check (format.go) and safe.directory (safe.go),

@@ -35,6 +35,14 @@ import (
 // low-level Server.AddTool, so the arguments reach the engine as the raw
 // JSON a client sent and a refusal reads the same as on the CLI.
 //
+// Over HTTP a call whose request or result passes 1 MiB goes beside the
+// SDK, through a thin wrapper of its handler and response writer
+// (mcp_http_big.go): the SDK decodes a request four times through
+// decoders that copy it first, and encodes a result at every layer, which
+// made a 60 MB edit's peak 12 times its bytes. Results are written in
+// pieces, never held whole (mcp_result.go), and a big call runs under a
+// memory bound (mcp_memory.go). The SDK is used as it is, not forked.
+//
 // The engine is opened once and keeps the repository open for the whole
 // server; it is not for concurrent use, so calls run one at a time, in the
 // order they arrived (the SDK dispatches them concurrently: turns.go). stdout carries protocol messages only; logs go to stderr,
@@ -314,7 +322,11 @@ type mcpServer struct {
 	// turns runs calls one at a time, in the order they arrived: the
 	// engine is not for concurrent use.
 	turns *turns
-	sink  *progressSink // the running call's, nil without a progress token
+	// big keeps the arguments and results of big HTTP calls beside the
+	// SDK (mcp_http_big.go); nil on stdio.
+	big  *bigCalls
+	sink *progressSink // the running call's, nil without a progress token
+	mem  bigCallMemory // the running call's memory bound (mcp_memory.go)
 	// stdioSession is the session of every call over stdio (one client
 	// per process); over HTTP each call's is its Mcp-Session-Id.
 	stdioSession string
@@ -353,11 +365,22 @@ func (s *mcpServer) handler(t *apply.Tool) mcp.ToolHandler {
 		if !ok {
 			ticket = s.turns.take(s.sessionID(req))
 		}
+		if ok && s.big != nil {
+			if a, kept := s.big.takeArgs(ticket); kept {
+				args = a
+			}
+		}
+		var stash func(*resultJSON) json.RawMessage
+		if ok && s.big != nil {
+			// A big result goes beside the SDK, to the request's
+			// response writer.
+			stash = func(r *resultJSON) json.RawMessage { return s.big.putResult(ticket, r) }
+		}
 		// The session named in the journal is the one the call was
 		// queued in: one value keys both (turns.go).
 		session, _ := s.turns.sessionOf(ticket)
 		ctx = gitstore.WithAttribution(ctx, attributionOf(req, session))
-		return s.call(ctx, t, args, sink, ticket), nil
+		return s.call(ctx, t, args, sink, ticket, stash), nil
 	}
 }
 
@@ -397,6 +420,7 @@ func newSessionID() string {
 // progress receives the engine's progress for the running call (the
 // engine calls it synchronously, on the call's goroutine).
 func (s *mcpServer) progress(p apply.Progress) {
+	s.mem.phase() // a phase is reported for a file past 1 MiB
 	if s.sink != nil {
 		s.sink.update(p)
 	}
@@ -407,13 +431,16 @@ func (s *mcpServer) progress(p apply.Progress) {
 // file versions it replaced are freed on another goroutine
 // (gitstore.OpenOptions.DeferFrees): freeing them can wait for the disk,
 // and the client need not.
-func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessage, sink *progressSink, ticket uint64) (res *mcp.CallToolResult) {
+func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessage, sink *progressSink, ticket uint64, stash func(*resultJSON) json.RawMessage) (res *mcp.CallToolResult) {
 	defer s.turns.done(ticket)
 	if err := s.turns.wait(ctx, ticket); err != nil {
 		return toolError(t.Name, &apply.Error{Code: apply.CodeInvalid, Msg: "cancelled before it ran"})
 	}
 	s.sink = sink
 	start := time.Now()
+	argsBytes := len(args) // (args itself is not kept past the engine's decoding)
+	s.mem.start(argsBytes)
+	defer s.mem.end()
 	defer func() {
 		s.sink = nil
 		if r := recover(); r != nil {
@@ -423,7 +450,7 @@ func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessag
 		if release := s.engine.Store().ReleaseReplaced(); release != nil {
 			go release()
 		}
-		s.log.Debug("mcp: call", "tool", t.Name, "args_bytes", len(args), "ms", float64(time.Since(start).Microseconds())/1000, "error", res != nil && res.IsError)
+		s.log.Debug("mcp: call", "tool", t.Name, "args_bytes", argsBytes, "ms", float64(time.Since(start).Microseconds())/1000, "error", res != nil && res.IsError)
 	}()
 	if err := ctx.Err(); err != nil {
 		return toolError(t.Name, &apply.Error{Code: apply.CodeInvalid, Msg: "cancelled before it ran"})
@@ -432,7 +459,7 @@ func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessag
 	if err != nil {
 		return toolError(t.Name, err)
 	}
-	res = toolResult(t.Name, out)
+	res = toolResult(t.Name, out, stash)
 	if s.engine.Store().Mode() == gitstore.ModeCommit {
 		// Branch mode: the commit is on the branch, not the journal.
 		for _, c := range res.Content {
@@ -457,12 +484,26 @@ func branchLabel(text string) string {
 // that says not every part succeeded (a non-atomic multi_edit with
 // failures) is flagged IsError, as `graft call` exits 3 for it, partly
 // applied; its text says which edits landed and which did not.
-func toolResult(tool string, out any) *mcp.CallToolResult {
-	raw, err := marshalJSON(out)
+//
+// With stash (over HTTP), a result whose JSON is past bigBytes is not
+// made here: stash keeps it, to be written to the connection as it is
+// encoded, and returns what the SDK is to encode in its place.
+func toolResult(tool string, out any, stash func(*resultJSON) json.RawMessage) *mcp.CallToolResult {
+	rj, err := newResultJSON(out)
+	var raw, structured json.RawMessage
+	if err == nil && stash != nil && rj.size() > bigBytes {
+		structured = stash(rj)
+		if summaryNeedsWhole(out) {
+			raw, err = rj.bytes()
+		}
+	} else if err == nil {
+		raw, err = rj.bytes()
+		structured = raw
+	}
 	if err != nil {
 		return toolError(tool, &apply.Error{Code: apply.CodeInternal, Msg: fmt.Sprintf("internal error (a bug in graft): encoding the result: %v", err)})
 	}
-	res := &mcp.CallToolResult{StructuredContent: json.RawMessage(raw), Content: []mcp.Content{&mcp.TextContent{Text: summarize(tool, summaryJSON(out, raw))}}}
+	res := &mcp.CallToolResult{StructuredContent: structured, Content: []mcp.Content{&mcp.TextContent{Text: summarize(tool, summaryJSON(out, raw))}}}
 	if s, ok := out.(interface{ Succeeded() bool }); ok && !s.Succeeded() {
 		res.IsError = true
 	}
@@ -474,8 +515,7 @@ func toolResult(tool string, out any) *mcp.CallToolResult {
 // bound the JSON of a copy whose diffs are cut just past it (the summary
 // clips them anyway), so that a big diff is not decoded again whole.
 func summaryJSON(out any, raw []byte) []byte {
-	l, ok := out.(interface{ Landed() *apply.Landing })
-	if !ok || !slices.ContainsFunc(l.Landed().Files, func(f apply.FileResult) bool { return len(f.Diff) > textDiffBytes }) {
+	if summaryNeedsWhole(out) {
 		return raw
 	}
 	v := reflect.ValueOf(out)
@@ -505,6 +545,13 @@ func summaryJSON(out any, raw []byte) []byte {
 		return raw
 	}
 	return small
+}
+
+// summaryNeedsWhole reports whether the summary of out is made from its
+// whole JSON (no diff of it is past the text's bound).
+func summaryNeedsWhole(out any) bool {
+	l, ok := out.(interface{ Landed() *apply.Landing })
+	return !ok || !slices.ContainsFunc(l.Landed().Files, func(f apply.FileResult) bool { return len(f.Diff) > textDiffBytes })
 }
 
 // toolError is a refused or failed call. It carries no structured content
