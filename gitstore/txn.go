@@ -38,8 +38,9 @@ import (
 //     fsynced, the objects are written into the object store [objects]
 //     and, for a journal ref, the ref's lock file (REF.lock) is created
 //     and the ref compared with the old tip (a ref moved meanwhile rolls
-//     the call back before any file is replaced; recovery removes a lock
-//     file an interrupted call left);
+//     the call back before any file is replaced; a lock file an
+//     interrupted call left is taken over by the next move, as any stale
+//     lock of graft's refs is, once it outlives the wait);
 //     once both are done [intent], no file has been replaced yet. (A file
 //     rewritten in place costs no new inode; a record cut short by a crash
 //     fails its checksum, and since no file is replaced before the record
@@ -439,14 +440,6 @@ func (s *Store) recover() error {
 	in, err := s.readIntent()
 	if err != nil || in == nil {
 		return err
-	}
-	// The journal ref's lock file is taken while the record is synced
-	// (commitIntent); one left by the interrupted call is stale, since
-	// only graft moves a journal ref and graft's lock is held.
-	if _, files := s.refs.refStore.(*filesRefs); files && isJournalRef(in.Ref) {
-		if err := s.repo().DropRefLock(in.Ref); err != nil {
-			return fmt.Errorf("gitstore: removing the lock of %s left by an interrupted call: %w", in.Ref, err)
-		}
 	}
 	cur, err := s.refs.read(in.Ref)
 	forward := err == nil && cur.String() == in.NewTip

@@ -168,17 +168,6 @@ func (r *Repo) LockRef(u RefUpdate) (*RefLock, error) {
 	return l, nil
 }
 
-// DropRefLock removes the lock file of ref name, which the caller knows to
-// be stale (left by a process that died holding it); no lock file is no
-// error.
-func (r *Repo) DropRefLock(name string) error {
-	err := os.Remove(r.refFile(name) + ".lock")
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	return err
-}
-
 // Unlock removes the lock file without moving the ref; after Commit it
 // does nothing.
 func (l *RefLock) Unlock() {
