@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"testing"
+
+	"github.com/graftdev/graft/apply"
 )
 
 // A one-command process does not collect while its heap is small, but a
@@ -80,4 +82,31 @@ func TestBigCallMemorySettings(t *testing.T) {
 	if g := debug.SetGCPercent(100); g != 100 {
 		t.Errorf("GOGC %d after the call", g)
 	}
+}
+
+// The steps every call reports (diff, write, done: counted, with a total)
+// leave the collector alone; only a phase over a big file (no total) sets
+// it, so that a small call does not end with a forced collection.
+func TestSmallCallProgressLeavesCollector(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT set")
+	}
+	s := &mcpServer{}
+	s.mem.start(10)
+	for _, p := range []apply.Progress{{Done: 0, Total: 1, Message: "diff a.txt"}, {Done: 1, Total: 2, Message: "write"}, {Done: 2, Total: 2, Message: "done"}} {
+		s.progress(p)
+	}
+	if g := debug.SetGCPercent(100); g != 100 {
+		debug.SetGCPercent(g)
+		t.Errorf("GOGC %d after a small call's steps, want 100", g)
+	}
+	if s.mem.prevGC >= 0 {
+		t.Errorf("a small call's steps count as a phase over a big file")
+	}
+	s.mem.end()
+	s.progress(apply.Progress{Message: "read big.txt"})
+	if g := debug.SetGCPercent(100); g != 25 {
+		t.Errorf("GOGC %d during a phase over a big file, want 25", g)
+	}
+	s.mem.end()
 }

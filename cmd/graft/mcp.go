@@ -420,7 +420,14 @@ func newSessionID() string {
 // progress receives the engine's progress for the running call (the
 // engine calls it synchronously, on the call's goroutine).
 func (s *mcpServer) progress(p apply.Progress) {
-	s.mem.phase() // a phase is reported for a file past 1 MiB
+	// A phase of unknown length (Done and Total zero) is reported for a
+	// file past 1 MiB only; the counted steps every call reports (diff,
+	// write, done) say nothing of its size, and setting the collector for
+	// a big file on them made every call end with a forced collection
+	// (bigCallMemory.end), twice the time of a small edit.
+	if p.Done == 0 && p.Total == 0 {
+		s.mem.phase()
+	}
 	if s.sink != nil {
 		s.sink.update(p)
 	}
