@@ -151,8 +151,10 @@
 //     created exclusively, the ref read and compared under it, the new
 //     value written into the lock file (synced for branches) and renamed
 //     over the ref; go-git rewrote the ref file in place under an flock git
-//     does not take. While graft's lock is held, HEAD and each ref are read
-//     once (refs.go);
+//     does not take. A journal ref's lock file is taken, and the ref
+//     compared, while the call's data is synced, so that only the write and
+//     the rename are left once its files are in place (txn.go). While
+//     graft's lock is held, HEAD and each ref are read once (refs.go);
 //   - config include/includeIf (go-git's reader does not follow them, go-git
 //     issue 388): identity comes from git var (above); the other keys graft
 //     reads are taken from the files themselves. Where go-git's decoder
