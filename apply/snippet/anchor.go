@@ -243,7 +243,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 	adapted := false
 	sent := r // the region as the snippet has it
 	if h.found && h.m.Tier != matcher.Exact {
-		lines := splitKeep(h.m.Adapt(strings.Join(r.Lines, "")))
+		lines := splitKeep(reindent(h.m, strings.Join(r.Lines, "")))
 		if len(lines) != len(r.Lines) {
 			return nil, 0, fail(Unshiftable, "its lines could not be re-indented line for line as its first lines were found: send the region with the file's indentation")
 		}
@@ -362,7 +362,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		return nil, 0, fail(MixedShift, "its first lines were found with a shift of their indentation and its last lines need another: send the region as the file has it")
 	}
 	if !adapted {
-		text = adapt.Adapt(text)
+		text = reindent(adapt, text)
 	}
 	// One line found with its indentation shifted is weak: it may be a new
 	// line that happens to read like a file line. It places the region
@@ -559,4 +559,31 @@ func converted(block string, fl *lineindex.Index, line int, whole string, isTail
 func fileText(content []byte, fl *lineindex.Index, a, b int, reason string) matcher.Candidate {
 	b = max(a, min(b, fl.Count()))
 	return matcher.Candidate{Line: a + 1, EndLine: b, Text: string(content[fl.Start(a+1):fl.Start(b+1)]), Reason: reason}
+}
+
+// reindent is m.Adapt(text) for a region's lines; but where m found an
+// indentation difference, that difference is all it applies: each line
+// gets the indentation Adapt gives it and keeps the rest as sent
+// (trailing white space the region changes is a change), and a line of
+// white space only is written as sent (it has no code to indent).
+func reindent(m matcher.Match, text string) string {
+	out := m.Adapt(text)
+	if m.Tier != matcher.Indentation {
+		return out
+	}
+	sent, got := splitKeep(text), splitKeep(out)
+	if len(sent) != len(got) {
+		return out
+	}
+	for j, l := range sent {
+		body := strings.TrimRight(l, "\r\n")
+		eol := got[j][len(strings.TrimRight(got[j], "\r\n")):]
+		if strings.TrimSpace(body) == "" {
+			got[j] = body + eol
+			continue
+		}
+		g := strings.TrimRight(got[j], "\r\n")
+		got[j] = g[:len(g)-len(strings.TrimLeft(g, " \t"))] + strings.TrimLeft(body, " \t") + eol
+	}
+	return strings.Join(got, "")
 }
