@@ -332,8 +332,21 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 	// [h.n, len-t.n); a snippet without a marker at its start (end)
 	// reaches the file's start (end).
 	from, to := 0, N
+	hn := h.n // the head's lines that stay the file's
+	if adapted && h.m.Tier == matcher.Indentation {
+		// Re-indented by the shift the head was found with, a head line
+		// that still differs from the file's line (white space at its
+		// end, a line of white space only) is the region's own: the
+		// region is written from there.
+		for k := 0; k < h.n; k++ {
+			if strings.TrimRight(r.Lines[k], "\r\n") != strings.TrimRight(string(fl.Text(h.line+k+1)), "\r\n") {
+				hn = k
+				break
+			}
+		}
+	}
 	if h.found {
-		from = h.line + h.n
+		from = h.line + hn
 	}
 	if t.found {
 		to = t.line
@@ -344,7 +357,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 	if atEnd && t.found && t.line+t.n != N {
 		return nil, 0, fail(NotAtEdge, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"// ... existing code ...\" after them", t.line+t.n, N)
 	}
-	newLines := r.Lines[h.n : len(r.Lines)-t.n]
+	newLines := r.Lines[hn : len(r.Lines)-t.n]
 	// Re-indent the new lines as the anchor was found (the head's, else
 	// the tail's), giving lines equal to the anchor's the file's bytes.
 	text := strings.Join(newLines, "")
@@ -397,7 +410,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 	}
 	rep := &placed{start: fl.Start(from + 1), end: fl.Start(min(to, N) + 1), text: text, region: i,
 		line: from + 1, last: max(from, to), tier: adapt.Tier, similarity: adapt.Similarity,
-		from: from, to: to, newLines: newLines, lines: r.Lines, headAt: from - h.n, snippetLine: r.Line}
+		from: from, to: to, newLines: newLines, lines: r.Lines, headAt: from - hn, snippetLine: r.Line}
 	if to == N && rep.end < len(content) {
 		rep.end = len(content)
 	}
