@@ -122,6 +122,24 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 			// removed lines answer for themselves.
 			continue
 		}
+		if !byCall && like[k] >= 0 && opens(pool[like[k]]) {
+			// An opening line rewritten as another whose block the
+			// snippet shows takes its block with it only where the new
+			// block is about its size: the block's lines that nothing
+			// reads like number at most the new block's, and two more. A
+			// block of six lines "rewritten" as one of two is another
+			// block that reads alike at its first line (a test beside
+			// the one a forgotten marker dropped).
+			unlike := 0
+			for _, j := range block {
+				if kk, isRemoved := at[j]; isRemoved && like[kk] < 0 && named(ok[j]) {
+					unlike++
+				}
+			}
+			if unlike > bodySize(added, pool[like[k]])+maxVanished {
+				continue
+			}
+		}
 		for _, j := range block {
 			if kk, isRemoved := at[j]; isRemoved {
 				acc[kk] = true
@@ -646,6 +664,27 @@ func hasBody(added []string, l string) bool {
 		}
 	}
 	return false
+}
+
+// bodySize is how many lines with a name the block that new line l
+// opens among added holds (the lines after it indented deeper).
+func bodySize(added []string, l string) int {
+	for q, a := range added {
+		if strings.TrimSpace(a) != l {
+			continue
+		}
+		n := 0
+		for _, b := range added[q+1:] {
+			if indentWidth(b) <= indentWidth(a) {
+				break
+			}
+			if named(b) {
+				n++
+			}
+		}
+		return n
+	}
+	return 0
 }
 
 // pairedElsewhere reports whether pool line j reads like (like, by
