@@ -4,6 +4,7 @@ package snippet
 // file, by which tier, and what a region's new lines become there.
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -220,7 +221,8 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		if atStart && h.line != 0 {
 			return nil, 0, fail(NotAtEdge, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", h.line+1)
 		}
-		if atEnd && h.line+h.n != N {
+		blankEnd := atEnd && h.line+h.n < N && blankFrom(fl, h.line+h.n)
+		if atEnd && h.line+h.n != N && !blankEnd {
 			return nil, 0, fail(NotAtEdge, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"// ... existing code ...\" after them", h.line+h.n, N)
 		}
 		L := len(r.Lines)
@@ -228,6 +230,42 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		_, _, e2 := locate(content, fl, strings.TrimSuffix(r.Lines[L-1], "\n")+"\n", cursor, -1, opt)
 		if L > 1 && (e1 != nil || e2 != nil) {
 			return nil, 0, fail(UnchangedTwice, "it changes nothing, and its first or last line stands more than once in the file, so it could also mean deleting lines between them (graft does not delete lines a snippet does not show): show the change the region makes, or use edit to delete lines")
+		}
+		if h.m.Tier == matcher.Indentation {
+			// Found with its indentation shifted, the region may still
+			// differ from the file once re-indented (white space at a
+			// line's end, a line of white space only): those lines are
+			// its change.
+			ls := splitKeep(reindent(h.m, strings.Join(r.Lines, "")))
+			a, b := -1, -1
+			for k := 0; k < len(ls) && len(ls) == len(r.Lines); k++ {
+				if strings.TrimRight(ls[k], "\r\n") != string(fl.Text(h.line+k+1)) {
+					if a < 0 {
+						a = k
+					}
+					b = k
+				}
+			}
+			if a >= 0 {
+				from, to, end := h.line+a, h.line+b+1, h.line+h.n
+				if blankEnd {
+					to, end = N, N
+				}
+				rep := &placed{start: fl.Start(from + 1), end: fl.Start(min(to, N) + 1), text: strings.Join(ls[a:b+1], ""), region: i,
+					line: from + 1, last: to, tier: h.m.Tier, similarity: h.m.Similarity,
+					from: from, to: to, newLines: ls[a : b+1], lines: ls, headAt: h.line, snippetLine: r.Line}
+				if to == N {
+					rep.end = len(content)
+				}
+				return rep, end, nil
+			}
+		}
+		if blankEnd {
+			// Only blank lines follow it, and the snippet ends where the
+			// file's code ends: it drops them.
+			from := h.line + h.n
+			return &placed{start: fl.Start(from + 1), end: len(content), region: i, line: from + 1, last: N,
+				tier: h.m.Tier, similarity: h.m.Similarity, from: from, to: N, lines: r.Lines, headAt: h.line, snippetLine: r.Line}, N, nil
 		}
 		return nil, h.line + h.n, nil
 	}
@@ -354,10 +392,17 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 	if atStart && h.found && h.line != 0 {
 		return nil, 0, fail(NotAtEdge, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", h.line+1)
 	}
-	if atEnd && t.found && t.line+t.n != N {
+	tn := t.n // the tail's lines that stay the file's
+	if atEnd && t.found && t.line+t.n < N && blankFrom(fl, t.line+t.n) {
+		// Only blank lines follow the last lines: the snippet ends where
+		// the file's code ends, and drops them (blank lines hold no
+		// code; the region is written to the file's end).
+		to, tn = N, 0
+	}
+	if atEnd && t.found && t.line+t.n != N && tn > 0 {
 		return nil, 0, fail(NotAtEdge, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"// ... existing code ...\" after them", t.line+t.n, N)
 	}
-	newLines := r.Lines[hn : len(r.Lines)-t.n]
+	newLines := r.Lines[hn : len(r.Lines)-tn]
 	// Re-indent the new lines as the anchor was found (the head's, else
 	// the tail's), giving lines equal to the anchor's the file's bytes.
 	text := strings.Join(newLines, "")
@@ -599,4 +644,15 @@ func reindent(m matcher.Match, text string) string {
 		got[j] = g[:len(g)-len(strings.TrimLeft(g, " \t"))] + strings.TrimLeft(body, " \t") + eol
 	}
 	return strings.Join(got, "")
+}
+
+// blankFrom reports whether the file's lines from 0-based line i on are
+// all blank.
+func blankFrom(fl *lineindex.Index, i int) bool {
+	for ; i < fl.Count(); i++ {
+		if len(bytes.TrimSpace(fl.Text(i+1))) > 0 {
+			return false
+		}
+	}
+	return true
 }
