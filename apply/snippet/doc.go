@@ -107,7 +107,11 @@
 // a comment; a definition (func, def, class, function) reads like one of
 // the same name whatever its signature, and like one of another name (a
 // rename) only where its body stays shown and the rest of its line reads
-// alike: a function renamed with its body gone is a function deleted. A
+// alike: a function renamed with its body gone is a function deleted; and
+// where code the file keeps still calls the old name, only where the rest
+// of its line is unchanged (a function whose name and parameters both
+// changed while its callers stay is another function, added beside the
+// one a forgotten marker would drop). A
 // print or log line reads like no line that works. And the new line must
 // stand in the same definition as the removed one (by indentation), in
 // one nested in it (a closure), or in a helper that the definition's new
