@@ -145,7 +145,9 @@
 // number at most the new block's lines with a name, and two more (the
 // budget of part 3). A block of six lines "rewritten" as one of two
 // under a first line that reads alike is another block, as repetitive
-// code has them (a test beside the one a forgotten marker dropped).
+// code has them (a test beside the one a forgotten marker dropped); that
+// new line may still stand for the block as a call (if err :=
+// check(typ, allow); err != nil {).
 //
 // 3. Few left over. At most two removed lines with a name may stay
 // accounted for by neither part (in the second, also those outside the
