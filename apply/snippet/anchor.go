@@ -412,7 +412,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		// shows the region's indentation shifted: the tail says how.
 		adapt = t.m
 	}
-	if h.found && t.found && t.m.Tier == matcher.Indentation && h.m.Tier != matcher.Indentation && adapted {
+	if h.found && t.found && t.m.Tier == matcher.Indentation && adapted {
 		// Re-indented as its first lines were found, the region's last
 		// lines still need a shift of their own: its lines do not share
 		// one. (Last lines that then differ only by trailing white space
