@@ -166,6 +166,54 @@ func TestPatchModeOnly(t *testing.T) {
 	}
 }
 
+// A SEARCH/REPLACE block whose file line is a Windows path (Aider run on
+// Windows writes them) lands through apply_patch on the file the slashed
+// path names, in a repository, journal and all.
+func TestPatchSearchReplaceWindowsPath(t *testing.T) {
+	dir := newRepo(t)
+	name := filepath.Join(dir, "src", "pages", "index.astro")
+	writeFile(t, name, []byte("<h1>Hello</h1>\n"))
+	commitAll(t, dir)
+	p := "src\\pages\\index.astro\n```astro\n<<<<<<< SEARCH\n<h1>Hello</h1>\n=======\n<h1>Bonjour</h1>\n>>>>>>> REPLACE\n```\n"
+	if _, err := call(t, dir, "apply_patch", map[string]any{"patch": p}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(name); string(b) != "<h1>Bonjour</h1>\n" {
+		t.Errorf("index.astro = %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, `src\pages\index.astro`)); err == nil {
+		t.Error("a file named with backslashes was created")
+	}
+}
+
+// A SEARCH/REPLACE block that changes nothing, among blocks that do, is
+// reported as unchanged (as a multi_edit member whose old and new text
+// are the same is) and the rest lands; an empty file is written into by
+// an empty SEARCH.
+func TestPatchSearchReplaceUnchangedBlockAndEmptyFile(t *testing.T) {
+	dir := newRepo(t)
+	writeFile(t, filepath.Join(dir, "f.py"), []byte("def f():\n    return 1\n"))
+	writeFile(t, filepath.Join(dir, "empty.md"), nil)
+	commitAll(t, dir)
+	p := "f.py\n<<<<<<< SEARCH\ndef f():\n=======\ndef f():\n>>>>>>> REPLACE\n\n" +
+		"f.py\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n\n" +
+		"empty.md\n<<<<<<< SEARCH\n=======\n# Notes\n>>>>>>> REPLACE\n"
+	res, err := call(t, dir, "apply_patch", map[string]any{"patch": p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.(*apply.ApplyPatchResult)
+	if len(r.Unchanged) != 1 || r.Unchanged[0].Path != "f.py" || r.Unchanged[0].Line != 1 || r.Unchanged[0].Edit != "hunk 1" {
+		t.Errorf("unchanged = %+v, want hunk 1 of f.py at line 1", r.Unchanged)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "f.py")); string(b) != "def f():\n    return 2\n" {
+		t.Errorf("f.py = %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "empty.md")); string(b) != "# Notes\n" {
+		t.Errorf("empty.md = %q", b)
+	}
+}
+
 // progressRepo makes a repository with big.txt (over 1 MiB, its last line
 // "the one to change") and small.txt, and opens an engine that records
 // every progress report as "DONE/TOTAL MESSAGE".

@@ -111,8 +111,9 @@ func classified(err error, path, edit, msg string) *Error {
 	}
 	if msg == "" {
 		// The cause names the path in its message; the Error names it
-		// once. A package's prefix ("gitstore: ") is no one's business.
-		msg = strings.TrimPrefix(err.Error(), "gitstore: ")
+		// once. A package's prefix ("gitstore: ") is no one's business,
+		// also inside a message that wraps another.
+		msg = strings.ReplaceAll(err.Error(), "gitstore: ", "")
 		if path != "" {
 			msg = strings.TrimPrefix(msg, path+": ")
 		}

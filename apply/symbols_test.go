@@ -108,8 +108,11 @@ var symbolCases = []symbolCase{
 		want: strings.Replace(goSrc, "func init() {}\n\nfunc init() { println() }\n", "func init() {}\n", 1)},
 	{name: "go absent", file: "x.go", src: goSrc,
 		args: map[string]any{"symbol": "Nope", "content": "func Nope() {}"}, code: apply.CodeTextNotFound},
-	{name: "go bare method name is absent", file: "x.go", src: goSrc,
+	{name: "go method by its own name, content a function: absent", file: "x.go", src: goSrc,
 		args: map[string]any{"symbol": "M", "content": "func M() {}"}, code: apply.CodeTextNotFound},
+	{name: "go method by its own name", file: "x.go", src: goSrc,
+		args: map[string]any{"symbol": "M", "content": "func (t *T) M() {\n\tprintln(\"n\")\n}"},
+		want: strings.Replace(goSrc, `println("m")`, `println("n")`, 1)},
 	{name: "go unknown action", file: "x.go", src: goSrc,
 		args: map[string]any{"symbol": "A", "action": "rename"}, code: apply.CodeInvalid},
 

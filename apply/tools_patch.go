@@ -114,6 +114,9 @@ func runApplyPatch(ctx context.Context, e *Engine, req *ApplyPatchRequest) (*App
 			name = f.OldPath
 		}
 		located[name] = append(located[name], f.Hunks...)
+		for _, u := range f.Unchanged {
+			tx.unchanged = append(tx.unchanged, Unchanged{Edit: u.Edit, Path: name, Line: u.Line, EndLine: u.EndLine, Note: unchangedNote})
+		}
 	}
 	// A rename or copy keeps its source's encoding (encoding.go).
 	for _, fr := range res.Files {

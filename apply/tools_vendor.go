@@ -281,39 +281,45 @@ func clipChars(s string, n int) string {
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 // undoEdit is str_replace_editor's undo_edit: graft's undo of the last
-// edit not undone yet, when that edit changed path and only path. An
-// earlier edit of path under later edits of other files, or an edit that
-// also changed other files, is refused with what to use instead: undoing
-// it would reverse more, or other, than the model asked.
+// edit of path in the calling agent's scope (its own edits; everyone's when
+// the call names no agent) not undone yet, merged three-way under whatever
+// was done after it, when that edit changed path and only path. An edit
+// that also changed other files is refused with what to use instead:
+// undoing it would reverse more than the model asked.
 func (e *Engine) undoEdit(ctx context.Context, path string) (*TextEditorResult, error) {
 	rel, _, err := e.resolve(path, "undo_edit")
 	if err != nil {
 		return nil, err
 	}
-	last, err := e.store.NextUndo()
+	sc := callerScope(ctx, "", "")
+	last, err := e.store.LastOf(sc, rel)
 	if errors.Is(err, gitstore.ErrNothingToUndo) || errors.Is(err, gitstore.ErrNoJournal) {
-		return nil, invalidf(rel, "undo_edit", "no edit to undo: graft's journal has none")
+		whose := "graft's journal has none"
+		if sc.Agent != "" {
+			whose = "graft's journal has none of " + sc.Agent + "'s"
+		}
+		return nil, invalidf(rel, "undo_edit", "no edit of %s to undo: %s", rel, whose)
 	}
 	if err != nil {
 		return nil, storeError(err, rel)
 	}
-	touches := slices.ContainsFunc(last.Files, func(f gitstore.FileStat) bool { return f.Path == rel })
-	switch {
-	case !touches:
-		return nil, invalidf(rel, "undo_edit", "the last edit (%s, %q) did not change %s: undo_edit reverts the last edit only when it was this file's; graft's undo and history tools reach earlier ones", short(last.ID), last.Message, rel)
-	case len(last.Files) > 1:
+	if len(last.Files) > 1 {
 		var others []string
 		for _, f := range last.Files {
 			if f.Path != rel {
 				others = append(others, f.Path)
 			}
 		}
-		return nil, invalidf(rel, "undo_edit", "the last edit (%s, %q) also changed %s: undoing it would revert those too; use graft's undo tool to revert the whole call", short(last.ID), last.Message, strings.Join(others, ", "))
+		return nil, invalidf(rel, "undo_edit", "the last edit of %s (%s, %q) also changed %s: undoing it would revert those too; use graft's undo tool to revert the whole call", rel, short(last.ID), last.Message, strings.Join(others, ", "))
 	}
-	r, err := e.revert(ctx, 1, true)
+	r, err := e.store.UndoEntry(ctx, sc, last.ID)
+	if err != nil {
+		return nil, storeError(err, rel)
+	}
+	res, err := e.reverted(r, sc, true)
 	if err != nil {
 		return nil, err
 	}
 	return &TextEditorResult{Output: fmt.Sprintf("Last edit to %s undone successfully.", path),
-		Landing: &Landing{Success: true, Commit: r.Commit, Files: []FileResult{{Path: rel, Diff: r.Diff, Hunks: []Located{}}}}}, nil
+		Landing: &Landing{Success: true, Commit: res.Commit, Files: []FileResult{{Path: rel, Diff: res.Diff, Hunks: []Located{}}}}}, nil
 }

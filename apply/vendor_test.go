@@ -106,10 +106,18 @@ func TestTextEditorTool(t *testing.T) {
 	if _, err := call(t, dir, "str_replace_based_edit_tool", map[string]any{"command": "undo_edit", "path": "primes.py"}); apply.CodeOf(err) != apply.CodeInvalid {
 		t.Fatalf("undo_edit on the new tool: %v", err)
 	}
-	// The last edit created test_primes.py: undo_edit of primes.py is
-	// refused, naming that edit; of test_primes.py it reverts it.
-	if _, err := call(t, dir, "str_replace_editor", map[string]any{"command": "undo_edit", "path": "primes.py"}); apply.CodeOf(err) != apply.CodeInvalid || !strings.Contains(err.Error(), "did not change primes.py") {
-		t.Fatalf("undo_edit of a file the last edit did not change: %v", err)
+	// The last edit created test_primes.py: undo_edit of primes.py
+	// reverts primes.py's last edit (the insert) under it, three-way,
+	// and leaves test_primes.py; then undo_edit of test_primes.py
+	// reverts its creation.
+	if _, err := call(t, dir, "str_replace_editor", map[string]any{"command": "undo_edit", "path": "primes.py"}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(read(), "import math") || !strings.HasPrefix(read(), `"""Prime numbers."""`) {
+		t.Fatalf("undo_edit of the insert:\n%s", read())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "test_primes.py")); err != nil {
+		t.Fatalf("undo_edit of primes.py touched test_primes.py: %v", err)
 	}
 	if _, err := call(t, dir, "str_replace_editor", map[string]any{"command": "undo_edit", "path": "test_primes.py"}); err != nil {
 		t.Fatal(err)
@@ -117,12 +125,8 @@ func TestTextEditorTool(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "test_primes.py")); !os.IsNotExist(err) {
 		t.Fatalf("undo_edit left the created file: %v", err)
 	}
-	// Now the last edit is primes.py's insert: undone, the line is gone.
-	if _, err := call(t, dir, "str_replace_editor", map[string]any{"command": "undo_edit", "path": "primes.py"}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(read(), "import math") || !strings.HasPrefix(read(), `"""Prime numbers."""`) {
-		t.Fatalf("undo_edit of the insert:\n%s", read())
+	if _, err := call(t, dir, "str_replace_editor", map[string]any{"command": "undo_edit", "path": "test_primes.py"}); apply.CodeOf(err) != apply.CodeInvalid || !strings.Contains(err.Error(), "no edit of test_primes.py") {
+		t.Fatalf("a second undo_edit of test_primes.py: %v", err)
 	}
 }
 

@@ -265,10 +265,10 @@ func mergeSame(base, ours, theirs []byte) ([]byte, error) {
 }
 
 // carryMessage is the message of a carry commit onto head.
-func (s *Store) carryMessage(head oid, pending []string) string {
+func (s *Store) carryMessage(head oid, pending []string, who Attribution) string {
 	subj := "graft: journal carried onto " + head.Short()
 	if c, err := s.commit(head); err == nil {
 		subj += " (" + strings.TrimSpace(subject(c.Message)) + ")"
 	}
-	return commitMessage(subj, pending, []string{TrailerTool + ": " + TrailerCarry, TrailerBase + ": " + s.hexOrZero(head)})
+	return commitMessage(subj, pending, append([]string{TrailerTool + ": " + TrailerCarry, TrailerBase + ": " + s.hexOrZero(head)}, who.lines()...))
 }

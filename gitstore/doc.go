@@ -97,6 +97,17 @@
 // a line-level three-way merge, so later outside changes survive; a file the
 // reverse no longer fits is ErrConflict and nothing is touched.
 //
+// # Agents
+//
+// Each commit a call writes names the agent and session that asked for it
+// (Graft-Agent, Graft-Session; WithAttribution, attribution.go), and
+// HistoryIn, UndoIn, RedoIn, LastOf, UndoEntry and DiffIn work on the edits
+// of one Scope (an agent, a session), whose undo and redo stacks are
+// replayed from those trailers (stacksIn): one agent's undo leaves the
+// others' later edits in place. Squash and branch mode write on the branch
+// only the trailers the user asked for (OpenOptions.Trailers, git config
+// graft.trailer).
+//
 // # go-git, and what is graft's own
 //
 // The repository's storage is go-git's (github.com/go-git/go-git/v6, pinned
@@ -162,7 +173,7 @@
 //     git directory, and opens a file in one system call where os.OpenFile
 //     makes five;
 //   - the session's tree cache (treeCache in objects.go): two generations
-//     bounded by entries, so that a long graft mcp session keeps a flat
+//     bounded by bytes, so that a long graft mcp session keeps a flat
 //     memory while it writes new versions of the trees it edits;
 //   - clean/smudge filters and end-of-line conversion (clean.go), the
 //     repository format check (format.go) and safe.directory (safe.go),

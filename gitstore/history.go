@@ -20,6 +20,10 @@ type Entry struct {
 	Message string `json:"message"`
 	// Tool is the Graft-Tool trailer ("snapshot" for a snapshot commit).
 	Tool string `json:"tool"`
+	// Agent and Session are who asked for the commit (Graft-Agent,
+	// Graft-Session; attribution.go), "" when it names no one.
+	Agent   string `json:"agent,omitempty"`
+	Session string `json:"session,omitempty"`
 	// Files lists each path the commit changed with its line counts.
 	Files []FileStat `json:"files"`
 	// Additions and Deletions are the line counts over all files.
@@ -54,7 +58,7 @@ func (s *Store) journal() ([]*commit, *state, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := s.carry(st, false); err != nil {
+	if err := s.carry(st, false, Attribution{}); err != nil {
 		return nil, nil, err
 	}
 	if !st.valid {
@@ -109,6 +113,8 @@ func (s *Store) entry(c *commit) (Entry, error) {
 	if v := tr[TrailerTool]; len(v) > 0 {
 		e.Tool = v[0]
 	}
+	a := attributionOf(tr)
+	e.Agent, e.Session = a.Agent, a.Session
 	changes, err := s.commitChanges(c)
 	if err != nil {
 		return e, err

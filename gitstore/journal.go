@@ -134,7 +134,8 @@ func (s *Store) journalBase(c *commit) oid {
 // journal whose tree is the carried tree, based on HEAD. With write, the
 // carry commit is written (into the transaction's batch) and is st's
 // parent; without, st's parent is the old tip (reads need no commit).
-func (s *Store) carry(st *state, write bool) error {
+// The carry commit names who (the call that writes it).
+func (s *Store) carry(st *state, write bool, who Attribution) error {
 	if !st.moved || st.carried {
 		return nil
 	}
@@ -151,7 +152,7 @@ func (s *Store) carry(st *state, write bool) error {
 		return nil
 	}
 	author, committer := s.identity(time.Now())
-	c := &commit{Author: author, Committer: committer, Message: s.carryMessage(st.head, plan.pending),
+	c := &commit{Author: author, Committer: committer, Message: s.carryMessage(st.head, plan.pending, who),
 		Tree: plan.tree, Parents: []oid{st.tip, st.head}}
 	h, err := s.writeCommit(c)
 	if err != nil {
@@ -365,8 +366,9 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	s.startBatch()
 	defer s.dropBatch()
 	// A journal whose branch moved is carried onto it first (carry.go).
+	who := AttributionFrom(ctx)
 	if s.mode == ModeJournal {
-		if err := s.carry(st, true); err != nil {
+		if err := s.carry(st, true, who); err != nil {
 			return Landed{}, err
 		}
 	}
@@ -522,6 +524,13 @@ func (s *Store) landLocked(ctx context.Context, call Call, changes []Change, ext
 	}
 	tr := append([]string{TrailerTool + ": " + tool}, extra...)
 	tr = append(tr, baseTrailer...)
+	if s.mode == ModeJournal {
+		tr = append(tr, who.lines()...)
+	} else {
+		// On the user's branch only the trailers the user asked for
+		// (--trailer, graft.trailer).
+		tr = append(tr, s.userTrailers([]string{who.Agent})...)
+	}
 	msg := commitMessage(subj, nil, tr)
 	if body != "" {
 		msg = commitMessage(subj+"\n\n"+body, nil, tr)

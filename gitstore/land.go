@@ -30,6 +30,10 @@ type Squashed struct {
 // modification afterwards. The journal then restarts on the new commit;
 // its old entries stay reachable through the journal ref's reflog.
 //
+// The trailers the user asked for (OpenOptions.Trailers, git config
+// graft.trailer) end the message, {agent} expanded to each agent whose
+// edits it lands.
+//
 // It fails with ErrNoJournal when there is nothing to land, with
 // ErrFiltered for a path git would convert on commit, and with ErrNoBranch
 // when HEAD is detached or the journal is outside a repository.
@@ -87,6 +91,13 @@ func (s *Store) Squash(ctx context.Context, message string) (Squashed, error) {
 		message = strings.TrimSpace(message)
 		if message == "" {
 			message = fmt.Sprintf("graft: land %d journal entries", len(commits))
+		}
+		agents, err := s.landedAgents(commits)
+		if err != nil {
+			return err
+		}
+		if tr := s.userTrailers(agents); len(tr) > 0 {
+			message += "\n\n" + strings.Join(tr, "\n")
 		}
 		author, committer := s.identity(time.Now())
 		h, err := s.writeCommit(newCommit(author, committer, message+"\n", st.tree, st.head))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"unsafe"
 
 	"github.com/graftdev/graft/gitstore/internal/gitrepo"
 )
@@ -42,18 +43,34 @@ func (s *Store) object(typ string, h oid) ([]byte, error) {
 // treeCache keeps trees read or written from one call to the next, in two
 // generations so that a long session's memory stays flat: trees go into
 // the young one (a tree used from the old one moves back), and once the
-// young one holds maxCachedTreeEntries entries the old one is dropped and
-// the young one becomes old. A session editing a 100,000-file repository
-// writes a new version of every tree on an edited path each call; bounded
-// by count alone, the cache grew with them (27 to 62 MiB of resident
-// memory over 1,000 MCP edits).
+// young one holds maxCachedTreeBytes the old one is dropped and the young
+// one becomes old. A session editing a 100,000-file repository writes a
+// new version of every tree on an edited path each call; bounded by count
+// alone, the cache grew with them (27 to 62 MiB of resident memory over
+// 1,000 MCP edits). The bound is in bytes, not entries: an entry's name and
+// id are most of its cost, and a server that other processes' commits
+// keep handing new trees filled a bound of 20,000 entries only after
+// several minutes, its memory growing all the while (the soak,
+// docs/BENCHMARKS.md).
 type treeCache struct {
 	young, old map[oid][]treeEntry
-	entries    int // in young
+	bytes      int // held by young
 }
 
-// maxCachedTreeEntries bounds the entries of the young generation.
-const maxCachedTreeEntries = 20000
+// maxCachedTreeBytes bounds the bytes of the young generation: about
+// 8,000 entries of a repository with short names, the trees on the paths
+// of a few hundred calls.
+const maxCachedTreeBytes = 1 << 20
+
+// treeBytes is about the memory a cached tree holds: its entries, their
+// names and ids, and its place in the map.
+func treeBytes(h oid, t []treeEntry) int {
+	n := 64 + len(h) + len(t)*int(unsafe.Sizeof(treeEntry{}))
+	for i := range t {
+		n += len(t[i].Name) + len(t[i].Hash)
+	}
+	return n
+}
 
 func (c *treeCache) get(h oid) ([]treeEntry, bool) {
 	if t, ok := c.young[h]; ok {
@@ -72,15 +89,15 @@ func (c *treeCache) put(h oid, t []treeEntry) {
 	}
 	if _, ok := c.young[h]; !ok {
 		c.young[h] = t
-		c.entries += len(t) + 1
+		c.bytes += treeBytes(h, t)
 	}
 }
 
 // age drops the old generation once the young one is full; called between
 // calls.
 func (c *treeCache) age() {
-	if c.entries > maxCachedTreeEntries {
-		c.old, c.young, c.entries = c.young, nil, 0
+	if c.bytes > maxCachedTreeBytes {
+		c.old, c.young, c.bytes = c.young, nil, 0
 	}
 }
 

@@ -170,6 +170,11 @@ type OpenOptions struct {
 	// At most 256 are kept; beyond that the oldest are closed at once.
 	// Unix only; elsewhere it does nothing.
 	DeferFrees bool
+	// Trailers are trailer templates ("Assisted-by: {agent}") written on
+	// the user's branch by Squash and in branch mode, before those of git
+	// config graft.trailer; {agent} stands for each agent whose edits the
+	// commit holds (attribution.go). None are written unless asked for.
+	Trailers []string
 }
 
 // Store is a worktree that graft edits: its root, its git directory, and

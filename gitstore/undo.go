@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/graftdev/graft/gitstore/textdiff"
@@ -35,6 +36,14 @@ type Reverted struct {
 // stacks replays the journal (oldest first) into the edits that can be
 // undone (top last) and those that can be redone (top last).
 func stacks(commits []*commit) (done, undone []string) {
+	return stacksIn(commits, Scope{})
+}
+
+// stacksIn is stacks for the edits of scope sc: an edit is sc's when its
+// own commit's attribution is in sc. Undoing or redoing one of them moves
+// it whoever asked; a new edit of sc's clears what sc can redo, another
+// agent's edit does not.
+func stacksIn(commits []*commit, sc Scope) (done, undone []string) {
 	remove := func(stack []string, id string) []string {
 		for i := len(stack) - 1; i >= 0; i-- {
 			if stack[i] == id {
@@ -43,22 +52,29 @@ func stacks(commits []*commit) (done, undone []string) {
 		}
 		return stack
 	}
+	all := sc.all()
+	mine := map[string]bool{}
 	for i := len(commits) - 1; i >= 0; i-- {
 		c := commits[i]
 		tr := trailers(c.Message)
 		switch {
 		case len(tr[TrailerUndo]) > 0:
 			for _, id := range tr[TrailerUndo] {
-				done = remove(done, id)
-				undone = append(undone, id)
+				if all || mine[id] {
+					done = remove(done, id)
+					undone = append(undone, id)
+				}
 			}
 		case len(tr[TrailerRedo]) > 0:
 			for _, id := range tr[TrailerRedo] {
-				undone = remove(undone, id)
-				done = append(done, id)
+				if all || mine[id] {
+					undone = remove(undone, id)
+					done = append(done, id)
+				}
 			}
 		case len(tr[TrailerTool]) > 0 && (tr[TrailerTool][0] == "snapshot" || tr[TrailerTool][0] == TrailerCarry):
-		default:
+		case all || sc.matches(attributionOf(tr)):
+			mine[c.Hash.String()] = true
 			done = append(done, c.Hash.String())
 			undone = nil
 		}
@@ -71,17 +87,46 @@ func stacks(commits []*commit) (done, undone []string) {
 // ErrNothingToUndo when fewer than steps edits can be undone, and with
 // ErrConflict when a file no longer fits; then nothing is written.
 func (s *Store) Undo(ctx context.Context, steps int) (Reverted, error) {
-	return s.revert(ctx, steps, true)
+	return s.revert(ctx, Scope{}, steps, "", true)
 }
 
 // Redo re-applies the last steps undone edits (0 means 1) to the current
 // files and records that as one journal commit. It fails with
 // ErrNothingToRedo or ErrConflict as Undo does.
 func (s *Store) Redo(ctx context.Context, steps int) (Reverted, error) {
-	return s.revert(ctx, steps, false)
+	return s.revert(ctx, Scope{}, steps, "", false)
 }
 
-func (s *Store) revert(ctx context.Context, steps int, undo bool) (Reverted, error) {
+// UndoIn is Undo of the last steps edits of scope sc: the edits of one
+// agent or session, others' later edits staying in place (each undone
+// edit is merged three-way against the files as they are, and a file
+// whose lines others changed since is ErrConflict, with what changed).
+func (s *Store) UndoIn(ctx context.Context, sc Scope, steps int) (Reverted, error) {
+	return s.revert(ctx, sc, steps, "", true)
+}
+
+// RedoIn is Redo of the last steps edits of scope sc undone.
+func (s *Store) RedoIn(ctx context.Context, sc Scope, steps int) (Reverted, error) {
+	return s.revert(ctx, sc, steps, "", false)
+}
+
+// UndoEntry undoes one edit of scope sc that is not undone yet, id being
+// its full commit id (LastOf finds it), whatever was done after it.
+func (s *Store) UndoEntry(ctx context.Context, sc Scope, id string) (Reverted, error) {
+	return s.revert(ctx, sc, 1, id, true)
+}
+
+// countError is "only N edits can be undone" and the like: it is Err
+// (ErrNothingToUndo, ErrNothingToRedo) in errors.Is, with its own message.
+type countError struct {
+	msg string
+	err error
+}
+
+func (e *countError) Error() string { return e.msg }
+func (e *countError) Unwrap() error { return e.err }
+
+func (s *Store) revert(ctx context.Context, sc Scope, steps int, only string, undo bool) (Reverted, error) {
 	if steps <= 0 {
 		steps = 1
 	}
@@ -95,16 +140,33 @@ func (s *Store) revert(ctx context.Context, steps int, undo bool) (Reverted, err
 			return err
 		}
 		attrs := attrCache{}
-		done, undone := stacks(commits)
+		done, undone := stacksIn(commits, sc)
 		stack, empty, verb, key := done, ErrNothingToUndo, "undo", TrailerUndo
 		if !undo {
 			stack, empty, verb, key = undone, ErrNothingToRedo, "redo", TrailerRedo
 		}
+		if only != "" {
+			if !slices.Contains(stack, only) {
+				return fmt.Errorf("%s: not an edit that can be undone (%s): %w", only, scopeOr(sc, "the journal"), ErrUnknownEntry)
+			}
+			stack = []string{only}
+		}
 		if len(stack) < steps {
 			if len(stack) == 0 {
+				if !sc.all() {
+					return &countError{fmt.Sprintf("nothing to %s for %s", verb, sc), empty}
+				}
 				return empty
 			}
-			return fmt.Errorf("gitstore: %d steps asked, %d can be %s: %w", steps, len(stack), map[bool]string{true: "undone", false: "redone"}[undo], empty)
+			edits := "edits"
+			if len(stack) == 1 {
+				edits = "edit"
+			}
+			msg := fmt.Sprintf("only %d %s can be %s, not %d", len(stack), edits, map[bool]string{true: "undone", false: "redone"}[undo], steps)
+			if !sc.all() {
+				msg += " (" + sc.String() + ")"
+			}
+			return &countError{msg, empty}
 		}
 		// Current contents, then each step merged in turn.
 		type file struct {
@@ -157,7 +219,7 @@ func (s *Store) revert(ctx context.Context, steps int, undo bool) (Reverted, err
 				}
 				merged, err := s.mergeWorktree(ch.path, conv, stored, base, target, f.cur, baseH, targetH)
 				if err != nil {
-					return fmt.Errorf("%s: cannot %s %s: %v: %w", ch.path, verb, id[:12], err, ErrConflict)
+					return fmt.Errorf("%s: cannot %s %s: %v: %w%s", ch.path, verb, id[:12], err, ErrConflict, s.changedSince(commits, id, ch.path, base, f.cur))
 				}
 				f.cur = merged
 				if merged != nil && !to.absent() && (from.absent() || fileMode(f.perm) == from.Mode) {

@@ -212,14 +212,14 @@ func (a *lineAdapter) mixedIndent(line string, gap []int) (string, bool) {
 
 // madeFrom reports whether a new line reads as a change of an old one,
 // their indentation aside: one extends the other, or they are alike
-// (lineSimilarity at least one half: "c2()" from "c()", not "count++;"
+// (affixSimilarity at least one half: "c2()" from "c()", not "count++;"
 // from "}").
 func madeFrom(nw, old string) bool {
 	n, o := strings.TrimSpace(nw), strings.TrimSpace(old)
 	if n == "" || o == "" {
 		return false
 	}
-	return strings.HasPrefix(n, o) || strings.HasPrefix(o, n) || lineSimilarity(n, o) >= 0.5
+	return strings.HasPrefix(n, o) || strings.HasPrefix(o, n) || affixSimilarity(n, o) >= 0.5
 }
 
 // gapOld lists the old lines that new line j, which is not one of them,

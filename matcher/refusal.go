@@ -401,7 +401,7 @@ func (s *searcher) freshLines(old []string) func(Candidate) float64 {
 			f := trimmed(string(s.fl.Text(q)))
 			best := 0.0
 			for _, a := range added {
-				best = max(best, lineSimilarity(a, f))
+				best = max(best, affixSimilarity(a, f))
 			}
 			sum += best
 		}
@@ -450,7 +450,7 @@ func (s *searcher) similarVotes(old []string, idx map[uint64][]int, count map[ui
 		t := trimmed(old[i])
 		var best []near
 		for q := range N {
-			sim := lineSimilarity(t, trimmed(string(s.fl.Text(q+1))))
+			sim := affixSimilarity(t, trimmed(string(s.fl.Text(q+1))))
 			if sim >= 0.5 {
 				best = append(best, near{q, sim})
 			}

@@ -55,6 +55,9 @@ type FileReport struct {
 	// deleted file; different for a rename or copy).
 	OldPath, NewPath string
 	Hunks            []textedit.Location
+	// Unchanged are where the blocks that change nothing stood
+	// (Hunk.Unchanged).
+	Unchanged []textedit.Location
 }
 
 // Result is what applying a patch produces: the changes to write and
@@ -227,10 +230,18 @@ func (a *applier) target(path string, fp *FilePatch, why string) (*fileState, *f
 	if err != nil {
 		return nil, nil, err
 	}
-	if t.written && t.exists || t.origExists && !a.vacated[path] && !t.written {
+	if t.written && t.exists || t.origExists && !a.vacated[path] && !t.written && !emptyCreate(fp, t) {
 		return nil, &failure{Kind: ErrExists, Path: path, PatchLine: fp.Line, Reason: why}, nil
 	}
 	return t, nil, nil
+}
+
+// emptyCreate reports whether section fp creates the file t that exists
+// and is empty (an editor or `touch` made it, a model writes it): there is
+// nothing in it to lose or to tell apart, so the section writes into it.
+// A file with any content is refused, as git apply refuses it.
+func emptyCreate(fp *FilePatch, t *fileState) bool {
+	return fp.IsNew && !fp.IsRename && !fp.IsCopy && fp.Binary == nil && t.exists && len(t.cur) == 0
 }
 
 // file applies one section. Failures come back as errs; err is an I/O
@@ -250,7 +261,7 @@ func (a *applier) file(fp *FilePatch) (*FileReport, []*failure, error) {
 			return nil, errs, nil
 		}
 		t.cur, t.exists, t.written, t.binary, t.mode, t.whole = out, true, true, fp.Binary != nil, mode, true
-		return &FileReport{NewPath: t.path, Hunks: places}, nil, nil
+		return report(fp, "", t.path, places), nil, nil
 	}
 	inPlace := !fp.IsRename && !fp.IsCopy
 	s, e, err := a.resolve(fp, inPlace)
@@ -265,7 +276,7 @@ func (a *applier) file(fp *FilePatch) (*FileReport, []*failure, error) {
 	if len(errs) > 0 {
 		return nil, errs, nil
 	}
-	rep := &FileReport{OldPath: s.path, NewPath: s.path, Hunks: places}
+	rep := report(fp, s.path, s.path, places)
 	switch {
 	case fp.IsDelete:
 		if len(out) > 0 && (len(fp.Hunks) > 0 || (a.format == Unified && fp.Binary == nil)) {
@@ -323,6 +334,20 @@ func (a *applier) content(fp *FilePatch, s *fileState) ([]byte, []textedit.Locat
 	return out, places, steps, errs
 }
 
+// report is a section's FileReport, the places of its unchanged blocks
+// apart.
+func report(fp *FilePatch, oldPath, newPath string, places []textedit.Location) *FileReport {
+	rep := &FileReport{OldPath: oldPath, NewPath: newPath}
+	for i, p := range places {
+		if i < len(fp.Hunks) && fp.Hunks[i].Unchanged {
+			rep.Unchanged = append(rep.Unchanged, p)
+		} else {
+			rep.Hunks = append(rep.Hunks, p)
+		}
+	}
+	return rep
+}
+
 func errsOf(e *failure) []*failure {
 	if e == nil {
 		return nil
@@ -366,6 +391,10 @@ func applyHunks(content []byte, fp *FilePatch, opt Options) ([]byte, []textedit.
 			l, err := locate(content, h, i+1, 0, 0, true, opt)
 			if err != nil {
 				return nil, nil, nil, []*failure{err}
+			}
+			if h.Unchanged {
+				places = append(places, l.place)
+				continue
 			}
 			e := l.edit(content)
 			next, serr := textedit.Splice(content, []textedit.Change{e})
@@ -412,6 +441,10 @@ func applyHunks(content []byte, fp *FilePatch, opt Options) ([]byte, []textedit.
 		}
 		if err != nil {
 			errs = append(errs, err)
+			continue
+		}
+		if h.Unchanged {
+			places[i] = l.place
 			continue
 		}
 		edits = append(edits, l.edit(content))

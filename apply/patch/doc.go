@@ -22,7 +22,9 @@
 //   - Aider's SEARCH/REPLACE blocks, each after a line naming the file,
 //     with or without a markdown fence around it; a block after a line
 //     that cannot be a path (prose, "...") keeps the previous block's
-//     file, unless a path stands just above that line (ambiguous: refused).
+//     file, unless a path stands just above that line (ambiguous: refused);
+//     a backslash in that path separates directories, as Aider writes them
+//     on Windows (a file whose name holds one is still found by it).
 //
 // Markdown fences, prose and commit messages around a patch are ignored.
 //
@@ -46,8 +48,15 @@
 //     path does not exist and exactly one alternative does, that is used.
 //   - Hunk lines keep their own line endings (a patch may be CRLF).
 //
-// A patch that names no change (no hunks, a hunk without + or - lines,
-// identical SEARCH and REPLACE) is malformed, never a silent no-op.
+// A patch that names no change (no hunks, a hunk without + or - lines, a
+// SEARCH/REPLACE reply whose every block has identical sides) is
+// malformed, never a silent no-op. One block whose sides are identical
+// among blocks that change is located like them and reported unchanged
+// (Hunk.Unchanged), as a string edit whose old and new text are the same
+// is: models repeat a block they leave as it is.
+//
+// A section that creates a file which exists and is empty writes into it:
+// there is nothing in it to lose. A file with content is refused.
 //
 // # Location
 //

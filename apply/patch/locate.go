@@ -109,6 +109,11 @@ func locateMatch(content []byte, h *Hunk, index, lo, loLine, stated int, asEdit 
 		ns.WriteString(eol)
 	}
 	mo := matcher.Options{ExactOnly: opt.ExactOnly, Budget: opt.Budget, NewText: ns.String(), WholeLines: true}
+	if h.Unchanged {
+		// Nothing to tell apart from an edit already made: located as a
+		// string edit's unchanged member is, by its old text alone.
+		mo.NewText = ""
+	}
 	if stated >= loLine {
 		mo.Hint = stated - loLine + 1
 	}

@@ -71,11 +71,13 @@ func hasLine(lines []rawLine, f func(string) bool) bool {
 	return false
 }
 
-var fenceRE = lazyRegexp("^(```|~~~)[\\w.+-]*\\s*$")
+var fenceRE = lazyRegexp("^(`{3,}|~{3,})[\\w.+-]*\\s*$")
 
-// isFence reports whether s is a markdown code fence line. The fence must
-// start the line: " ```go" is a hunk's context line holding a fence (a
-// Markdown file's), never the patch's own fence.
+// isFence reports whether s is a markdown code fence line: three or more
+// backticks or tildes, as CommonMark has it (Aider fences a file that
+// holds ``` with four), and an optional language. The fence must start
+// the line: " ```go" is a hunk's context line holding a fence (a Markdown
+// file's), never the patch's own fence.
 func isFence(s string) bool { return fenceRE().MatchString(s) }
 
 func isUnifiedMarker(s string) bool {

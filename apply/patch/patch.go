@@ -105,6 +105,11 @@ type Hunk struct {
 	// only adds lines with no context or anchor (Codex's format appends
 	// those): its old lines end the file.
 	AtEOF bool
+	// Unchanged marks a SEARCH/REPLACE block whose two sides are
+	// identical: it is located as the others are (its text must stand in
+	// the file) and reported as unchanged, never applied. A patch of
+	// nothing but such blocks changes nothing and is refused.
+	Unchanged bool
 	// Line is the 1-based line of the patch text where the hunk starts.
 	Line  int
 	Lines []Line

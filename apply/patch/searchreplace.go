@@ -29,6 +29,10 @@ func isSearchMarker(s string) bool { return searchRE().MatchString(s) }
 // line that cannot be a path, reuses the previous block's path. Each block becomes a hunk whose context and changed lines come from
 // a line diff of its two sides; the blocks of one file apply in order, each
 // to the result of the one before. An empty SEARCH side creates the file.
+// A backslash in the path separates directories, as in the paths Aider
+// writes on Windows: "src\app.js" and "src/app.js" are one file, its
+// blocks applied in turn; a file whose name holds a backslash is found by
+// the name as written when no file has the slashed name.
 func parseSearchReplace(lines []rawLine) (*Patch, error) {
 	p := &Patch{Format: SearchReplace}
 	byPath := map[string]*FilePatch{}
@@ -71,10 +75,14 @@ func parseSearchReplace(lines []rawLine) (*Patch, error) {
 		if end < 0 {
 			return nil, &failure{Kind: ErrMalformed, Path: path, PatchLine: start, Reason: "SEARCH block without a >>>>>>> REPLACE line"}
 		}
-		fp := byPath[path]
+		slashed := strings.ReplaceAll(path, `\`, "/")
+		fp := byPath[slashed]
 		if fp == nil {
-			fp = &FilePatch{OldPath: path, NewPath: path, Sequential: true, Line: start}
-			byPath[path] = fp
+			fp = &FilePatch{OldPath: slashed, NewPath: slashed, Sequential: true, Line: start}
+			if slashed != path {
+				fp.AltPaths = []string{path}
+			}
+			byPath[slashed] = fp
 			p.Files = append(p.Files, fp)
 		}
 		search, replace := blockLines(lines[i+1:div]), blockLines(lines[div+1:end])
@@ -87,8 +95,14 @@ func parseSearchReplace(lines []rawLine) (*Patch, error) {
 			fp.IsNew, fp.OldPath = true, ""
 		}
 		if !h.changes() {
-			return nil, &failure{Kind: ErrMalformed, Path: path, Hunk: len(fp.Hunks) + 1, PatchLine: start,
-				Reason: "SEARCH and REPLACE are identical: the block changes nothing"}
+			if len(search) == 0 {
+				return nil, &failure{Kind: ErrMalformed, Path: path, Hunk: len(fp.Hunks) + 1, PatchLine: start,
+					Reason: "SEARCH and REPLACE are both empty: the block changes nothing"}
+			}
+			// Models repeat a block they leave as it is among others that
+			// change: located, reported unchanged (Hunk.Unchanged), as a
+			// string edit whose old and new text are the same is.
+			h.Unchanged = true
 		}
 		fp.Hunks = append(fp.Hunks, h)
 		i = end

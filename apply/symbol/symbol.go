@@ -55,6 +55,9 @@ func Resolve(o *outline.Outline, ix *lineedit.File, name string, line int, edit 
 	if err != nil {
 		return nil, invalidf("", edit, "symbol %q: %v", name, err)
 	}
+	if len(found) == 0 {
+		found = byLastSegment(o, name)
+	}
 	if line > 0 && len(found) > 0 {
 		var at []*outline.Symbol
 		for _, s := range found {
@@ -96,6 +99,82 @@ func Resolve(o *outline.Outline, ix *lineedit.File, name string, line int, edit 
 	return nil, e
 }
 
+// byLastSegment finds the nested declarations whose own name is name, a
+// name without a scope that no top-level declaration has: "pop_source"
+// for the method shlex.pop_source, the way a caller names a method it has
+// just read. One is taken (its result names the full path); several are
+// refused by Resolve as ambiguous, listing each path. A scope is never
+// guessed for a config key: "version" under two tables is two settings.
+func byLastSegment(o *outline.Outline, name string) []*outline.Symbol {
+	if o.Config {
+		return nil
+	}
+	segs, err := o.ParseName(name)
+	if err != nil || len(segs) != 1 {
+		return nil
+	}
+	var out []*outline.Symbol
+	for _, s := range o.All() {
+		if len(s.Segs) > 1 && s.Segs[len(s.Segs)-1] == segs[0] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// scopeLeftOut reports whether name found s by its own name alone
+// (byLastSegment).
+func scopeLeftOut(o *outline.Outline, name string, s *outline.Symbol) bool {
+	segs, err := o.ParseName(name)
+	return err == nil && len(segs) == 1 && len(s.Segs) > 1
+}
+
+// declaresLike reports whether the replacement lines declare name the
+// way the declaration line decl does: the first line naming it reads, up
+// to the name, as decl does (white space aside). A declaration named
+// without its scope is taken only for content that declares it: "func
+// M() {}" does not replace the method "func (t T) M()", "def m(self):"
+// does replace "def m(self):" under its class.
+func declaresLike(lines []string, decl, name string) bool {
+	head := func(l string) (string, bool) {
+		i := wordIndex(l, name)
+		if i < 0 {
+			return "", false
+		}
+		return strings.Join(strings.Fields(l[:i]), " "), true
+	}
+	want, ok := head(decl)
+	if !ok {
+		return false
+	}
+	for _, l := range lines {
+		if got, ok := head(l); ok {
+			return got == want
+		}
+	}
+	return false
+}
+
+// wordIndex is where name first stands in l as a whole word, or -1.
+func wordIndex(l, name string) int {
+	word := func(b byte) bool {
+		return b == '_' || b == '$' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+	}
+	for off := 0; ; {
+		i := strings.Index(l[off:], name)
+		if i < 0 {
+			return -1
+		}
+		i += off
+		if (i == 0 || !word(l[i-1])) && (i+len(name) == len(l) || !word(l[i+len(name)])) {
+			return i
+		}
+		off = i + 1
+	}
+}
+
+// TopLine is the first line a declaration's edit takes: its comment's, or
+// its own.
 func TopLine(s *outline.Symbol) int {
 	if s.CommentLine > 0 {
 		return s.CommentLine
@@ -141,6 +220,10 @@ func Changes(o *outline.Outline, ix *lineedit.File, file string, s *outline.Symb
 // by ix into hunks.
 func changes(o *outline.Outline, ix *lineedit.File, file string, s *outline.Symbol, ed Edit, edit string) ([]textedit.Change, textedit.Location, error) {
 	loc := textedit.Location{Edit: edit, Line: s.Line, EndLine: s.EndLine, Method: "symbol", Similarity: 1}
+	if ed.Symbol != "" && ed.Symbol != s.Path() {
+		// Named without its scope (byLastSegment): say which one.
+		loc.Symbol = s.Path()
+	}
 	action := ed.Action
 	if action == "" {
 		action = "replace"
@@ -171,6 +254,12 @@ func changes(o *outline.Outline, ix *lineedit.File, file string, s *outline.Symb
 	lines := trimBlankLines(lineedit.Split(content))
 	if action == "replace" && len(lines) == 0 {
 		return nil, loc, invalidf("", edit, "content is empty: use action delete to remove %s", s.Path())
+	}
+	if action == "replace" && scopeLeftOut(o, ed.Symbol, s) && !declaresLike(lines, string(ix.Text(s.DeclLine)), s.Segs[len(s.Segs)-1]) {
+		e := textedit.Errorf(textedit.CodeTextNotFound, "", edit, "symbol %q not found: %s %s has that name, but the content does not declare it as it is declared (%q); name it %s to replace it",
+			ed.Symbol, s.Kind, s.Path(), strings.TrimSpace(string(ix.Text(s.DeclLine))), s.Path())
+		e.Candidates = symbolCandidates(ix, []*outline.Symbol{s}, 0.5)
+		return nil, loc, e
 	}
 	cs := commentStyleOf(o.Language)
 	switch action {

@@ -360,3 +360,40 @@ func TestInsertAtTheEdges(t *testing.T) {
 		}
 	}
 }
+
+// codeOf is the code of a refusal (0 for another error or none).
+func codeOf(err error) textedit.Code {
+	if e, ok := err.(*textedit.Error); ok {
+		return e.Code
+	}
+	return 0
+}
+
+// A method named by its own name is the one nested declaration with that
+// name, and the result says which; two such methods are ambiguous; a
+// top-level declaration of the name wins; a config key keeps its scope.
+func TestNameWithoutScope(t *testing.T) {
+	src := "package p\n\ntype Shlex struct{}\n\nfunc (s *Shlex) PopSource() int {\n\treturn 1\n}\n\ntype A struct{}\n\nfunc (A) Size() int { return 1 }\n\ntype B struct{}\n\nfunc (B) Size() int { return 2 }\n"
+	out, err := run(t, "p.go", src, "PopSource", "replace", "func (s *Shlex) PopSource() int {\n\treturn 2\n}\n")
+	if err != nil || !strings.Contains(out, "return 2\n}\n\ntype A") {
+		t.Fatalf("PopSource: %v\n%s", err, out)
+	}
+	o, _ := Parse("p.go", "go", []byte(src), "")
+	ix := lineedit.NewFile([]byte(src))
+	s, _ := Resolve(o, ix, "PopSource", 0, "")
+	cs, err := Changes(o, ix, "p.go", s, Edit{Symbol: "PopSource", Action: "delete"}, "")
+	if err != nil || cs[0].Location().Symbol != "Shlex.PopSource" {
+		t.Errorf("the result does not name the declaration taken: %+v %v", cs, err)
+	}
+	if _, err := run(t, "p.go", src, "Size", "replace", "x"); codeOf(err) != textedit.CodeAmbiguous || !strings.Contains(err.Error(), "A.Size") || !strings.Contains(err.Error(), "B.Size") {
+		t.Errorf("Size names two methods: want ambiguous listing both, got %v", err)
+	}
+	top := src + "\nfunc Size() int { return 3 }\n"
+	if out, err := run(t, "p.go", top, "Size", "replace", "func Size() int { return 4 }"); err != nil || !strings.Contains(out, "return 4") || !strings.Contains(out, "return 1") {
+		t.Errorf("a top-level Size is the one named: %v\n%s", err, out)
+	}
+	cfg := `{"a": {"version": 1}, "b": {"name": 2}}`
+	if _, err := run(t, "x.json", cfg, "version", "replace", "3"); codeOf(err) != textedit.CodeTextNotFound {
+		t.Errorf("a config key without its scope must not be found, got %v", err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/graftdev/graft/apply"
+	"github.com/graftdev/graft/apply/lineedit"
 	"github.com/spf13/pflag"
 )
 
@@ -238,6 +239,9 @@ func printLanding(c *Context, l *apply.Landing) {
 			if h.Method != "exact" && h.Method != "lines" && h.Method != "symbol" {
 				how = fmt.Sprintf(" [located: %s, similarity %.2f]", h.Method, h.Similarity)
 			}
+			if h.Symbol != "" {
+				how += " [symbol: " + h.Symbol + "]"
+			}
 		}
 		verb := "edited"
 		if l.DryRun {
@@ -245,8 +249,21 @@ func printLanding(c *Context, l *apply.Landing) {
 		}
 		fmt.Fprintf(c.Stderr, "%s %s: +%d -%d%s\n", verb, f.Path, f.Additions, f.Deletions, how)
 	}
+	printUnchanged(c, l.Unchanged)
 	if l.Commit != "" {
 		fmt.Fprintf(c.Stderr, "%s %s\n", c.commitLabel(), l.Commit[:min(12, len(l.Commit))])
+	}
+}
+
+// printUnchanged names the operations of a batch that changed nothing
+// (old and new text the same), which the call reports and does not apply.
+func printUnchanged(c *Context, us []apply.Unchanged) {
+	for _, u := range us {
+		name := u.Edit
+		if name != "" {
+			name += " "
+		}
+		fmt.Fprintf(c.Stderr, "%s%s (%s): %s\n", name, u.Path, lineedit.Desc(u.Line, u.EndLine), u.Note)
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -16,26 +15,31 @@ import (
 // tools of the same names, so they behave exactly as over MCP.
 
 func init() {
-	register(&command{Name: "undo", Args: "[N]",
-		Summary: "undo the last N graft edits (default 1), keeping later changes",
-		Run:     func(c *Context, _ *pflag.FlagSet, args []string) error { return runRevert(c, "undo", args) }})
-	register(&command{Name: "redo", Args: "[N]",
-		Summary: "redo the last N undone edits (default 1)",
-		Run:     func(c *Context, _ *pflag.FlagSet, args []string) error { return runRevert(c, "redo", args) }})
-	register(&command{Name: "log", Args: "[-n N] [--json]",
+	register(&command{Name: "undo", Args: "[N] [--agent NAME] [--session ID]",
+		Summary: "undo the last N graft edits (default 1; of one agent with --agent), keeping later changes",
+		Flags:   scopeFlags("undo the edits of agent `NAME` only (any version), leaving others' later edits in place", "undo the edits of session `ID` only"),
+		Run:     func(c *Context, fs *pflag.FlagSet, args []string) error { return runRevert(c, fs, "undo", args) }})
+	register(&command{Name: "redo", Args: "[N] [--agent NAME] [--session ID]",
+		Summary: "redo the last N undone edits (default 1; of one agent with --agent)",
+		Flags:   scopeFlags("redo the edits of agent `NAME` only (any version)", "redo the edits of session `ID` only"),
+		Run:     func(c *Context, fs *pflag.FlagSet, args []string) error { return runRevert(c, fs, "redo", args) }})
+	register(&command{Name: "log", Args: "[-n N] [--agent NAME] [--session ID] [--json]",
 		Summary: "list the journal's edits, newest first",
 		Flags: func(fs *pflag.FlagSet) {
 			fs.IntP("max-count", "n", 20, "show at most `N` entries")
 			fs.Bool("json", false, "print the history tool's JSON result")
+			scopeFlags("only the entries of agent `NAME` (any version, or NAME/VERSION)", "only the entries of session `ID`")(fs)
 		},
 		Run: runLog})
-	register(&command{Name: "diff", Args: "[ID]",
-		Summary: "show one journal entry's diff, or everything since the branch's last commit",
+	register(&command{Name: "diff", Args: "[ID | --agent NAME [--session ID]]",
+		Summary: "show one journal entry's diff, one agent's work, or everything since the branch's last commit",
+		Flags:   scopeFlags("show the work of agent `NAME` not yet landed, as one diff", "show the work of session `ID` not yet landed, as one diff"),
 		Run:     runJournalDiff})
-	register(&command{Name: "land", Args: "-m MSG",
+	register(&command{Name: "land", Args: "-m MSG [--trailer 'KEY: VALUE']...",
 		Summary: "squash the journal into one commit on the current branch",
 		Flags: func(fs *pflag.FlagSet) {
 			fs.StringP("message", "m", "", "the commit `MSG`")
+			fs.StringArray("trailer", nil, "add trailer `'KEY: VALUE'` to the commit, {agent} standing for each agent whose edits it lands (repeatable; also git config graft.trailer)")
 		},
 		Run: runLand})
 	register(&command{Name: "status", Args: "[--json]",
@@ -58,7 +62,21 @@ func init() {
 	})
 }
 
-func runRevert(c *Context, tool string, args []string) error {
+// scopeFlags declares --agent and --session with these usages.
+func scopeFlags(agent, session string) func(fs *pflag.FlagSet) {
+	return func(fs *pflag.FlagSet) {
+		fs.String("agent", "", agent)
+		fs.String("session", "", session)
+	}
+}
+
+func scopeOf(fs *pflag.FlagSet) (agent, session string) {
+	agent, _ = fs.GetString("agent")
+	session, _ = fs.GetString("session")
+	return agent, session
+}
+
+func runRevert(c *Context, fs *pflag.FlagSet, tool string, args []string) error {
 	steps := 1
 	switch len(args) {
 	case 0:
@@ -71,7 +89,13 @@ func runRevert(c *Context, tool string, args []string) error {
 	default:
 		return usagef("%s: want [N]", tool)
 	}
-	res, err := c.callTool(tool, apply.UndoRequest{Steps: steps})
+	agent, session := scopeOf(fs)
+	if agent == "" {
+		// Without --agent, the last edits of anyone, as before agents
+		// were named (the tool's own default is the calling agent's).
+		agent = gitstore.AllAgents
+	}
+	res, err := c.callTool(tool, apply.UndoRequest{Steps: steps, Agent: agent, Session: session})
 	if err != nil {
 		return err
 	}
@@ -99,7 +123,8 @@ func runLog(c *Context, fs *pflag.FlagSet, args []string) error {
 	asJSON, _ := fs.GetBool("json")
 	// The history tool reads limit 0 as its default; -n 0 shows nothing,
 	// as git log -n 0 does.
-	res, err := c.callTool("history", apply.HistoryRequest{Limit: max(n, 1)})
+	agent, session := scopeOf(fs)
+	res, err := c.callTool("history", apply.HistoryRequest{Limit: max(n, 1), Agent: agent, Session: session})
 	if err != nil {
 		return err
 	}
@@ -121,17 +146,25 @@ func runLog(c *Context, fs *pflag.FlagSet, args []string) error {
 		for _, f := range en.Files {
 			files = append(files, f.Path)
 		}
-		fmt.Fprintf(c.Stdout, "%s %s %-8s +%-3d -%-3d %s [%s]\n", short(en.ID), en.Time.Local().Format("2006-01-02 15:04"),
-			en.Tool, en.Additions, en.Deletions, en.Message, strings.Join(files, " "))
+		by := ""
+		if en.Agent != "" {
+			by = " by " + en.Agent
+		}
+		fmt.Fprintf(c.Stdout, "%s %s %-8s +%-3d -%-3d %s [%s]%s\n", short(en.ID), en.Time.Local().Format("2006-01-02 15:04"),
+			en.Tool, en.Additions, en.Deletions, en.Message, strings.Join(files, " "), by)
 	}
 	return nil
 }
 
-func runJournalDiff(c *Context, _ *pflag.FlagSet, args []string) error {
+func runJournalDiff(c *Context, fs *pflag.FlagSet, args []string) error {
 	if len(args) > 1 {
 		return usagef("diff: want [ID]")
 	}
 	req := apply.DiffRequest{}
+	req.Agent, req.Session = scopeOf(fs)
+	if len(args) == 1 && (req.Agent != "" || req.Session != "") {
+		return usagef("diff: give ID or --agent/--session, not both")
+	}
 	if len(args) == 1 {
 		req.ID = args[0]
 	}
@@ -151,11 +184,20 @@ func runLand(c *Context, fs *pflag.FlagSet, args []string) error {
 	if strings.TrimSpace(msg) == "" {
 		return usagef("land: -m MSG is required")
 	}
+	trailers, _ := fs.GetStringArray("trailer")
+	for _, t := range trailers {
+		if !gitstore.ValidTrailer(t) {
+			return usagef("land: --trailer %q: want 'KEY: VALUE' (e.g. 'Assisted-by: {agent}')", t)
+		}
+	}
+	if p, ok := c.Extra["trailers"].(*[]string); ok {
+		*p = append(*p, trailers...) // read when the engine opens
+	}
 	e, err := c.Engine()
 	if err != nil {
 		return err
 	}
-	sq, err := e.Store().Squash(context.Background(), msg)
+	sq, err := e.Store().Squash(c.context(), msg)
 	if err != nil {
 		return apply.StoreError(err)
 	}

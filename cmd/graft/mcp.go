@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"github.com/graftdev/graft/apply"
+	"github.com/graftdev/graft/gitstore"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
 )
@@ -31,6 +34,14 @@ import (
 // argument decoding and messages: tools are registered with the SDK's
 // low-level Server.AddTool, so the arguments reach the engine as the raw
 // JSON a client sent and a refusal reads the same as on the CLI.
+//
+// Over HTTP a call whose request or result passes 1 MiB goes beside the
+// SDK, through a thin wrapper of its handler and response writer
+// (mcp_http_big.go): the SDK decodes a request four times through
+// decoders that copy it first, and encodes a result at every layer, which
+// made a 60 MB edit's peak 12 times its bytes. Results are written in
+// pieces, never held whole (mcp_result.go), and a big call runs under a
+// memory bound (mcp_memory.go). The SDK is used as it is, not forked.
 //
 // The engine is opened once and keeps the repository open for the whole
 // server; it is not for concurrent use, so calls run one at a time, in the
@@ -161,7 +172,7 @@ func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 		}
 	}
 
-	s := &mcpServer{log: c.logger, tools: tools, turns: newTurns()}
+	s := &mcpServer{log: c.logger, tools: tools, turns: newTurns(), stdioSession: newSessionID()}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -296,7 +307,7 @@ func instructions(tools []*apply.Tool) string {
 	}
 	b.WriteString("- A refusal carries a code (-32010 not found, -32011 several matches, -32012 conflict, -32013 syntax error, ...) and the nearest candidates with their line numbers and actual text: retry once with that text or with line numbers.\n")
 	if has("undo") {
-		b.WriteString("- undo reverses the last call without losing later changes made outside graft.\n")
+		b.WriteString("- undo reverses your own last call (this client's), keeping later changes made by other agents or outside graft; agent \"*\" reaches anyone's.\n")
 	}
 	return b.String()
 }
@@ -311,7 +322,14 @@ type mcpServer struct {
 	// turns runs calls one at a time, in the order they arrived: the
 	// engine is not for concurrent use.
 	turns *turns
-	sink  *progressSink // the running call's, nil without a progress token
+	// big keeps the arguments and results of big HTTP calls beside the
+	// SDK (mcp_http_big.go); nil on stdio.
+	big  *bigCalls
+	sink *progressSink // the running call's, nil without a progress token
+	mem  bigCallMemory // the running call's memory bound (mcp_memory.go)
+	// stdioSession is the session of every call over stdio (one client
+	// per process); over HTTP each call's is its Mcp-Session-Id.
+	stdioSession string
 }
 
 // newSDKServer registers the selected tools with a new SDK server.
@@ -345,15 +363,64 @@ func (s *mcpServer) handler(t *apply.Tool) mcp.ToolHandler {
 			ticket, ok = parseTicket(req.Extra.Header.Get(ticketHeader))
 		}
 		if !ok {
-			ticket = s.turns.take()
+			ticket = s.turns.take(s.sessionID(req))
 		}
-		return s.call(ctx, t, args, sink, ticket), nil
+		if ok && s.big != nil {
+			if a, kept := s.big.takeArgs(ticket); kept {
+				args = a
+			}
+		}
+		var stash func(*resultJSON) json.RawMessage
+		if ok && s.big != nil {
+			// A big result goes beside the SDK, to the request's
+			// response writer.
+			stash = func(r *resultJSON) json.RawMessage { return s.big.putResult(ticket, r) }
+		}
+		// The session named in the journal is the one the call was
+		// queued in: one value keys both (turns.go).
+		session, _ := s.turns.sessionOf(ticket)
+		ctx = gitstore.WithAttribution(ctx, attributionOf(req, session))
+		return s.call(ctx, t, args, sink, ticket, stash), nil
 	}
+}
+
+// sessionID is the session a call came in: the transport's (HTTP's
+// Mcp-Session-Id), else the server process's one stdio session.
+func (s *mcpServer) sessionID(req *mcp.CallToolRequest) string {
+	if req.Session != nil {
+		if id := req.Session.ID(); id != "" {
+			return id
+		}
+	}
+	return s.stdioSession
+}
+
+// attributionOf is who a call is made for: the client's initialize
+// clientInfo (name/version; what the client says, not who it is) and the
+// session it was queued in.
+func attributionOf(req *mcp.CallToolRequest, session string) gitstore.Attribution {
+	a := gitstore.Attribution{Session: session}
+	if req.Session != nil {
+		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+			a.Agent = gitstore.AgentName(p.ClientInfo.Name, p.ClientInfo.Version)
+			a.Name = gitstore.SanitizeTrailer(p.ClientInfo.Name)
+		}
+	}
+	return a
+}
+
+// newSessionID names the one session of a stdio server: its journal
+// commits' Graft-Session.
+func newSessionID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "stdio-" + hex.EncodeToString(b[:])
 }
 
 // progress receives the engine's progress for the running call (the
 // engine calls it synchronously, on the call's goroutine).
 func (s *mcpServer) progress(p apply.Progress) {
+	s.mem.phase() // a phase is reported for a file past 1 MiB
 	if s.sink != nil {
 		s.sink.update(p)
 	}
@@ -364,13 +431,16 @@ func (s *mcpServer) progress(p apply.Progress) {
 // file versions it replaced are freed on another goroutine
 // (gitstore.OpenOptions.DeferFrees): freeing them can wait for the disk,
 // and the client need not.
-func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessage, sink *progressSink, ticket uint64) (res *mcp.CallToolResult) {
+func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessage, sink *progressSink, ticket uint64, stash func(*resultJSON) json.RawMessage) (res *mcp.CallToolResult) {
 	defer s.turns.done(ticket)
 	if err := s.turns.wait(ctx, ticket); err != nil {
 		return toolError(t.Name, &apply.Error{Code: apply.CodeInvalid, Msg: "cancelled before it ran"})
 	}
 	s.sink = sink
 	start := time.Now()
+	argsBytes := len(args) // (args itself is not kept past the engine's decoding)
+	s.mem.start(argsBytes)
+	defer s.mem.end()
 	defer func() {
 		s.sink = nil
 		if r := recover(); r != nil {
@@ -380,7 +450,7 @@ func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessag
 		if release := s.engine.Store().ReleaseReplaced(); release != nil {
 			go release()
 		}
-		s.log.Debug("mcp: call", "tool", t.Name, "args_bytes", len(args), "ms", float64(time.Since(start).Microseconds())/1000, "error", res != nil && res.IsError)
+		s.log.Debug("mcp: call", "tool", t.Name, "args_bytes", argsBytes, "ms", float64(time.Since(start).Microseconds())/1000, "error", res != nil && res.IsError)
 	}()
 	if err := ctx.Err(); err != nil {
 		return toolError(t.Name, &apply.Error{Code: apply.CodeInvalid, Msg: "cancelled before it ran"})
@@ -389,7 +459,24 @@ func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessag
 	if err != nil {
 		return toolError(t.Name, err)
 	}
-	return toolResult(t.Name, out)
+	res = toolResult(t.Name, out, stash)
+	if s.engine.Store().Mode() == gitstore.ModeCommit {
+		// Branch mode: the commit is on the branch, not the journal.
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				tc.Text = branchLabel(tc.Text)
+			}
+		}
+	}
+	return res
+}
+
+// branchLabel relabels a summary's "journal commit" line for branch mode.
+func branchLabel(text string) string {
+	if rest, ok := strings.CutPrefix(text, "journal commit "); ok {
+		return "commit on the branch " + rest
+	}
+	return strings.Replace(text, "\njournal commit ", "\ncommit on the branch ", 1)
 }
 
 // toolResult is a successful call: the structured result is the JSON
@@ -397,12 +484,26 @@ func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessag
 // that says not every part succeeded (a non-atomic multi_edit with
 // failures) is flagged IsError, as `graft call` exits 3 for it, partly
 // applied; its text says which edits landed and which did not.
-func toolResult(tool string, out any) *mcp.CallToolResult {
-	raw, err := marshalJSON(out)
+//
+// With stash (over HTTP), a result whose JSON is past bigBytes is not
+// made here: stash keeps it, to be written to the connection as it is
+// encoded, and returns what the SDK is to encode in its place.
+func toolResult(tool string, out any, stash func(*resultJSON) json.RawMessage) *mcp.CallToolResult {
+	rj, err := newResultJSON(out)
+	var raw, structured json.RawMessage
+	if err == nil && stash != nil && rj.size() > bigBytes {
+		structured = stash(rj)
+		if summaryNeedsWhole(out) {
+			raw, err = rj.bytes()
+		}
+	} else if err == nil {
+		raw, err = rj.bytes()
+		structured = raw
+	}
 	if err != nil {
 		return toolError(tool, &apply.Error{Code: apply.CodeInternal, Msg: fmt.Sprintf("internal error (a bug in graft): encoding the result: %v", err)})
 	}
-	res := &mcp.CallToolResult{StructuredContent: json.RawMessage(raw), Content: []mcp.Content{&mcp.TextContent{Text: summarize(tool, summaryJSON(out, raw))}}}
+	res := &mcp.CallToolResult{StructuredContent: structured, Content: []mcp.Content{&mcp.TextContent{Text: summarize(tool, summaryJSON(out, raw))}}}
 	if s, ok := out.(interface{ Succeeded() bool }); ok && !s.Succeeded() {
 		res.IsError = true
 	}
@@ -414,8 +515,7 @@ func toolResult(tool string, out any) *mcp.CallToolResult {
 // bound the JSON of a copy whose diffs are cut just past it (the summary
 // clips them anyway), so that a big diff is not decoded again whole.
 func summaryJSON(out any, raw []byte) []byte {
-	l, ok := out.(interface{ Landed() *apply.Landing })
-	if !ok || !slices.ContainsFunc(l.Landed().Files, func(f apply.FileResult) bool { return len(f.Diff) > textDiffBytes }) {
+	if summaryNeedsWhole(out) {
 		return raw
 	}
 	v := reflect.ValueOf(out)
@@ -445,6 +545,13 @@ func summaryJSON(out any, raw []byte) []byte {
 		return raw
 	}
 	return small
+}
+
+// summaryNeedsWhole reports whether the summary of out is made from its
+// whole JSON (no diff of it is past the text's bound).
+func summaryNeedsWhole(out any) bool {
+	l, ok := out.(interface{ Landed() *apply.Landing })
+	return !ok || !slices.ContainsFunc(l.Landed().Files, func(f apply.FileResult) bool { return len(f.Diff) > textDiffBytes })
 }
 
 // toolError is a refused or failed call. It carries no structured content

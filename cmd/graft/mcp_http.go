@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
 	"errors"
@@ -121,6 +122,9 @@ func readToken(name string) (string, error) {
 // handler behind cross-origin protection, with a token bearer
 // authentication, and the bounds and call order of httpLimits.
 func mcpHTTPHandler(s *mcpServer, o httpOptions) http.Handler {
+	if s.big == nil {
+		s.big = newBigCalls()
+	}
 	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.server },
 		&mcp.StreamableHTTPOptions{Logger: s.log, MaxRequestBodyBytes: int64(maxMessageBytes), SessionTimeout: o.sessionIdle})
 	var h http.Handler = &httpLimits{s: s, o: o, next: streamable}
@@ -186,6 +190,12 @@ func (l *httpLimits) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		l.next.ServeHTTP(w, r)
 		return
 	}
+	if l.s.big != nil && r.ContentLength > int64(bigBytes) && r.ContentLength <= int64(maxMessageBytes) {
+		// A big request: read here, its arguments kept beside the SDK
+		// (mcp_http_big.go).
+		l.serveBig(w, r)
+		return
+	}
 	b := &arrivingBody{ReadCloser: r.Body, r: r, turns: l.s.turns, scan: idScanner{member: "method"}}
 	if l.o.bodyTimeout > 0 {
 		// The whole body must arrive in time; then the connection has no
@@ -196,7 +206,62 @@ func (l *httpLimits) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = b
 	defer b.end()
+	if l.s.big != nil {
+		// Its result may be big: written beside the SDK (mcp_http_big.go).
+		defer func() {
+			if b.taken {
+				l.s.big.drop(b.ticket)
+			}
+		}()
+		w = &bigWriter{ResponseWriter: w, big: l.s.big, ticket: func() (uint64, bool) { return b.ticket, b.taken }}
+	}
 	l.next.ServeHTTP(w, r)
+}
+
+// serveBig serves a request whose Content-Length is past bigBytes: the
+// body is read into a buffer of its size, and a tools/call's arguments are
+// kept aside under its ticket while the SDK gets the message with empty
+// ones (mcp_http_big.go). Any other message goes on to the SDK as it came,
+// through arrivingBody.
+func (l *httpLimits) serveBig(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	if l.o.bodyTimeout > 0 {
+		_ = rc.SetReadDeadline(time.Now().Add(l.o.bodyTimeout))
+	}
+	body := make([]byte, r.ContentLength)
+	if _, err := io.ReadFull(r.Body, body); err != nil {
+		// As the SDK answers a body it could not read. (The deadline
+		// stays: net/http reads what is left before answering.)
+		http.Error(w, "failed to read body", http.StatusBadRequest)
+		return
+	}
+	if l.o.bodyTimeout > 0 {
+		_ = rc.SetReadDeadline(time.Time{})
+	}
+	method, start, end, ok := argumentsSpan(body)
+	if !ok || string(method) != `"tools/call"` {
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		b := &arrivingBody{ReadCloser: r.Body, r: r, turns: l.s.turns, scan: idScanner{member: "method"}}
+		r.Body = b
+		defer b.end()
+		l.next.ServeHTTP(w, r)
+		return
+	}
+	// The session the call is queued in is the one it is attributed to
+	// (turns.sessionOf), as in arrivingBody.
+	ticket := l.s.turns.take(r.Header.Get("Mcp-Session-Id"))
+	defer l.s.turns.done(ticket) // a turn the SDK did not use
+	defer l.s.big.drop(ticket)
+	r.Header.Set(ticketHeader, strconv.FormatUint(ticket, 10))
+	if ticketTaken != nil {
+		ticketTaken(ticket, r.Header)
+	}
+	small := make([]byte, 0, len(body)-(end-start)+2)
+	small = append(append(append(small, body[:start]...), "{}"...), body[end:]...)
+	l.s.big.putArgs(ticket, body[start:end])
+	r.Body = io.NopCloser(bytes.NewReader(small))
+	r.ContentLength = int64(len(small))
+	l.next.ServeHTTP(&bigWriter{ResponseWriter: w, big: l.s.big, ticket: func() (uint64, bool) { return ticket, true }}, r)
 }
 
 // arrivingBody is a request body on its way in: it watches for the
@@ -231,7 +296,9 @@ func (b *arrivingBody) Read(p []byte) (int, error) {
 			// Read on the goroutine serving the request, before the SDK
 			// hands the call on: the header map is the one the tool
 			// handler sees (RequestExtra.Header).
-			b.ticket, b.taken = b.turns.take(), true
+			// The session the call is queued in is the one it is
+			// attributed to (turns.sessionOf).
+			b.ticket, b.taken = b.turns.take(b.r.Header.Get("Mcp-Session-Id")), true
 			b.r.Header.Set(ticketHeader, strconv.FormatUint(b.ticket, 10))
 			if ticketTaken != nil {
 				ticketTaken(b.ticket, b.r.Header)

@@ -75,7 +75,7 @@ func TestMCPHTTPCallsLandInArrivalOrder(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() { ticketTaken = nil })
-	hold := s.turns.take() // the engine is busy until every call has arrived
+	hold := s.turns.take("") // the engine is busy until every call has arrived
 
 	var wg sync.WaitGroup
 	for k := range 12 {
@@ -117,7 +117,7 @@ func TestTurnsFirstComeFirstServed(t *testing.T) {
 	q := newTurns()
 	var tickets []uint64
 	for range 12 {
-		tickets = append(tickets, q.take())
+		tickets = append(tickets, q.take(""))
 	}
 	var mu sync.Mutex
 	var order []uint64
@@ -141,7 +141,7 @@ func TestTurnsFirstComeFirstServed(t *testing.T) {
 	}
 	// A cancelled wait leaves its ticket to be done, and then holds up
 	// no one.
-	a, b := q.take(), q.take()
+	a, b := q.take(""), q.take("")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := q.wait(ctx, b); err == nil {

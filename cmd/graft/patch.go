@@ -86,6 +86,7 @@ func printPatchResult(c *Context, r *apply.ApplyPatchResult, check bool) {
 		}
 		fmt.Fprintln(c.Stderr, line)
 	}
+	printUnchanged(c, r.Unchanged)
 	if r.Commit != "" {
 		fmt.Fprintf(c.Stderr, "%s %s\n", c.commitLabel(), r.Commit[:min(12, len(r.Commit))])
 	}

@@ -6,9 +6,16 @@ package main
 // GRAFT_CPUPROFILE and/or GRAFT_MEMPROFILE to file names (used by the
 // profile step of fixtures/bench/edges.sh); a "%d" in a name becomes the
 // process id, so that each process of a benchmark keeps its own profile.
-// Not in normal builds, so that runtime/pprof costs nothing at start-up.
+// GRAFT_PPROF_ADDR (HOST:PORT) serves net/http/pprof there while the
+// process runs (a long-running server's heap at any minute: the soak's);
+// a process that finds the address taken (another graft has it) goes on
+// without. Not in normal builds, so that runtime/pprof costs nothing at
+// start-up.
 
 import (
+	"net"
+	"net/http"
+	_ "net/http/pprof" // the /debug/pprof handlers, on the default mux
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -26,11 +33,20 @@ func init() {
 	if name := withPID(os.Getenv("GRAFT_MEMPROFILE")); name != "" {
 		runtime.MemProfileRate = 4096
 		atExit = append(atExit, func() {
+			// The profile holds what was allocated up to the last
+			// collection: one now, so that the end of the run is in.
+			runtime.GC()
 			if f, err := os.Create(name); err == nil {
 				_ = pprof.Lookup("allocs").WriteTo(f, 0)
 				f.Close()
 			}
 		})
+	}
+	if addr := os.Getenv("GRAFT_PPROF_ADDR"); addr != "" {
+		if ln, err := net.Listen("tcp", addr); err == nil {
+			runtime.MemProfileRate = 4096 // a heap profile fine enough to compare minutes
+			go func() { _ = http.Serve(ln, http.DefaultServeMux) }()
+		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -136,7 +135,7 @@ func (p *progressBar) stop() {
 // is gone when it returns, and what the result warns of (syntax errors
 // that --check=warn let land) is on stderr.
 func (c *Context) call(e *apply.Engine, tool string, args json.RawMessage) (any, error) {
-	res, err := e.Call(context.Background(), tool, args)
+	res, err := e.Call(c.context(), tool, args)
 	if c.bar != nil {
 		c.bar.stop()
 	}

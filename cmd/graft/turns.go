@@ -17,28 +17,46 @@ import (
 // not the order of arrival. Over stdio the transport hands calls over in
 // order one at a time (lineConn), so the handler takes its ticket itself.
 //
+// A ticket is taken for a session, and the session a call is attributed to
+// (its journal commit's Graft-Session) is the one its ticket was taken
+// for (sessionOf): the queue that orders a session's calls and the
+// identity that names them are one value. Over HTTP it is the
+// Mcp-Session-Id the request arrived with, over stdio the server
+// process's one session (mcpServer.stdioSession). The order is first come,
+// first served over all sessions, so each session's calls land in the
+// order it sent them.
+//
 // A ticket whose call never reaches the handler (a request the SDK
 // refused, a call cancelled while it waited) is done all the same, so it
 // holds up no one.
 type turns struct {
 	mu   sync.Mutex
-	next uint64              // the next ticket
-	open map[uint64]struct{} // taken and not done
-	wake chan struct{}       // closed and replaced when a ticket is done
+	next uint64            // the next ticket
+	open map[uint64]string // taken and not done: the session of each
+	wake chan struct{}     // closed and replaced when a ticket is done
 }
 
 func newTurns() *turns {
-	return &turns{open: map[uint64]struct{}{}, wake: make(chan struct{})}
+	return &turns{open: map[uint64]string{}, wake: make(chan struct{})}
 }
 
-// take returns a new ticket, after every ticket taken before.
-func (q *turns) take() uint64 {
+// take returns a new ticket for a call of session, after every ticket
+// taken before.
+func (q *turns) take(session string) uint64 {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	t := q.next
 	q.next++
-	q.open[t] = struct{}{}
+	q.open[t] = session
 	return t
+}
+
+// sessionOf returns the session ticket t was taken for, while it is open.
+func (q *turns) sessionOf(t uint64) (string, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	s, ok := q.open[t]
+	return s, ok
 }
 
 // wait blocks until ticket t is the lowest ticket not done: its turn. It

@@ -24,6 +24,9 @@ type Location struct {
 	Similarity float64 `json:"similarity"`
 	// Reindented says how graft re-indented the new lines, if it did.
 	Reindented string `json:"reindented,omitempty"`
+	// Symbol is the full name path of the declaration an edit by symbol
+	// took when the caller named it otherwise (a method by its own name).
+	Symbol string `json:"symbol,omitempty"`
 }
 
 // Change is the one located-change value: replace the bytes [Start, End)
@@ -44,21 +47,23 @@ type Change struct {
 	// in the text it was located in; Method how it was found ("exact",
 	// "lines", a fuzzy tier, ...; "" for a change that completes another
 	// of the same operation); Similarity 1 unless a fuzzy tier found it;
-	// Reindented how its new lines were re-indented, if they were.
+	// Reindented how its new lines were re-indented, if they were;
+	// Symbol the declaration's full path when named otherwise.
 	Line, EndLine int
 	Method        string
 	Similarity    float64
 	Reindented    string
+	Symbol        string
 }
 
 // Location is the change's record for a result.
 func (c Change) Location() Location {
-	return Location{Edit: c.Edit, Line: c.Line, EndLine: c.EndLine, Method: c.Method, Similarity: c.Similarity, Reindented: c.Reindented}
+	return Location{Edit: c.Edit, Line: c.Line, EndLine: c.EndLine, Method: c.Method, Similarity: c.Similarity, Reindented: c.Reindented, Symbol: c.Symbol}
 }
 
 // Located returns c with its Location set from l (l's Edit included).
 func (c Change) Located(l Location) Change {
-	c.Edit, c.Line, c.EndLine, c.Method, c.Similarity, c.Reindented = l.Edit, l.Line, l.EndLine, l.Method, l.Similarity, l.Reindented
+	c.Edit, c.Line, c.EndLine, c.Method, c.Similarity, c.Reindented, c.Symbol = l.Edit, l.Line, l.EndLine, l.Method, l.Similarity, l.Reindented, l.Symbol
 	return c
 }
 

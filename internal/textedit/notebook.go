@@ -377,7 +377,7 @@ func (v View) notebookBytes(changes []Change) ([]Change, error) {
 		first := changes[i]
 		out = append(out, Change{Start: len(v.Prefix) + cell.ValStart, End: len(v.Prefix) + cell.ValEnd,
 			New: v.nb.SourceJSON(v.body, cell, src), Edit: first.Edit, Desc: first.Desc,
-			Line: first.Line, EndLine: first.EndLine, Method: first.Method, Similarity: first.Similarity, Reindented: first.Reindented})
+			Line: first.Line, EndLine: first.EndLine, Method: first.Method, Similarity: first.Similarity, Reindented: first.Reindented, Symbol: first.Symbol})
 		i = j
 	}
 	return out, nil

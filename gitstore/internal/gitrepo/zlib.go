@@ -3,6 +3,8 @@ package gitrepo
 import (
 	"bytes"
 	"compress/zlib"
+	stdhash "hash"
+	"hash/adler32"
 	"io"
 	"strconv"
 
@@ -46,11 +48,23 @@ func (levelProvider) NewReader(r io.Reader) (gitzlib.Reader, error) {
 func (levelProvider) NewWriter(w io.Writer) gitzlib.Writer { return &levelWriter{dst: w} }
 
 // levelWriter is a zlib writer whose level is picked at its first write.
-// The writers of each level are kept for reuse (go-git pools this one).
+// The compressing writer is kept for reuse (go-git pools this one); stored
+// blocks are written by storedWriter, which needs no compressor: a
+// compress/flate writer holds about 650 KB of tables whatever its level,
+// so that a pooled writer of each level held twice that, and a
+// long-running server's memory grew by it once its files passed
+// StoredLimit (the soak, docs/BENCHMARKS.md).
 type levelWriter struct {
-	dst   io.Writer
-	cur   *zlib.Writer
-	byLvl map[int]*zlib.Writer
+	dst    io.Writer
+	cur    zlibWriter
+	fast   *zlib.Writer
+	stored storedWriter
+}
+
+// zlibWriter is what levelWriter needs of a level's writer.
+type zlibWriter interface {
+	io.WriteCloser
+	Flush() error
 }
 
 func (z *levelWriter) Reset(w io.Writer) { z.dst, z.cur = w, nil }
@@ -67,16 +81,20 @@ func (z *levelWriter) start(first []byte) {
 			}
 		}
 	}
-	if z.byLvl == nil {
-		z.byLvl = map[int]*zlib.Writer{}
-	}
-	if w := z.byLvl[level]; w != nil {
-		w.Reset(z.dst)
+	switch {
+	case level == zlib.NoCompression:
+		z.stored.reset(z.dst)
+		z.cur = &z.stored
+	case level == zlib.BestSpeed && z.fast != nil:
+		z.fast.Reset(z.dst)
+		z.cur = z.fast
+	default:
+		w, _ := zlib.NewWriterLevel(z.dst, level) // the levels above are valid
+		if level == zlib.BestSpeed {
+			z.fast = w
+		}
 		z.cur = w
-		return
 	}
-	z.cur, _ = zlib.NewWriterLevel(z.dst, level) // the levels above are valid
-	z.byLvl[level] = z.cur
 }
 
 func (z *levelWriter) Write(p []byte) (int, error) {
@@ -98,4 +116,73 @@ func (z *levelWriter) Close() error {
 		z.start(nil)
 	}
 	return z.cur.Close()
+}
+
+// storedWriter writes a zlib stream of stored (uncompressed) deflate
+// blocks (RFC 1950 and RFC 1951, 3.2.4): the two header bytes of a
+// deflate stream with a 32 KB window and no preset dictionary, each Write
+// as blocks of at most 65,535 bytes, an empty final block, and the
+// Adler-32 of the data. It holds no tables and buffers nothing.
+type storedWriter struct {
+	dst     io.Writer
+	adler   stdhash.Hash32
+	started bool
+	err     error
+}
+
+func (s *storedWriter) reset(w io.Writer) {
+	if s.adler == nil {
+		s.adler = adler32.New()
+	}
+	s.adler.Reset()
+	s.dst, s.started, s.err = w, false, nil
+}
+
+func (s *storedWriter) write(p []byte) {
+	if s.err == nil {
+		_, s.err = s.dst.Write(p)
+	}
+}
+
+func (s *storedWriter) header() {
+	if !s.started {
+		s.started = true
+		s.write([]byte{0x78, 0x01})
+	}
+}
+
+// block writes one stored block of p (at most 65,535 bytes).
+func (s *storedWriter) block(p []byte, final bool) {
+	var h [5]byte
+	if final {
+		h[0] = 1
+	}
+	n := uint16(len(p))
+	h[1], h[2], h[3], h[4] = byte(n), byte(n>>8), byte(^n), byte(^n>>8)
+	s.write(h[:])
+	s.write(p)
+}
+
+func (s *storedWriter) Write(p []byte) (int, error) {
+	s.header()
+	s.adler.Write(p)
+	for rest := p; len(rest) > 0; {
+		n := min(len(rest), 65535)
+		s.block(rest[:n], false)
+		rest = rest[n:]
+	}
+	if s.err != nil {
+		return 0, s.err
+	}
+	return len(p), nil
+}
+
+// Flush has nothing to do: every byte written is out already.
+func (s *storedWriter) Flush() error { return s.err }
+
+func (s *storedWriter) Close() error {
+	s.header()
+	s.block(nil, true)
+	s.write(s.adler.Sum(nil)) // big-endian, as zlib's trailer is
+	return s.err
 }
