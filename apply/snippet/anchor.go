@@ -4,6 +4,7 @@ package snippet
 // file, by which tier, and what a region's new lines become there.
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -220,7 +221,8 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		if atStart && h.line != 0 {
 			return nil, 0, fail(NotAtEdge, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", h.line+1)
 		}
-		if atEnd && h.line+h.n != N {
+		blankEnd := atEnd && h.line+h.n < N && blankFrom(fl, h.line+h.n)
+		if atEnd && h.line+h.n != N && !blankEnd {
 			return nil, 0, fail(NotAtEdge, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"// ... existing code ...\" after them", h.line+h.n, N)
 		}
 		L := len(r.Lines)
@@ -228,6 +230,42 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		_, _, e2 := locate(content, fl, strings.TrimSuffix(r.Lines[L-1], "\n")+"\n", cursor, -1, opt)
 		if L > 1 && (e1 != nil || e2 != nil) {
 			return nil, 0, fail(UnchangedTwice, "it changes nothing, and its first or last line stands more than once in the file, so it could also mean deleting lines between them (graft does not delete lines a snippet does not show): show the change the region makes, or use edit to delete lines")
+		}
+		if h.m.Tier == matcher.Indentation {
+			// Found with its indentation shifted, the region may still
+			// differ from the file once re-indented (white space at a
+			// line's end, a line of white space only): those lines are
+			// its change.
+			ls := splitKeep(reindent(h.m, strings.Join(r.Lines, "")))
+			a, b := -1, -1
+			for k := 0; k < len(ls) && len(ls) == len(r.Lines); k++ {
+				if strings.TrimRight(ls[k], "\r\n") != string(fl.Text(h.line+k+1)) {
+					if a < 0 {
+						a = k
+					}
+					b = k
+				}
+			}
+			if a >= 0 {
+				from, to, end := h.line+a, h.line+b+1, h.line+h.n
+				if blankEnd {
+					to, end = N, N
+				}
+				rep := &placed{start: fl.Start(from + 1), end: fl.Start(min(to, N) + 1), text: strings.Join(ls[a:b+1], ""), region: i,
+					line: from + 1, last: to, tier: h.m.Tier, similarity: h.m.Similarity,
+					from: from, to: to, newLines: ls[a : b+1], lines: ls, headAt: h.line, snippetLine: r.Line}
+				if to == N {
+					rep.end = len(content)
+				}
+				return rep, end, nil
+			}
+		}
+		if blankEnd {
+			// Only blank lines follow it, and the snippet ends where the
+			// file's code ends: it drops them.
+			from := h.line + h.n
+			return &placed{start: fl.Start(from + 1), end: len(content), region: i, line: from + 1, last: N,
+				tier: h.m.Tier, similarity: h.m.Similarity, from: from, to: N, lines: r.Lines, headAt: h.line, snippetLine: r.Line}, N, nil
 		}
 		return nil, h.line + h.n, nil
 	}
@@ -243,7 +281,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 	adapted := false
 	sent := r // the region as the snippet has it
 	if h.found && h.m.Tier != matcher.Exact {
-		lines := splitKeep(h.m.Adapt(strings.Join(r.Lines, "")))
+		lines := splitKeep(reindent(h.m, strings.Join(r.Lines, "")))
 		if len(lines) != len(r.Lines) {
 			return nil, 0, fail(Unshiftable, "its lines could not be re-indented line for line as its first lines were found: send the region with the file's indentation")
 		}
@@ -332,8 +370,21 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 	// [h.n, len-t.n); a snippet without a marker at its start (end)
 	// reaches the file's start (end).
 	from, to := 0, N
+	hn := h.n // the head's lines that stay the file's
+	if adapted && h.m.Tier == matcher.Indentation {
+		// Re-indented by the shift the head was found with, a head line
+		// that still differs from the file's line (white space at its
+		// end, a line of white space only) is the region's own: the
+		// region is written from there.
+		for k := 0; k < h.n; k++ {
+			if strings.TrimRight(r.Lines[k], "\r\n") != strings.TrimRight(string(fl.Text(h.line+k+1)), "\r\n") {
+				hn = k
+				break
+			}
+		}
+	}
 	if h.found {
-		from = h.line + h.n
+		from = h.line + hn
 	}
 	if t.found {
 		to = t.line
@@ -341,10 +392,17 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 	if atStart && h.found && h.line != 0 {
 		return nil, 0, fail(NotAtEdge, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", h.line+1)
 	}
-	if atEnd && t.found && t.line+t.n != N {
+	tn := t.n // the tail's lines that stay the file's
+	if atEnd && t.found && t.line+t.n < N && blankFrom(fl, t.line+t.n) {
+		// Only blank lines follow the last lines: the snippet ends where
+		// the file's code ends, and drops them (blank lines hold no
+		// code; the region is written to the file's end).
+		to, tn = N, 0
+	}
+	if atEnd && t.found && t.line+t.n != N && tn > 0 {
 		return nil, 0, fail(NotAtEdge, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"// ... existing code ...\" after them", t.line+t.n, N)
 	}
-	newLines := r.Lines[h.n : len(r.Lines)-t.n]
+	newLines := r.Lines[hn : len(r.Lines)-tn]
 	// Re-indent the new lines as the anchor was found (the head's, else
 	// the tail's), giving lines equal to the anchor's the file's bytes.
 	text := strings.Join(newLines, "")
@@ -354,7 +412,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		// shows the region's indentation shifted: the tail says how.
 		adapt = t.m
 	}
-	if h.found && t.found && t.m.Tier == matcher.Indentation && h.m.Tier != matcher.Indentation && adapted {
+	if h.found && t.found && t.m.Tier == matcher.Indentation && adapted {
 		// Re-indented as its first lines were found, the region's last
 		// lines still need a shift of their own: its lines do not share
 		// one. (Last lines that then differ only by trailing white space
@@ -362,7 +420,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		return nil, 0, fail(MixedShift, "its first lines were found with a shift of their indentation and its last lines need another: send the region as the file has it")
 	}
 	if !adapted {
-		text = adapt.Adapt(text)
+		text = reindent(adapt, text)
 	}
 	// One line found with its indentation shifted is weak: it may be a new
 	// line that happens to read like a file line. It places the region
@@ -397,7 +455,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 	}
 	rep := &placed{start: fl.Start(from + 1), end: fl.Start(min(to, N) + 1), text: text, region: i,
 		line: from + 1, last: max(from, to), tier: adapt.Tier, similarity: adapt.Similarity,
-		from: from, to: to, newLines: newLines, lines: r.Lines, headAt: from - h.n, snippetLine: r.Line}
+		from: from, to: to, newLines: newLines, lines: r.Lines, headAt: from - hn, snippetLine: r.Line}
 	if to == N && rep.end < len(content) {
 		rep.end = len(content)
 	}
@@ -559,4 +617,42 @@ func converted(block string, fl *lineindex.Index, line int, whole string, isTail
 func fileText(content []byte, fl *lineindex.Index, a, b int, reason string) matcher.Candidate {
 	b = max(a, min(b, fl.Count()))
 	return matcher.Candidate{Line: a + 1, EndLine: b, Text: string(content[fl.Start(a+1):fl.Start(b+1)]), Reason: reason}
+}
+
+// reindent is m.Adapt(text) for a region's lines; but where m found an
+// indentation difference, that difference is all it applies: each line
+// gets the indentation Adapt gives it and keeps the rest as sent
+// (trailing white space the region changes is a change), and a line of
+// white space only is written as sent (it has no code to indent).
+func reindent(m matcher.Match, text string) string {
+	out := m.Adapt(text)
+	if m.Tier != matcher.Indentation {
+		return out
+	}
+	sent, got := splitKeep(text), splitKeep(out)
+	if len(sent) != len(got) {
+		return out
+	}
+	for j, l := range sent {
+		body := strings.TrimRight(l, "\r\n")
+		eol := got[j][len(strings.TrimRight(got[j], "\r\n")):]
+		if strings.TrimSpace(body) == "" {
+			got[j] = body + eol
+			continue
+		}
+		g := strings.TrimRight(got[j], "\r\n")
+		got[j] = g[:len(g)-len(strings.TrimLeft(g, " \t"))] + strings.TrimLeft(body, " \t") + eol
+	}
+	return strings.Join(got, "")
+}
+
+// blankFrom reports whether the file's lines from 0-based line i on are
+// all blank.
+func blankFrom(fl *lineindex.Index, i int) bool {
+	for ; i < fl.Count(); i++ {
+		if len(bytes.TrimSpace(fl.Text(i+1))) > 0 {
+			return false
+		}
+	}
+	return true
 }

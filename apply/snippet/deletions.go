@@ -116,6 +116,31 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	for _, i := range removed {
 		bodyGone[removedScope[i]] = true
 	}
+	removedAt := map[int]bool{}
+	for _, i := range removed {
+		removedAt[from+i] = true
+	}
+	// A definition renamed while code the file keeps still uses its old
+	// name is a rename only where the rest of its line stays as it was:
+	// with its parameters changed too, it is another definition (a new
+	// one beside it, the old one dropped by a forgotten marker).
+	stillUsed := map[string]bool{}
+	usedElsewhere := func(name string) bool {
+		u, seen := stillUsed[name]
+		if !seen {
+			for i := 0; i < fl.Count() && !u; i++ {
+				if l := string(fl.Text(i + 1)); !removedAt[i] && !isComment(l) && strings.Contains(l, name) && defName(l) != name {
+					u = slices.Contains(names(l), name)
+				}
+			}
+			stillUsed[name] = u
+		}
+		return u
+	}
+	renamedOnly := func(k, j int) bool {
+		old, nw := defName(del[k]), defName(pool[j])
+		return strings.TrimSpace(strings.Replace(del[k], old, nw, 1)) == strings.TrimSpace(pool[j]) || !usedElsewhere(old)
+	}
 	renamable := func(k int) bool {
 		own := removedScope[removed[k]]
 		if own != "" {
@@ -141,7 +166,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		poolDef[j] = defName(l)
 	}
 	like := oneForOneIn(del, pool, func(k, j int) bool {
-		if d := delDef[k]; d != "" && d != poolDef[j] && !renamable(k) {
+		if d := delDef[k]; d != "" && d != poolDef[j] && (!renamable(k) || !renamedOnly(k, j)) {
 			return false
 		}
 		return inScope(removedScope[removed[k]], scope[j], calls)
@@ -150,10 +175,6 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	newBlock := false // a new line of the region opens a block
 	for _, l := range nk {
 		newBlock = newBlock || opens(l) && !isComment(l)
-	}
-	removedAt := map[int]bool{}
-	for _, i := range removed {
-		removedAt[from+i] = true
 	}
 	elsewhere := func(n string) bool { // a line of the file the region keeps declares n
 		for i := 0; i < fl.Count(); i++ {

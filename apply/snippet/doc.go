@@ -23,7 +23,9 @@
 //
 // A region is a run of lines between markers (blank lines at its ends
 // left out: they belong to the code the markers keep; but where the
-// snippet has no marker at its start, its first region keeps them). Each
+// snippet has no marker at its start, its first region keeps them, and
+// where it has none at its end, its last region does: there they are the
+// file's first or last lines). Each
 // region is anchored in the file by its unchanged lines: its head, the
 // longest run of its first lines that stands in the file as a unique
 // block of whole lines, and its tail, the same for its last lines, after
@@ -63,7 +65,11 @@
 //
 // Behind anchors that stand exactly, the region's new lines are written
 // as sent: re-indentation applies only where a tier found an indentation
-// difference, and only by it. The one exception is read second: where the
+// difference, and only by it. So a line of white space only is written
+// as sent (it has no code to indent), and a line of the head that,
+// re-indented, still differs from the file's (trailing white space the
+// change drops or adds) is the region's own, written as sent, not an
+// anchor that keeps the file's bytes. The one exception is read second: where the
 // anchors as sent do not place a region, its exact lines with no
 // indentation (a function's first line) may grow into lines whose
 // indentation the model wrote in the other character, tabs as spaces or
@@ -101,7 +107,11 @@
 // a comment; a definition (func, def, class, function) reads like one of
 // the same name whatever its signature, and like one of another name (a
 // rename) only where its body stays shown and the rest of its line reads
-// alike: a function renamed with its body gone is a function deleted. A
+// alike: a function renamed with its body gone is a function deleted; and
+// where code the file keeps still calls the old name, only where the rest
+// of its line is unchanged (a function whose name and parameters both
+// changed while its callers stay is another function, added beside the
+// one a forgotten marker would drop). A
 // print or log line reads like no line that works. And the new line must
 // stand in the same definition as the removed one (by indentation), in
 // one nested in it (a closure), or in a helper that the definition's new
@@ -130,7 +140,14 @@
 // and a definition's line stand for none. An opening line read like a new
 // line that opens nothing (a comprehension, a call) takes its block with
 // it too; one read like a new opening line keeps its block only where the
-// snippet shows that line's block.
+// snippet shows that line's block, and only where that block is about its
+// size: the removed block's lines with a name that no new line reads like
+// number at most the new block's lines with a name, and two more (the
+// budget of part 3). A block of six lines "rewritten" as one of two
+// under a first line that reads alike is another block, as repetitive
+// code has them (a test beside the one a forgotten marker dropped); that
+// new line may still stand for the block as a call (if err :=
+// check(typ, allow); err != nil {).
 //
 // 3. Few left over. At most two removed lines with a name may stay
 // accounted for by neither part (in the second, also those outside the

@@ -143,7 +143,7 @@ func parse(code string, content []byte, prose bool) Snippet {
 	var s Snippet
 	lines := splitKeep(code)
 	var cur *Region
-	flush := func() {
+	flush := func(last bool) {
 		if cur == nil {
 			return
 		}
@@ -155,8 +155,11 @@ func parse(code string, content []byte, prose bool) Snippet {
 		for a < b && !keepLead && strings.TrimSpace(cur.Lines[a]) == "" {
 			a++
 		}
-		for b > a && strings.TrimSpace(cur.Lines[b-1]) == "" {
+		for b > a && !last && strings.TrimSpace(cur.Lines[b-1]) == "" {
 			b--
+		}
+		if b > a && strings.TrimSpace(cur.Lines[b-1]) == "" && strings.TrimSpace(strings.Join(cur.Lines[a:b], "")) == "" {
+			b = a
 		}
 		if a < b {
 			s.Regions = append(s.Regions, Region{Lines: cur.Lines[a:b], Line: cur.Line + a})
@@ -166,7 +169,7 @@ func parse(code string, content []byte, prose bool) Snippet {
 	seenCode := false
 	for i, l := range lines {
 		if k := markerKind(l); k == ellipsisMarker || k == phraseMarker && !prose && !standsAsLine(content, l) {
-			flush()
+			flush(false)
 			s.Markers++
 			if k == phraseMarker {
 				s.Phrases++
@@ -186,7 +189,7 @@ func parse(code string, content []byte, prose bool) Snippet {
 		}
 		cur.Lines = append(cur.Lines, l)
 	}
-	flush()
+	flush(true)
 	return s
 }
 

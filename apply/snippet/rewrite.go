@@ -79,8 +79,26 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 		// one nested in a block that vanishes around it.
 		outer := i > hidden
 		block := blockOf(ok, i, next)
+		// An opening line rewritten as another whose block the snippet
+		// shows takes its block with it only where the new block is
+		// about its size: the block's lines that nothing reads like
+		// number at most the new block's, and two more. A block of six
+		// lines "rewritten" as one of two is another block that reads
+		// alike at its first line (a test beside the one a forgotten
+		// marker dropped); the new line may still stand for it as a
+		// call (if err := check(a, b); err != nil {).
+		bigger := false
+		if like[k] >= 0 && opens(pool[like[k]]) && hasBody(added, pool[like[k]]) {
+			unlike := 0
+			for _, j := range block {
+				if kk, isRemoved := at[j]; isRemoved && like[kk] < 0 && named(ok[j]) {
+					unlike++
+				}
+			}
+			bigger = unlike > bodySize(added, pool[like[k]])+maxVanished
+		}
 		byCall := false
-		if outer && !acc[k] && !definitionRE().MatchString(d) {
+		if outer && (!acc[k] || bigger) && !definitionRE().MatchString(d) {
 			body, free := blockValues(ok, block, imported())
 			short := named(codeOf(d)) && len(subjects(codeOf(d))) == 0
 			inside := map[int]bool{i: true}
@@ -88,7 +106,7 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 				inside[b] = true
 			}
 			for j, l := range pool {
-				if used[j] || pairedElsewhere(like, removed, j, inside) {
+				if used[j] && !(bigger && j == like[k]) || pairedElsewhere(like, removed, j, inside) {
 					// One new line stands for one thing: a line it reads
 					// like outside this block, or another block.
 					continue
@@ -120,6 +138,9 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 			// An opening line rewritten as another whose block the
 			// snippet leaves empty has not rewritten the block: its
 			// removed lines answer for themselves.
+			continue
+		}
+		if bigger && !byCall {
 			continue
 		}
 		for _, j := range block {
@@ -646,6 +667,27 @@ func hasBody(added []string, l string) bool {
 		}
 	}
 	return false
+}
+
+// bodySize is how many lines with a name the block that new line l
+// opens among added holds (the lines after it indented deeper).
+func bodySize(added []string, l string) int {
+	for q, a := range added {
+		if strings.TrimSpace(a) != l {
+			continue
+		}
+		n := 0
+		for _, b := range added[q+1:] {
+			if indentWidth(b) <= indentWidth(a) {
+				break
+			}
+			if named(b) {
+				n++
+			}
+		}
+		return n
+	}
+	return 0
 }
 
 // pairedElsewhere reports whether pool line j reads like (like, by
