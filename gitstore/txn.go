@@ -36,8 +36,8 @@ import (
 //     temporary files are announced by this record [pending] and written
 //     from now on, on another goroutine [temp]. While the record is
 //     fsynced, the objects are written into the object store [objects]
-//     and, for a journal ref, the ref's lock file (REF.lock) is created
-//     and the ref compared with the old tip (a ref moved meanwhile rolls
+//     and, once the record is synced, for a journal ref the ref's lock
+//     file (REF.lock) is created and the ref compared with the old tip (a ref moved meanwhile rolls
 //     the call back before any file is replaced; a lock file an
 //     interrupted call left is taken over by the next move, as any stale
 //     lock of graft's refs is, once it outlives the wait);
@@ -299,13 +299,19 @@ func (s *Store) commitIntent(ctx context.Context, in *intent, temps *tempJob, ch
 		defer temps.finish()
 	}
 	// The record is synced while the objects are written and the
-	// temporary files synced: the disk commits them together. Meanwhile
-	// the ref's move is prepared (a journal ref's lock file created and
-	// the ref compared), so that only its write and rename are left once
-	// the files are in place.
+	// temporary files synced: the disk commits them together. Once it is
+	// synced, the same goroutine prepares the ref's move (a journal ref's
+	// lock file created and the ref compared) while the temporary files
+	// and objects are still being written, so that only the move's write
+	// and rename are left once the files are in place. (Not a goroutine of
+	// its own: each goroutine started goes first in its processor's line,
+	// and on two cores the ref's lock went ahead of the record's sync.)
 	synced := make(chan error, 1)
-	go func() { synced <- syncRecord(f, created) }()
-	move := s.prepareMove(in)
+	move := s.prepareMove(in, func() error {
+		err := syncRecord(f, created)
+		synced <- err
+		return err
+	})
 	defer move.release()
 	err = s.flushBatch()
 	if err == nil {
@@ -707,13 +713,17 @@ type pendingMove struct {
 	err  error
 }
 
-// prepareMove starts preparing the move of the transaction's ref from its
-// old tip to its new one.
-func (s *Store) prepareMove(in *intent) *pendingMove {
+// prepareMove runs first on another goroutine, then, unless it failed,
+// prepares the move of the transaction's ref from its old tip to its new
+// one there.
+func (s *Store) prepareMove(in *intent, first func() error) *pendingMove {
 	_, who := s.identity(time.Now())
 	p := &pendingMove{done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
+		if p.err = first(); p.err != nil {
+			return
+		}
 		p.m, p.err = s.refs.prepare(in.Ref, oid(in.OldTip), oid(in.NewTip), who, reflogMessage(in.Reflog))
 	}()
 	return p
