@@ -718,6 +718,7 @@ type pendingMove struct {
 // one there.
 func (s *Store) prepareMove(in *intent, first func() error) *pendingMove {
 	_, who := s.identity(time.Now())
+	s.repo() // opened here, not on the goroutine
 	p := &pendingMove{done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
