@@ -108,7 +108,9 @@ func locateMatch(content []byte, h *Hunk, index, lo, loLine, stated int, asEdit 
 		ns.WriteString(l.Text)
 		ns.WriteString(eol)
 	}
-	mo := matcher.Options{ExactOnly: opt.ExactOnly, Budget: opt.Budget, NewText: ns.String(), WholeLines: true}
+	// A diff's hunk says which lines are context (copied from the file,
+	// below); a SEARCH/REPLACE block, a string edit, does not.
+	mo := matcher.Options{ExactOnly: opt.ExactOnly, Budget: opt.Budget, NewText: ns.String(), WholeLines: true, ContextKnown: !asEdit}
 	if h.Unchanged {
 		// Nothing to tell apart from an edit already made: located as a
 		// string edit's unchanged member is, by its old text alone.
