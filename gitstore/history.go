@@ -83,27 +83,9 @@ func (s *Store) journal() ([]*commit, *state, error) {
 }
 
 // History lists the current journal, newest first, at most limit entries
-// (0 means 20).
+// (0 means 20): HistoryIn of every agent's edits.
 func (s *Store) History(limit int) ([]Entry, error) {
-	if limit <= 0 {
-		limit = 20
-	}
-	commits, _, err := s.journal()
-	if err != nil {
-		return nil, err
-	}
-	out := []Entry{}
-	for i, c := range commits {
-		if i == limit {
-			break
-		}
-		e, err := s.entry(c)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, nil
+	return s.HistoryIn(Scope{}, limit)
 }
 
 func (s *Store) entry(c *commit) (Entry, error) {

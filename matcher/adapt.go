@@ -95,13 +95,18 @@ func (a *lineAdapter) adaptLines(newText string, align bool) (string, string, st
 	nl, endsNL := splitOld(newText)
 	var match []int
 	if align {
-		match = a.alignUnambiguous(nl)
+		match, _ = a.alignBoth(nl)
 	} else {
 		match = make([]int, len(nl))
 		for j := range match {
 			match[j] = -1
 		}
 	}
+	return a.render(nl, endsNL, match)
+}
+
+// render writes the new lines nl for the alignment match (adaptLines).
+func (a *lineAdapter) render(nl []string, endsNL bool, match []int) (string, string, string) {
 	open, openIndent := "", ""
 	reindent := func(j int, line string) string {
 		ind := indentOf(line)
@@ -116,7 +121,6 @@ func (a *lineAdapter) adaptLines(newText string, align bool) (string, string, st
 		return out
 	}
 	var b strings.Builder
-	b.Grow(len(newText) + len(newText)/8)
 	for j, line := range nl {
 		if j > 0 {
 			b.WriteByte('\n')
@@ -246,7 +250,7 @@ func (a *lineAdapter) gapOld(match []int, j int) []int {
 	return out
 }
 
-// alignUnambiguous aligns the new lines with the old ones (alignLines),
+// alignBoth aligns the new lines with the old ones (alignLines),
 // and leaves unaligned a new line that the alignment could as well have
 // paired with another old line of the same text whose file line differs
 // (two "}" lines, one with trailing spaces, and the new text keeps one):
@@ -254,34 +258,33 @@ func (a *lineAdapter) gapOld(match []int, j int) []int {
 // caller's text with the tier's transformations, as a changed line is,
 // rather than with the bytes of either. The other alignment is the one
 // that prefers the latest old lines (the sequences reversed).
-func (a *lineAdapter) alignUnambiguous(nl []string) []int {
-	match := alignLines(a.old, nl)
-	twins := false
-	seen := make(map[string]int, len(a.old))
-	for i, o := range a.old {
-		if k, ok := seen[o]; ok && a.file[k] != a.file[i] {
-			twins = true
-			break
-		}
-		seen[o] = i
-	}
-	if !twins {
-		return match
-	}
+//
+// alignBoth returns that alignment and the one that prefers the latest
+// old lines (the sequences reversed), with the same lines left
+// unaligned. Where they still differ, the new text repeats a line the
+// old text has once (a "}" kept and a "}" added): which of them is the
+// old line kept, and so gets the file's bytes, is open too
+// (openAlignment).
+func (a *lineAdapter) alignBoth(nl []string) (early, late []int) {
+	early = alignLines(a.old, nl)
 	ro, rn := slices.Clone(a.old), slices.Clone(nl)
 	slices.Reverse(ro)
 	slices.Reverse(rn)
-	late := alignLines(ro, rn)
-	for j := range match {
-		i, k := match[j], late[len(nl)-1-j]
-		if i < 0 || k < 0 {
-			continue
-		}
-		if k = len(a.old) - 1 - k; k != i && a.file[k] != a.file[i] {
-			match[j] = -1
+	rev := alignLines(ro, rn)
+	late = make([]int, len(nl))
+	for j := range late {
+		late[j] = -1
+		if k := rev[len(nl)-1-j]; k >= 0 {
+			late[j] = len(a.old) - 1 - k
 		}
 	}
-	return match
+	for j := range early {
+		i, k := early[j], late[j]
+		if i >= 0 && k >= 0 && k != i && a.file[k] != a.file[i] {
+			early[j], late[j] = -1, -1
+		}
+	}
+	return early, late
 }
 
 // alignLines returns for each new line the index of the old line it is

@@ -85,7 +85,10 @@
 // repaired. Similarity scores only rank the near misses in a refusal.
 //
 // When Options.NewText is given, more checks run before a fuzzy match is
-// taken: an edit whose new text differs from the old text only in what the
+// taken (among them: a new text that repeats a line the old text has
+// once, where the file's copy differs in what the tier ignores, leaves
+// open which copy is the kept line, and is refused unless
+// Options.ContextKnown says the caller knows it): an edit whose new text differs from the old text only in what the
 // tier ignored is refused (it cannot be told from an edit already made),
 // except an edit that re-indents some lines relative to the others where
 // the block found does not stand so, when the old text shows the caller's

@@ -787,6 +787,9 @@ func (s *searcher) findLines(v variant) (found bool, m Match, err error) {
 		if r := s.openIndent(v, c.p, tier, a); r != nil {
 			return true, Match{}, r
 		}
+		if r := s.openAlignment(v, c.p, tier, a); r != nil {
+			return true, Match{}, r
+		}
 		m := s.spanOf(v, c.p, a.partial)
 		m.Tier = tier
 		m.Similarity = s.similarityAt(v.lines, c.p)

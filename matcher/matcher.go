@@ -42,6 +42,12 @@ type Options struct {
 	// counted, and the fuzzy tiers do not start a block after a line's
 	// indentation. Callers that place whole lines (snippet anchors) set it.
 	WholeLines bool
+	// ContextKnown says that the caller knows which new lines are old
+	// lines kept (a diff's context lines, which it copies from the file
+	// itself), so no alignment of NewText with the old text is guessed and
+	// none can be open (openAlignment). NewText still feeds every other
+	// guard.
+	ContextKnown bool
 }
 
 // DefaultBudget is the fuzzy work budget used when Options.Budget is 0.

@@ -45,3 +45,28 @@ func TestRefusalSimilarityOfNearMiss(t *testing.T) {
 		t.Errorf("nearest candidate similarity %.2f, want at least 0.6 (%s)", s, r.Reason)
 	}
 }
+
+// An edit found by the trailing-white-space tier whose new text repeats a
+// line the old text has once, when the file's copy of that line has
+// trailing white space: whether the kept line is the first copy or the
+// second is open (either would move the file's bytes onto a new line), so
+// the edit is refused, not landed with the white space on the wrong line.
+// A diff's hunk, whose context lines are known, is not open.
+func TestOpenAlignmentRefused(t *testing.T) {
+	content := []byte("a := []T{{\n\t\tx: 1,\n\t}, {  \n\t\tx: 2,\n\t}}\n")
+	old := "\t\tx: 1,\n\t}, {\n\t\tx: 2,\n"
+	nw := "\t\tx: 1,\n\t}, {\n\t\tx: 9,\n\t}, {\n\t\tx: 2,\n"
+	_, err := Find(content, old, Options{NewText: nw})
+	r, ok := err.(*Refusal)
+	if !ok || !strings.Contains(r.Reason, "first copy or the second is open") {
+		t.Fatalf("want the alignment refused as open, got %v", err)
+	}
+	m, err := Find(content, old, Options{NewText: nw, ContextKnown: true})
+	if err != nil || m.Tier != TrailingSpace {
+		t.Fatalf("with the context known: %+v %v", m, err)
+	}
+	// One copy of the line in the new text: nothing open.
+	if _, err := Find(content, old, Options{NewText: "\t\tx: 1,\n\t}, {\n\t\tx: 3,\n"}); err != nil {
+		t.Errorf("a single kept line: %v", err)
+	}
+}

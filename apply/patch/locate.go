@@ -108,7 +108,9 @@ func locateMatch(content []byte, h *Hunk, index, lo, loLine, stated int, asEdit 
 		ns.WriteString(l.Text)
 		ns.WriteString(eol)
 	}
-	mo := matcher.Options{ExactOnly: opt.ExactOnly, Budget: opt.Budget, NewText: ns.String(), WholeLines: true}
+	// A diff's hunk says which lines are context (copied from the file,
+	// below); a SEARCH/REPLACE block, a string edit, does not.
+	mo := matcher.Options{ExactOnly: opt.ExactOnly, Budget: opt.Budget, NewText: ns.String(), WholeLines: true, ContextKnown: !asEdit}
 	if h.Unchanged {
 		// Nothing to tell apart from an edit already made: located as a
 		// string edit's unchanged member is, by its old text alone.
@@ -135,6 +137,13 @@ func locateMatch(content []byte, h *Hunk, index, lo, loLine, stated int, asEdit 
 		if te, nx := lineindex.LineAt(content, start); te == start && nx > start && nx < len(content) {
 			start = nx // the block starts at a line break: a stray blank line matched it
 			m.Line++
+			if asEdit {
+				// As a string edit, the block's first (empty) line was the
+				// previous line's end, and so is its new side's.
+				if t, ok := dropLeadingBreak(h); ok {
+					h, old = t, t.OldLines()
+				}
+			}
 		}
 	}
 	first := loLine + m.Line - 1
@@ -367,6 +376,35 @@ func statedNote(h *Hunk, stated int) string {
 		return fmt.Sprintf(", none at the stated line %d", stated+1)
 	}
 	return ""
+}
+
+// dropLeadingBreak returns h without its old side's first line, which is
+// empty, and without its new side's first line when that is empty too:
+// a SEARCH/REPLACE block read as the string edit it is, found starting at
+// the line break that ends the line before the block, so that both sides'
+// first line breaks are that line's end. A new side that starts with a
+// line of text would join the line before: not this case (false).
+func dropLeadingBreak(h *Hunk) (*Hunk, bool) {
+	oldAt, newAt := -1, -1
+	for i, l := range h.Lines {
+		if oldAt < 0 && l.Op != Add {
+			oldAt = i
+		}
+		if newAt < 0 && l.Op != Delete {
+			newAt = i
+		}
+	}
+	if oldAt < 0 || newAt < 0 || h.Lines[oldAt].Text != "" || h.Lines[newAt].Text != "" {
+		return nil, false
+	}
+	t := *h
+	t.Lines = nil
+	for i, l := range h.Lines {
+		if i != oldAt && i != newAt {
+			t.Lines = append(t.Lines, l)
+		}
+	}
+	return &t, true
 }
 
 // dropStrayBlanks returns h without the blank old lines at either end of
