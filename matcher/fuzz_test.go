@@ -147,19 +147,23 @@ func BenchmarkFind(b *testing.B) {
 		lines := strings.SplitAfter(content, "\n")
 		block := strings.Join(lines[n/2:n/2+30], "")
 		fuzzy := strings.ReplaceAll(block, "\t", "    ")
+		// The same block with one line changed, as an edit's new text (the
+		// guards that weigh it run: already applied, open typography,
+		// indentation and alignment).
+		fuzzyNew := strings.Replace(fuzzy, strings.ReplaceAll(lines[n/2+10], "\t", "    "), "    changed(42)\n", 1)
 		for _, c := range []struct {
-			name, old string
-			tier      Tier
-		}{{"exact", block, Exact}, {"fuzzy", fuzzy, Indentation},
-			{"fuzzy-open-end", strings.TrimSuffix(fuzzy, "\n"), Indentation},
+			name, old, nw string
+			tier          Tier
+		}{{"exact", block, "", Exact}, {"fuzzy", fuzzy, "", Indentation}, {"fuzzy+new", fuzzy, fuzzyNew, Indentation},
+			{"fuzzy-open-end", strings.TrimSuffix(fuzzy, "\n"), "", Indentation},
 			// A line the caller got wrong: refused, with the nearest
 			// candidates ranked (tier "" marks a refusal).
-			{"refused", strings.Replace(block, lines[n/2+15], "\tnothing like this line(42)\n", 1), ""}} {
+			{"refused", strings.Replace(block, lines[n/2+15], "\tnothing like this line(42)\n", 1), "", ""}} {
 			b.Run(fmt.Sprintf("%s/%dk", c.name, n/1000), func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(content)))
 				for b.Loop() {
-					m, err := Find(src, c.old, Options{})
+					m, err := Find(src, c.old, Options{NewText: c.nw})
 					if c.tier == "" {
 						var r *Refusal
 						if !errors.As(err, &r) || len(r.Candidates) == 0 {
