@@ -115,6 +115,10 @@ func summarizeFiles(b *strings.Builder, m map[string]any, files []any) {
 		}
 		for _, hv := range asSlice(f["hunks"]) {
 			h, _ := hv.(map[string]any)
+			if sym, _ := h["symbol"].(string); sym != "" {
+				// A declaration named otherwise (a method by its own name).
+				fmt.Fprintf(b, " [%ssymbol: %s]", editPrefix(h["edit"]), sym)
+			}
 			how, _ := h["located"].(string)
 			if how == "" || how == "exact" || how == "lines" || how == "create" {
 				continue

@@ -593,6 +593,8 @@ func TestSummarize(t *testing.T) {
 		{"diff", `{"diff":""}`, []string{"no changes"}},
 		{"multi_edit", `{"success":true,"files":[{"path":"a.go","diff":"","additions":1,"deletions":1}],"unchanged":[{"edit":"edits[1]","path":"a.go","line":7,"end_line":7,"note":"unchanged: old and new are identical"}]}`,
 			[]string{"edits[1] a.go line 7: unchanged: old and new are identical\n"}},
+		{"edit_symbol", `{"success":true,"files":[{"path":"s.py","diff":"","additions":1,"deletions":1,"hunks":[{"line":2,"end_line":3,"located":"symbol","similarity":1,"symbol":"shlex.pop_source"}]}]}`,
+			[]string{"edited s.py: +1 -1 [symbol: shlex.pop_source]"}},
 		{"other", `{"x":1}`, []string{`"x": 1`}},
 	} {
 		got := summarize(c.tool, []byte(c.json))
