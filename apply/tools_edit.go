@@ -104,7 +104,7 @@ func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version 
 		if !f.Missing() && f.size() > 0 {
 			return invalidf(f.Rel, edit, "file exists and is not empty: give the old text to replace")
 		}
-		loc := Located{Edit: edit, Line: 1, EndLine: max(1, len(lineedit.Split(newText))), Method: "create", Similarity: 1}
+		loc := Located{Edit: edit, Line: 1, EndLine: max(1, lineedit.Count(newText)), Method: "create", Similarity: 1}
 		if f.Missing() {
 			f.SetContent([]byte(newText), loc)
 			return nil

@@ -53,7 +53,7 @@ func (tx *Tx) editSnippet(path, code string, overwrite bool, version string) err
 		if err := tx.checkVersion(f, version, ""); err != nil {
 			return err
 		}
-		n := len(lineedit.Split(code))
+		n := lineedit.Count(code)
 		if f.Exists {
 			text := f.Text()
 			return f.Step([]textedit.Change{{Start: 0, End: len(text), New: code, Desc: "the whole file",

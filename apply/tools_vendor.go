@@ -103,7 +103,7 @@ func (e *Engine) textEditor(ctx context.Context, req *TextEditorRequest, legacy 
 		if *req.FileText == "" {
 			return nil, invalidf(f.Rel, req.Command, "file_text is empty: nothing to create")
 		}
-		n := len(lineedit.Split(*req.FileText))
+		n := lineedit.Count(*req.FileText)
 		f.SetContent([]byte(*req.FileText), Located{Line: 1, EndLine: max(1, n), Method: "create", Similarity: 1})
 		return landed(tx.Land(ctx, ""))(fmt.Sprintf("File created successfully at: %s", req.Path))
 	case "str_replace":
