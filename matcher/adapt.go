@@ -76,6 +76,39 @@ func (a *lineAdapter) adaptAdded(newText string) string {
 	return out
 }
 
+// adaptKept is adaptAdded with the caller's alignment kept (Match.AdaptKept):
+// kept[j] names the old line new line j is, -1 a line it adds, of
+// oldLines old lines; where these are not the located old lines (another
+// count) or kept is not in order, nothing is aligned.
+func (a *lineAdapter) adaptKept(newText string, kept []int, oldLines int) string {
+	if newText == "" {
+		return ""
+	}
+	if oldLines != len(a.old) {
+		return a.adaptAdded(newText)
+	}
+	nl, endsNL := splitOld(newText)
+	match := make([]int, len(nl))
+	last := -1
+	for j := range match {
+		match[j] = -1
+		if j < len(kept) && kept[j] >= 0 {
+			if kept[j] <= last || kept[j] >= len(a.old) {
+				return a.adaptAdded(newText) // not an alignment of these old lines
+			}
+			match[j], last = kept[j], kept[j]
+		}
+	}
+	if len(kept) != len(nl) {
+		return a.adaptAdded(newText)
+	}
+	out, _, _ := a.render(nl, endsNL, match)
+	if strings.HasSuffix(newText, "\n") && !strings.HasSuffix(out, "\n") {
+		out += "\n" // line for line: a last empty line stays
+	}
+	return out
+}
+
 // adaptChecked is adapt, also reporting the first character of a changed
 // line whose typography the block leaves open (the block shows both
 // readings of it and nothing decides this occurrence); such a character is

@@ -425,6 +425,7 @@ func (s *searcher) tryVariant(v variant, old string, reread bool) (found bool, m
 			vv := v
 			m.adapt = func(n string) string { return vv.newFor(n) }
 			m.adaptAdded = vv.reread
+			m.adaptKept = func(n string, _ []int, _ int) string { return vv.reread(n) }
 			if r := s.sameEdit(v, Exact, nil); r != nil {
 				return true, Match{}, r
 			}
@@ -796,6 +797,7 @@ func (s *searcher) findLines(v variant) (found bool, m Match, err error) {
 		vv := v
 		m.adapt = func(n string) string { return a.adapt(vv.newFor(n)) }
 		m.adaptAdded = func(n string) string { return a.adaptAdded(vv.reread(n)) }
+		m.adaptKept = func(n string, kept []int, oldLines int) string { return a.adaptKept(vv.reread(n), kept, oldLines) }
 		return true, m, nil
 	}
 	return false, Match{}, nil

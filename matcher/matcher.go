@@ -70,6 +70,8 @@ type Match struct {
 	adapt func(string) string
 	// adaptAdded is adapt for lines that are all new (AdaptAdded).
 	adaptAdded func(string) string
+	// adaptKept is adapt with the caller's alignment (AdaptKept).
+	adaptKept func(string, []int, int) string
 }
 
 // Adapt rewrites newText the way the block's located text differs from the
@@ -96,6 +98,23 @@ func (m Match) AdaptAdded(newText string) string {
 		return newText
 	}
 	return m.adaptAdded(newText)
+}
+
+// AdaptKept is Adapt for a new text whose caller knows which of its lines
+// are old lines kept: a diff hunk's context lines. kept[j] is the index of
+// the old text's line that new line j is (of oldLines lines, the old
+// text's), or -1 for a line the caller adds. A kept line is written as the
+// file's line; an added line gets the tier's transformations as a changed
+// line does, read against the old lines between the kept ones around it,
+// as the edit's new text would be (a changed line keeps the indentation
+// form of the line it replaces). Where kept does not fit the old text as
+// located (another count of lines, stray blank lines dropped), it is
+// AdaptAdded of the whole text.
+func (m Match) AdaptKept(newText string, kept []int, oldLines int) string {
+	if m.adaptKept == nil {
+		return m.AdaptAdded(newText)
+	}
+	return m.adaptKept(newText, kept, oldLines)
 }
 
 // Candidate is a near miss reported with a refusal so that the caller can

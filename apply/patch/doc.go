@@ -112,8 +112,10 @@
 // the file lines around them, so an LF patch lands in a CRLF file as CRLF.
 // "\ No newline at end of file" is honoured for added lines; a line left
 // without an ending gets one when anything follows it. A fuzzy tier's
-// re-indentation and retyping reach added lines through
-// Match.AdaptAdded, never another line's bytes. A SEARCH/REPLACE block has
+// re-indentation and retyping reach added lines through Match.AdaptKept
+// (the hunk's context lines name the old lines kept, so an added line is
+// read against the removed lines it stands among, as an edit's changed
+// line is), never another line's bytes. A SEARCH/REPLACE block has
 // no context lines: it is a string edit, its REPLACE text adapted by
 // Match.Adapt as an edit's new text is. Everything outside the hunks is
 // left as it is.

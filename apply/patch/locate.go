@@ -188,25 +188,42 @@ func locateMatch(content []byte, h *Hunk, index, lo, loLine, stated int, asEdit 
 		l.adapted = []string{}
 		return l, nil
 	}
-	// Only the added lines are adapted (context lines are copied from the
-	// file), by Match.AdaptAdded: an added line is what the patch says,
-	// re-indented, retyped and stripped of the caller's added trailing
-	// white space by the tier as an edit's changed line is, never another
-	// line's bytes.
-	var added []string
+	// Only the added lines are taken from the adaptation (context lines
+	// are copied from the file), by Match.AdaptKept: an added line is what
+	// the patch says, re-indented, retyped and stripped of the caller's
+	// added trailing white space by the tier as an edit's changed line is,
+	// never another line's bytes; the hunk says which new lines are its
+	// context, so an added line is read against the removed lines it
+	// stands among, as the equivalent edit reads it.
+	var (
+		side  []string
+		kept  []int
+		isAdd []bool
+		oi    int
+		nAdd  int
+	)
 	for _, hl := range h.Lines {
-		if hl.Op == Add {
-			added = append(added, hl.Text)
+		switch hl.Op {
+		case Delete:
+			oi++
+		case Context:
+			side, kept, isAdd = append(side, hl.Text), append(kept, oi), append(isAdd, false)
+			oi++
+		case Add:
+			side, kept, isAdd = append(side, hl.Text), append(kept, -1), append(isAdd, true)
+			nAdd++
 		}
 	}
 	l.adapted = []string{}
-	if len(added) > 0 {
-		l.adapted = strings.Split(m.AdaptAdded(strings.Join(added, "\n")), "\n")
-		if len(l.adapted) != len(added) {
+	if nAdd > 0 {
+		all := strings.Split(m.AdaptKept(strings.Join(side, "\n"), kept, len(old)), "\n")
+		if len(all) != len(side) {
 			return nil, fail(fmt.Sprintf("re-indenting the added lines for %s changed their number", m.Tier))
 		}
-		for i, a := range l.adapted {
-			l.adapted[i] = strings.TrimSuffix(a, "\r")
+		for j, a := range all {
+			if isAdd[j] {
+				l.adapted = append(l.adapted, strings.TrimSuffix(a, "\r"))
+			}
 		}
 	}
 	return l, nil
