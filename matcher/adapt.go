@@ -66,45 +66,41 @@ func (a *lineAdapter) adapt(newText string) string {
 // adaptAdded is adapt for text whose every line is new (Match.AdaptAdded):
 // no new line is aligned with an old one.
 func (a *lineAdapter) adaptAdded(newText string) string {
-	if newText == "" {
-		return ""
-	}
-	out, _, _ := a.adaptLines(newText, false)
-	if strings.HasSuffix(newText, "\n") && !strings.HasSuffix(out, "\n") {
-		out += "\n" // line for line: a last empty line stays
-	}
-	return out
+	return a.adaptKept(newText, nil, len(a.old))
 }
 
 // adaptKept is adaptAdded with the caller's alignment kept (Match.AdaptKept):
 // kept[j] names the old line new line j is, -1 a line it adds, of
 // oldLines old lines; where these are not the located old lines (another
-// count) or kept is not in order, nothing is aligned.
+// count), kept is not one entry a line or not in order, nothing is
+// aligned. The text is written line for line: a last empty line stays.
 func (a *lineAdapter) adaptKept(newText string, kept []int, oldLines int) string {
 	if newText == "" {
 		return ""
 	}
-	if oldLines != len(a.old) {
-		return a.adaptAdded(newText)
-	}
 	nl, endsNL := splitOld(newText)
 	match := make([]int, len(nl))
-	last := -1
 	for j := range match {
 		match[j] = -1
-		if j < len(kept) && kept[j] >= 0 {
-			if kept[j] <= last || kept[j] >= len(a.old) {
-				return a.adaptAdded(newText) // not an alignment of these old lines
-			}
-			match[j], last = kept[j], kept[j]
-		}
 	}
-	if len(kept) != len(nl) {
-		return a.adaptAdded(newText)
+	if oldLines == len(a.old) && len(kept) == len(nl) {
+		last := -1
+		for j, i := range kept {
+			if i < 0 {
+				continue
+			}
+			if i <= last || i >= len(a.old) {
+				for k := range match {
+					match[k] = -1
+				}
+				break // not an alignment of these old lines
+			}
+			match[j], last = i, i
+		}
 	}
 	out, _, _ := a.render(nl, endsNL, match)
 	if strings.HasSuffix(newText, "\n") && !strings.HasSuffix(out, "\n") {
-		out += "\n" // line for line: a last empty line stays
+		out += "\n"
 	}
 	return out
 }
@@ -117,24 +113,16 @@ func (a *lineAdapter) adaptChecked(newText string) (string, string) {
 	if newText == "" {
 		return "", ""
 	}
-	out, open, _ := a.adaptLines(newText, true)
+	out, open, _ := a.adaptLines(newText)
 	return out, open
 }
 
 // adaptLines is adaptChecked, also reporting the first new line whose
 // indentation a block that writes its own both ways leaves open
-// (mixedIndent); align false leaves every new line unaligned.
-func (a *lineAdapter) adaptLines(newText string, align bool) (string, string, string) {
+// (mixedIndent).
+func (a *lineAdapter) adaptLines(newText string) (string, string, string) {
 	nl, endsNL := splitOld(newText)
-	var match []int
-	if align {
-		match, _ = a.alignBoth(nl)
-	} else {
-		match = make([]int, len(nl))
-		for j := range match {
-			match[j] = -1
-		}
-	}
+	match, _ := a.alignBoth(nl)
 	return a.render(nl, endsNL, match)
 }
 

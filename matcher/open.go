@@ -27,7 +27,7 @@ func (s *searcher) openIndent(v variant, p int, tier Tier, a *lineAdapter) *Refu
 	if a.indent.mixed == nil || s.opt.NewText == "" {
 		return nil
 	}
-	_, _, why := a.adaptLines(v.newFor(s.opt.NewText), true)
+	_, _, why := a.adaptLines(v.newFor(s.opt.NewText))
 	if why == "" {
 		return nil
 	}
