@@ -106,7 +106,7 @@ func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version 
 		}
 		loc := Located{Edit: edit, Line: 1, EndLine: max(1, lineedit.Count(newText)), Method: "create", Similarity: 1}
 		if f.Missing() {
-			f.SetContent([]byte(newText), loc)
+			f.SetContent(stringBytes(newText), loc) // read-only: see stringBytes
 			return nil
 		}
 		return f.Step([]textedit.Change{textedit.Change{New: newText}.Located(loc)})
