@@ -82,6 +82,9 @@ func runEditTextFile(ctx context.Context, e *Engine, req *EditTextFileRequest) (
 	if err != nil {
 		return nil, err
 	}
+	// The seed's top-level diff is a string of its own: made here even
+	// when the result's diffs are written as it goes out (WithLazyDiffs).
+	l.Files[0].MaterializeDiff()
 	return &EditTextFileResult{Landing: *l, Diff: l.Files[0].Diff, LineRange: l.Files[0].LineRange}, nil
 }
 

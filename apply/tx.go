@@ -29,7 +29,10 @@ type Located = textedit.Location
 
 // FileResult is what a call did to one file.
 type FileResult struct {
-	Path         string    `json:"path"`
+	Path string `json:"path"`
+	// Diff is the unified diff; "" in a result whose big diffs are written
+	// when the result is (WithLazyDiffs): WriteDiff writes it, and
+	// MaterializeDiff makes it.
 	Diff         string    `json:"diff"`
 	LineRange    LineRange `json:"line_range"`
 	Additions    int       `json:"additions"`
@@ -45,6 +48,9 @@ type FileResult struct {
 	// which checker ran (or why none could: Checked false, Skipped), and
 	// the errors the edit adds when --check=warn let it land anyway.
 	Syntax *syntax.Report `json:"syntax,omitempty"`
+
+	// lazy, when set, is the diff, to be written (Diff is "").
+	lazy *unifiedDiff
 }
 
 // Landing is the common part of every editing tool's result.
@@ -146,6 +152,9 @@ type TxFile struct {
 	err error
 	// nb is the state of a notebook's view (notebook.go).
 	nb nbState
+	// lazyDiff, when positive, is the diff size past which the result
+	// holds the diff unwritten (WithLazyDiffs).
+	lazyDiff int
 }
 
 // Begin starts a transaction for one call of tool.
@@ -454,6 +463,7 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	}
 	for i, f := range changed {
 		tx.e.progress(i, len(changed), "diff "+f.Rel)
+		f.lazyDiff = lazyDiffBytes(ctx)
 		r := f.result()
 		if f.notebook() {
 			r.Note = notebookEditNote
@@ -610,10 +620,15 @@ func (f *TxFile) result() FileResult {
 // result's diff, counts and line range are made, whatever view the lines
 // were read through.
 func (f *TxFile) resultOf(oldName, newName string, ai, bi *lineindex.Index, edits []lineEdit, base int) FileResult {
-	r := FileResult{Path: f.Rel, Diff: unifiedAt(oldName, newName, ai, bi, edits, base),
-		Replacements: f.replacements, Hunks: nonNil(f.located), Created: !f.Exists, Deleted: f.deleted}
+	r := FileResult{Path: f.Rel, Replacements: f.replacements, Hunks: nonNil(f.located), Created: !f.Exists, Deleted: f.deleted}
+	d := newUnified(oldName, newName, ai, bi, edits, base)
 	if f.Exists && !f.deleted && f.Mode != f.OldMode {
-		r.Diff = fmt.Sprintf("old mode %o\nnew mode %o\n", gitMode(f.OldMode), gitMode(f.Mode)) + r.Diff
+		d.mode = fmt.Sprintf("old mode %o\nnew mode %o\n", gitMode(f.OldMode), gitMode(f.Mode))
+	}
+	if f.lazyDiff > 0 && len(edits) > 0 && d.estimate() > f.lazyDiff {
+		r.lazy = d
+	} else {
+		r.Diff = d.String()
 	}
 	for _, e := range edits {
 		r.Additions += e.B1 - e.B0
