@@ -49,8 +49,22 @@ func diffLines(ai *lineindex.Index, a0, a1 int, bi *lineindex.Index, b0, b1 int)
 // touching or overlapping ranges are merged, and each range is diffed by
 // line, so the work is proportional to what changed, not to the file.
 func editsFromHunks(ai, bi *lineindex.Index, sorted []textedit.Change) []lineEdit {
-	type region struct{ ls, le, shift int } // old byte range, and new-old offset at ls
-	var regions []region
+	return hunkRegionsOf(ai, sorted).edits(ai, bi)
+}
+
+// hunkRegions are the ranges of old lines that sorted hunks touch, merged
+// where they touch or overlap: what editsFromHunks diffs by line. They
+// need the hunks no more once made.
+type hunkRegions struct {
+	rs    []hunkRegion
+	shift int // new-old offset after the last hunk
+}
+
+// hunkRegion is an old byte range, and the new-old offset at its start.
+type hunkRegion struct{ ls, le, shift int }
+
+func hunkRegionsOf(ai *lineindex.Index, sorted []textedit.Change) hunkRegions {
+	var regions []hunkRegion
 	shift := 0
 	for _, h := range sorted {
 		ls := ai.Start(ai.LineAt(h.Start))
@@ -67,14 +81,20 @@ func editsFromHunks(ai, bi *lineindex.Index, sorted []textedit.Change) []lineEdi
 		if n := len(regions); n > 0 && ls <= regions[n-1].le {
 			regions[n-1].le = max(regions[n-1].le, le)
 		} else {
-			regions = append(regions, region{ls, le, shift})
+			regions = append(regions, hunkRegion{ls, le, shift})
 		}
 		shift += len(h.New) - (h.End - h.Start)
 	}
+	return hunkRegions{regions, shift}
+}
+
+// edits diffs each region by line.
+func (h hunkRegions) edits(ai, bi *lineindex.Index) []lineEdit {
 	// A region's shift at its end is the shift before the next region.
 	var edits []lineEdit
+	regions := h.rs
 	for i, r := range regions {
-		endShift := shift
+		endShift := h.shift
 		if i+1 < len(regions) {
 			endShift = regions[i+1].shift
 		}

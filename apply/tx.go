@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -117,6 +118,9 @@ type TxFile struct {
 	// composed over the steps), unless whole is set.
 	changes []textedit.Change
 	spare   []textedit.Change // the buffer the next step composes into
+	// shared: changes is the slice a format handed Step (in order, on a
+	// view that maps text to bytes one to one), never a buffer to reuse.
+	shared bool
 	// whole: the content so far is cur, set whole (a creation, a rename
 	// or copy onto the path, binary data) and changed in place by later
 	// steps.
@@ -284,6 +288,13 @@ func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 	if err != nil {
 		return textedit.WithPath(err, f.Rel)
 	}
+	// Changes given in order come back as the caller's own slice: kept as
+	// they are where the view maps text to bytes one to one, copied
+	// before a view that maps them changes them.
+	shared := len(sorted) > 0 && &sorted[0] == &changes[0]
+	if shared && !(f.identity() && len(view.Prefix) == 0) {
+		sorted, shared = slices.Clone(sorted), false
+	}
 	// Next to bytes that do not decode, the result is checked to read as
 	// the changed text (checkDecodes).
 	var want []byte
@@ -322,7 +333,18 @@ func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 	}
 	// Compose keeps the file's changes sorted and apart by construction
 	// (TestCompose), so they are not checked again per step.
-	f.changes, f.spare = textedit.ComposeInto(f.spare[:0], f.Old, f.changes, sorted), f.changes
+	switch {
+	case len(f.changes) == 0:
+		// The file's first step: its changes are the step's, held once
+		// (not composed into a copy).
+		f.changes, f.shared = sorted, shared
+	case f.shared:
+		// The earlier changes are a caller's slice: not a buffer to
+		// compose the next step into.
+		f.changes, f.spare, f.shared = textedit.ComposeInto(nil, f.Old, f.changes, sorted), nil, false
+	default:
+		f.changes, f.spare = textedit.ComposeInto(f.spare[:0], f.Old, f.changes, sorted), f.changes
+	}
 	parts := textedit.PartsOf(f.Old, f.changes)
 	if len(f.Old) >= partsBytes {
 		f.cur, f.parts = nil, parts
@@ -604,9 +626,16 @@ func (f *TxFile) result() FileResult {
 			base = bytes.Count(f.Old[:ws], []byte("\n"))
 			ai, bi, edits = windowEdits(f.Old, sorted, ws, we, base)
 		} else {
-			ai = lineindex.Window(f.Old, sorted[0].Start, contextLines+1)
-			bi = lineindex.Window(f.Content(), sorted[0].Start, contextLines+1)
-			edits = editsFromHunks(ai, bi, sorted)
+			first := sorted[0].Start
+			ai = lineindex.Window(f.Old, first, contextLines+1)
+			regions := hunkRegionsOf(ai, sorted)
+			// Once the regions are known the located changes (as many as
+			// the file's lines, for a replaceAll of every line) are let go,
+			// before the new content is joined and the line diff's own
+			// memory comes on top of them. Land is the file's last step.
+			f.changes, f.spare = nil, nil
+			bi = lineindex.Window(f.Content(), first, contextLines+1)
+			edits = regions.edits(ai, bi)
 		}
 	} else {
 		ai, bi = lineindex.New(f.Old), lineindex.New(f.Content())

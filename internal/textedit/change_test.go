@@ -196,3 +196,22 @@ func spliceNaive(content []byte, changes []Change) []byte {
 	}
 	return append(out, content[at:]...)
 }
+
+// Changes given in order come back from Check as the same slice, not a
+// copy (a replaceAll of every line of a big file is one per line); changes
+// out of order come back sorted in a copy, the input as it was.
+func TestCheckKeepsChangesInOrder(t *testing.T) {
+	in := []Change{{Start: 0, End: 1, New: "a"}, {Start: 2, End: 2, New: "b"}, {Start: 2, End: 3, New: "c"}}
+	got, err := Check(5, in)
+	if err != nil || &got[0] != &in[0] || len(got) != len(in) {
+		t.Fatalf("in order: a copy or an error (%v)", err)
+	}
+	out := []Change{in[2], in[0], in[1]}
+	got, err = Check(5, out)
+	if err != nil || &got[0] == &out[0] {
+		t.Fatalf("out of order: sorted in place or an error (%v)", err)
+	}
+	if got[0].New != "a" || got[1].New != "b" || got[2].New != "c" || out[0].New != "c" || out[1].New != "a" {
+		t.Fatalf("sorted %v, input now %v", got, out)
+	}
+}
