@@ -132,7 +132,7 @@ type TxFile struct {
 	// changes' texts: a big file is written and hashed from them, without
 	// a second copy of the unchanged bytes.
 	parts        [][]byte
-	located      []Located
+	located      locatedList
 	replacements int
 	deleted      bool
 
@@ -319,7 +319,7 @@ func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 	f.cached = nil
 	for _, c := range changes {
 		if c.Method != "" {
-			f.located = append(f.located, c.Location())
+			f.located.add(c.Location())
 			f.replacements++
 		}
 	}
@@ -416,7 +416,7 @@ func (f *TxFile) SetContent(content []byte, located ...Located) {
 	content, f.err = f.encodeWhole(content)
 	f.cur, f.parts, f.changes, f.whole, f.deleted, f.cached = content, nil, nil, true, false, nil
 	for _, l := range located {
-		f.located = append(f.located, l)
+		f.located.add(l)
 		f.replacements++
 	}
 }
@@ -610,7 +610,7 @@ func (f *TxFile) result() FileResult {
 	}
 	if isBinary(f.Old) || isBinary(f.head(binarySniff)) {
 		return FileResult{Path: f.Rel, Diff: fmt.Sprintf("Binary files %s and %s differ\n", oldName, newName),
-			Replacements: f.replacements, Hunks: nonNil(f.located), Created: !f.Exists, Deleted: f.deleted}
+			Replacements: f.replacements, Hunks: f.located.all(), Created: !f.Exists, Deleted: f.deleted}
 	}
 	var edits []lineEdit
 	var ai, bi *lineindex.Index
@@ -649,7 +649,7 @@ func (f *TxFile) result() FileResult {
 // result's diff, counts and line range are made, whatever view the lines
 // were read through.
 func (f *TxFile) resultOf(oldName, newName string, ai, bi *lineindex.Index, edits []lineEdit, base int) FileResult {
-	r := FileResult{Path: f.Rel, Replacements: f.replacements, Hunks: nonNil(f.located), Created: !f.Exists, Deleted: f.deleted}
+	r := FileResult{Path: f.Rel, Replacements: f.replacements, Hunks: f.located.all(), Created: !f.Exists, Deleted: f.deleted}
 	d := newUnified(oldName, newName, ai, bi, edits, base)
 	if f.Exists && !f.deleted && f.Mode != f.OldMode {
 		d.mode = fmt.Sprintf("old mode %o\nnew mode %o\n", gitMode(f.OldMode), gitMode(f.Mode))
@@ -668,13 +668,6 @@ func (f *TxFile) resultOf(oldName, newName string, ai, bi *lineindex.Index, edit
 		r.LineRange = LineRange{Start: max(1, first.B0), End: max(first.B0, last.B1-1, 1)}
 	}
 	return r
-}
-
-func nonNil(l []Located) []Located {
-	if l == nil {
-		return []Located{}
-	}
-	return l
 }
 
 // gitMode is the git file mode of permission bits: 100755 or 100644, or
