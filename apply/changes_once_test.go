@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -37,6 +38,11 @@ func TestLocatedChangesHeldOnce(t *testing.T) {
 		}
 		changes := stringChanges(base, matches, "b", "")
 		given := append([]textedit.Change(nil), changes...)
+		for _, i := range []int{0, 8, 9, 99, 12345, len(changes) - 1} {
+			if c := changes[i]; c.Desc != fmt.Sprintf("text at line %d", c.Line) || c.Line != i+1 {
+				t.Fatalf("%s: change %d says %q (line %d)", name, i, c.Desc, c.Line)
+			}
+		}
 		if err := f.Step(changes); err != nil {
 			t.Fatal(err)
 		}

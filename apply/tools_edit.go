@@ -3,7 +3,8 @@ package apply
 import (
 	"bytes"
 	"context"
-	"fmt"
+	"strconv"
+	"unsafe"
 
 	"github.com/graftdev/graft/apply/lineedit"
 	"github.com/graftdev/graft/internal/textedit"
@@ -175,16 +176,38 @@ func locate(content []byte, oldText, newText string, all bool, opt matcher.Optio
 // else the one line-ending policy (textedit.EOL).
 func stringChanges(content []byte, matches []matcher.Match, newText, edit string) []textedit.Change {
 	changes := make([]textedit.Change, 0, len(matches))
+	// Each change's Desc ("text at line 12") is cut from one buffer, sized
+	// up front: a replaceAll of every line of a big file has 750,000.
+	const descPrefix = "text at line "
+	size := 0
+	for _, m := range matches {
+		size += len(descPrefix) + digits(m.Line)
+	}
+	descs := make([]byte, 0, size)
 	for _, m := range matches {
 		eol := textedit.EOLOf(spanFirstLine(content[m.Start:m.End]))
 		if eol == "" {
 			eol = textedit.EOL(content, m.Start)
 		}
+		at := len(descs)
+		descs = strconv.AppendInt(append(descs, descPrefix...), int64(m.Line), 10)
 		changes = append(changes, textedit.Change{Start: m.Start, End: m.End, New: textedit.WithEOL(m.Adapt(newText), eol),
-			Edit: edit, Desc: fmt.Sprintf("text at line %d", m.Line),
+			Edit: edit, Desc: unsafe.String(&descs[at], len(descs)-at),
 			Line: m.Line, EndLine: m.EndLine, Method: string(m.Tier), Similarity: m.Similarity})
 	}
 	return changes
+}
+
+// digits is the number of decimal digits of n (and its sign).
+func digits(n int) int {
+	d := 1
+	if n < 0 {
+		d, n = 2, -n
+	}
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
 }
 
 // spanFirstLine returns the span up to and including its first line break.

@@ -743,8 +743,12 @@ func (f *TxFile) changedBytes() int64 {
 	}
 	if f.parts != nil {
 		p := partsPrefix(old, f.parts)
-		q := partsSuffix(old[p:], dropPrefix(f.parts, p))
-		return int64(len(old)-p-q) + int64(f.size()-p-q)
+		// The common suffix past the common prefix, without a copy of
+		// the parts (one per change: 750,000 for a replaceAll of every
+		// line of 60 MB) less their first p bytes.
+		n := f.size()
+		q := min(partsSuffix(old, f.parts), len(old)-p, n-p)
+		return int64(len(old)-p-q) + int64(n-p-q)
 	}
 	cur := f.Content()
 	p := commonPrefix(old, cur)
@@ -777,18 +781,6 @@ func partsSuffix(a []byte, parts [][]byte) int {
 		}
 	}
 	return q
-}
-
-// dropPrefix is parts without their first n bytes.
-func dropPrefix(parts [][]byte, n int) [][]byte {
-	for len(parts) > 0 && n >= len(parts[0]) {
-		n -= len(parts[0])
-		parts = parts[1:]
-	}
-	if len(parts) == 0 {
-		return nil
-	}
-	return append([][]byte{parts[0][n:]}, parts[1:]...)
 }
 
 // commonPrefix is the length of the longest common prefix of a and b,
