@@ -3,6 +3,7 @@ package apply
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -47,7 +48,7 @@ func TestLocatedChangesHeldOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		bom := name == "bom.txt"
-		if held := &f.changes[0] == &changes[0]; held == bom {
+		if held := &f.composed.Changes()[0] == &changes[0]; held == bom {
 			t.Fatalf("%s: the step's changes held as given: %v; want %v (a view that maps them needs a copy)", name, held, !bom)
 		}
 		// A second step: composed into the file's own memory.
@@ -59,15 +60,15 @@ func TestLocatedChangesHeldOnce(t *testing.T) {
 				t.Fatalf("%s: the format's change %d was written to: %+v, was %+v", name, i, changes[i], given[i])
 			}
 		}
-		if len(f.changes) > 0 && &f.changes[0] == &changes[0] {
+		if f.composed.Len() > 0 && &f.composed.Changes()[0] == &changes[0] {
 			t.Fatalf("%s: the composed changes are the format's slice", name)
 		}
 		l, err := tx.Land(context.Background(), "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f.changes != nil {
-			t.Errorf("%s: %d located changes still held after the diff", name, len(f.changes))
+		if f.composed.Len() != 0 {
+			t.Errorf("%s: %d located changes still held after the diff", name, f.composed.Len())
 		}
 		want := "Z" + strings.ReplaceAll(content, "a", "b")[1:]
 		if bom {
@@ -117,5 +118,52 @@ func TestLocatedListKeepsEveryLocation(t *testing.T) {
 	var empty locatedList
 	if h := empty.all(); h == nil || len(h) != 0 {
 		t.Error("no locations: want an empty list, not nil (the result's JSON says [])")
+	}
+}
+
+// Steps after the first make the content from the content before them
+// (not from every change since the call began): after each of many
+// random edits of a small and a big file, in any order, the content is
+// what the composed changes make of the file as it was, and the call's
+// result is the same as edit by edit.
+func TestManyStepsMakeTheComposedContent(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, lines := range []int{300, (partsBytes + 4096) / 20} {
+		var b strings.Builder
+		for i := range lines {
+			fmt.Fprintf(&b, "line %07d here\n", i)
+		}
+		dir := gittest.Repo(t, map[string]string{"f.txt": b.String()})
+		e, err := Open(Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tx := e.Begin("multi_edit", true)
+		want := b.String()
+		for step := range 200 {
+			i := r.IntN(lines)
+			old := fmt.Sprintf("line %07d here\n", i)
+			if strings.Count(want, old) != 1 {
+				continue
+			}
+			next := []string{"", "x\n", old + old, strings.ToUpper(old)}[r.IntN(4)]
+			if next == old {
+				continue
+			}
+			if err := tx.editString("f.txt", fmt.Sprintf("edits[%d]", step), old, next, false, ""); err != nil {
+				t.Fatal(err)
+			}
+			want = strings.Replace(want, old, next, 1)
+			f := tx.byRel["f.txt"]
+			if got := string(f.Content()); got != want {
+				t.Fatalf("%d lines, step %d: content differs", lines, step)
+			}
+			if got, err := textedit.Splice(f.Old, f.composed.Changes()); err != nil || string(got) != want {
+				t.Fatalf("%d lines, step %d: the composed changes make another content (%v)", lines, step, err)
+			}
+		}
+		if _, err := tx.Land(context.Background(), ""); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -114,13 +114,10 @@ type TxFile struct {
 	OldMode, Mode fs.FileMode
 
 	oldHash *gitstore.PendingHash // Old's blob id, for a big file
-	// changes turn Old into the content so far (sorted, checked,
-	// composed over the steps), unless whole is set.
-	changes []textedit.Change
-	spare   []textedit.Change // the buffer the next step composes into
-	// shared: changes is the slice a format handed Step (in order, on a
-	// view that maps text to bytes one to one), never a buffer to reuse.
-	shared bool
+	// composed turns Old into the content so far (sorted, checked,
+	// composed over the steps), unless whole is set. A step costs what it
+	// touches, not every change before it (textedit.Composed).
+	composed textedit.Composed
 	// whole: the content so far is cur, set whole (a creation, a rename
 	// or copy onto the path, binary data) and changed in place by later
 	// steps.
@@ -289,11 +286,11 @@ func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 		return textedit.WithPath(err, f.Rel)
 	}
 	// Changes given in order come back as the caller's own slice: kept as
-	// they are where the view maps text to bytes one to one, copied
-	// before a view that maps them changes them.
-	shared := len(sorted) > 0 && &sorted[0] == &changes[0]
-	if shared && !(f.identity() && len(view.Prefix) == 0) {
-		sorted, shared = slices.Clone(sorted), false
+	// they are where the view maps text to bytes one to one (the file
+	// holds them, and never writes to them), copied before a view that
+	// maps them changes them.
+	if len(sorted) > 0 && &sorted[0] == &changes[0] && !(f.identity() && len(view.Prefix) == 0) {
+		sorted = slices.Clone(sorted)
 	}
 	// Next to bytes that do not decode, the result is checked to read as
 	// the changed text (checkDecodes).
@@ -307,6 +304,9 @@ func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 		return textedit.WithPath(err, f.Rel)
 	}
 	prev := *f
+	if want != nil {
+		prev.composed = f.composed.Clone() // the step may be undone
+	}
 	defer func() {
 		if want != nil && stepErr == nil {
 			if err := f.checkDecodes(want); err != nil {
@@ -332,20 +332,19 @@ func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 		return nil
 	}
 	// Compose keeps the file's changes sorted and apart by construction
-	// (TestCompose), so they are not checked again per step.
-	switch {
-	case len(f.changes) == 0:
-		// The file's first step: its changes are the step's, held once
-		// (not composed into a copy).
-		f.changes, f.shared = sorted, shared
-	case f.shared:
-		// The earlier changes are a caller's slice: not a buffer to
-		// compose the next step into.
-		f.changes, f.spare, f.shared = textedit.ComposeInto(nil, f.Old, f.changes, sorted), nil, false
-	default:
-		f.changes, f.spare = textedit.ComposeInto(f.spare[:0], f.Old, f.changes, sorted), f.changes
+	// (TestCompose), so they are not checked again per step. The file's
+	// first step holds the step's changes as they are (not a copy).
+	f.composed.Add(f.Old, sorted)
+	if f.cur != nil {
+		// A later step: the content so far is joined already (the step
+		// located in it), and the step's changes are of it. The new
+		// content is made from it, not from every change since the call
+		// began (multi_edit's 10,000 edits of one file rebuilt it from
+		// all the changes before each: quadratic).
+		f.cur, f.parts = joinPieces(textedit.PartsOf(cur, sorted)), nil
+		return nil
 	}
-	parts := textedit.PartsOf(f.Old, f.changes)
+	parts := textedit.PartsOf(f.Old, f.composed.Changes())
 	if len(f.Old) >= partsBytes {
 		f.cur, f.parts = nil, parts
 	} else {
@@ -355,7 +354,7 @@ func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 }
 
 // stepped reports whether a step changed the file already in this call.
-func (f *TxFile) stepped() bool { return f.whole || len(f.changes) > 0 || f.deleted }
+func (f *TxFile) stepped() bool { return f.whole || f.composed.Len() > 0 || f.deleted }
 
 // partsBytes is the file size from which Step keeps the result in parts.
 const partsBytes = 4 << 20
@@ -414,7 +413,8 @@ func (f *TxFile) SetContent(content []byte, located ...Located) {
 	}
 	f.resolveEncoding()
 	content, f.err = f.encodeWhole(content)
-	f.cur, f.parts, f.changes, f.whole, f.deleted, f.cached = content, nil, nil, true, false, nil
+	f.composed.Reset()
+	f.cur, f.parts, f.whole, f.deleted, f.cached = content, nil, true, false, nil
 	for _, l := range located {
 		f.located.add(l)
 		f.replacements++
@@ -423,7 +423,8 @@ func (f *TxFile) SetContent(content []byte, located ...Located) {
 
 // Delete marks the file for deletion.
 func (f *TxFile) Delete() {
-	f.cur, f.parts, f.changes, f.whole, f.deleted, f.cached = nil, nil, nil, false, true, nil
+	f.composed.Reset()
+	f.cur, f.parts, f.whole, f.deleted, f.cached = nil, nil, false, true, nil
 }
 
 // Land computes each changed file's diff and, unless the call is a dry
@@ -615,8 +616,8 @@ func (f *TxFile) result() FileResult {
 	var edits []lineEdit
 	var ai, bi *lineindex.Index
 	base := 0 // lines before the indexed windows
-	if !f.whole && len(f.changes) > 0 {
-		sorted := f.changes // sorted and checked by Step
+	if !f.whole && f.composed.Len() > 0 {
+		sorted := f.composed.Changes() // sorted and checked by Step
 		// Both contents are the same outside the hunks' window: only the
 		// window is diffed, so that the cost follows the change, not the
 		// file. Hunks far apart in a big file (a window over maxWindow)
@@ -633,7 +634,7 @@ func (f *TxFile) result() FileResult {
 			// the file's lines, for a replaceAll of every line) are let go,
 			// before the new content is joined and the line diff's own
 			// memory comes on top of them. Land is the file's last step.
-			f.changes, f.spare = nil, nil
+			f.composed.Reset()
 			bi = lineindex.Window(f.Content(), first, contextLines+1)
 			edits = regions.edits(ai, bi)
 		}

@@ -215,3 +215,44 @@ func TestCheckKeepsChangesInOrder(t *testing.T) {
 		t.Fatalf("sorted %v, input now %v", got, out)
 	}
 }
+
+// Composed composes steps exactly as ComposeInto does, one step after
+// another, whatever the blocks: the same changes, in the same order, with
+// the same Locations, on random texts and steps, with blocks of one to
+// four changes so that steps fall inside, across and between them.
+func TestComposedIsComposeInto(t *testing.T) {
+	defer func(b int) { composedBlock = b }(composedBlock)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 20000 {
+		composedBlock = 1 + r.IntN(4)
+		base := bytes.Repeat([]byte("ab\n"), 1+r.IntN(12))
+		var c Composed
+		var want []Change
+		text := base
+		for step := range 1 + r.IntN(8) {
+			next := randomChanges(r, len(text), r.IntN(5))
+			for k := range next {
+				next[k].Line = step*10 + k // a Location to follow
+			}
+			given := slices.Clone(next)
+			want = ComposeInto(nil, base, want, next)
+			c.Add(base, next)
+			if got := c.Changes(); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+				t.Fatalf("case %d step %d (blocks of %d): composed\n%+v\nwant\n%+v", i, step, composedBlock, got, want)
+			}
+			if c.Len() != len(want) {
+				t.Fatalf("case %d step %d: Len %d, want %d", i, step, c.Len(), len(want))
+			}
+			if !slices.Equal(next, given) {
+				t.Fatalf("case %d step %d: the step's changes were written to", i, step)
+			}
+			var err error
+			if text, err = Splice(text, next); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, _ := Splice(base, c.Changes()); !bytes.Equal(got, text) {
+			t.Fatalf("case %d: composed changes make %q, want %q", i, got, text)
+		}
+	}
+}
