@@ -118,6 +118,10 @@ type TxFile struct {
 	// composed over the steps), unless whole is set. A step costs what it
 	// touches, not every change before it (textedit.Composed).
 	composed textedit.Composed
+	// own is the buffer of the content so far when the file made it for
+	// a later step (Step), and spare the one before it, which the next
+	// step writes into.
+	own, spare []byte
 	// whole: the content so far is cur, set whole (a creation, a rename
 	// or copy onto the path, binary data) and changed in place by later
 	// steps.
@@ -340,8 +344,26 @@ func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 		// located in it), and the step's changes are of it. The new
 		// content is made from it, not from every change since the call
 		// began (multi_edit's 10,000 edits of one file rebuilt it from
-		// all the changes before each: quadratic).
-		f.cur, f.parts = joinPieces(textedit.PartsOf(cur, sorted)), nil
+		// all the changes before each: quadratic), into the buffer of
+		// the content before it when that is the file's own: nothing
+		// holds a content of this call past the step after it (a change's
+		// new text is never a slice of it, a view is made again), so two
+		// buffers take turns rather than one new buffer per edit. A step
+		// that may be undone (checkDecodes) keeps its content.
+		parts := textedit.PartsOf(cur, sorted)
+		n := textedit.Len(parts)
+		var out []byte
+		if want == nil && cap(f.spare) >= n {
+			out = f.spare[:n]
+		} else {
+			out = makeContent(n + n/8)[:n]
+		}
+		textedit.JoinInto(out, parts)
+		f.spare = nil
+		if len(cur) > 0 && len(f.own) > 0 && &cur[0] == &f.own[0] && want == nil {
+			f.spare = f.own[:0]
+		}
+		f.cur, f.own, f.parts = out, out, nil
 		return nil
 	}
 	parts := textedit.PartsOf(f.Old, f.composed.Changes())
