@@ -256,3 +256,29 @@ func TestComposedIsComposeInto(t *testing.T) {
 		}
 	}
 }
+
+// FuzzComposed is TestComposedIsComposeInto driven by the fuzzer's bytes.
+func FuzzComposed(f *testing.F) {
+	f.Add(uint64(3), uint64(4))
+	f.Fuzz(func(t *testing.T, a, b uint64) {
+		defer func(n int) { composedBlock = n }(composedBlock)
+		r := rand.New(rand.NewPCG(a, b))
+		composedBlock = 1 + r.IntN(4)
+		base := bytes.Repeat([]byte("a\r\nb"), 1+r.IntN(8))
+		var c Composed
+		var want []Change
+		text := base
+		for step := range 1 + r.IntN(10) {
+			next := randomChanges(r, len(text), r.IntN(5))
+			for k := range next {
+				next[k].Line = step*10 + k
+			}
+			want = ComposeInto(nil, base, want, next)
+			c.Add(base, next)
+			if got := c.Changes(); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+				t.Fatalf("step %d (blocks of %d): composed %+v, want %+v", step, composedBlock, got, want)
+			}
+			text, _ = Splice(text, next)
+		}
+	})
+}
