@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -164,6 +165,40 @@ func TestManyStepsMakeTheComposedContent(t *testing.T) {
 		}
 		if _, err := tx.Land(context.Background(), ""); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// A replaceAll's changes are made as the matcher finds its matches
+// (locateAll), not from a list of them: the same changes as
+// stringChanges of locate's matches, and the same refusals.
+func TestLocateAllIsStringChangesOfLocate(t *testing.T) {
+	content := []byte("func a() {\n\treturn 1\n}\n\nfunc b() {\n\treturn 1\n}\r\nx = 1\n")
+	big := []byte(strings.Repeat("a line\n", 5000))
+	e := &Engine{}
+	cases := []struct {
+		content  []byte
+		old, new string
+	}{
+		{content, "return 1", "return 2"},
+		{content, "func b() {\n    return 1\n}", "func b() {\n\treturn 3\n}"}, // a fuzzy tier, once
+		{content, "1", "one\nline"},
+		{content, "nowhere", "x"},
+		{content, "", "x"},
+		{big, "a", "b"},
+		{big, "line\n", "l\r\n"},
+	}
+	for _, c := range cases {
+		ms, lerr := locate(c.content, c.old, c.new, true, e.matchOptions(0), "edits[1]")
+		got, err := locateAll(c.content, c.old, c.new, e.matchOptions(0), "edits[1]")
+		if (err == nil) != (lerr == nil) || err != nil && err.Error() != lerr.Error() {
+			t.Fatalf("%q: error %v, want %v", c.old, err, lerr)
+		}
+		if lerr != nil {
+			continue
+		}
+		if want := stringChanges(c.content, ms, c.new, "edits[1]"); !slices.Equal(got, want) {
+			t.Fatalf("%q: %d changes, want %d; first %+v, want %+v", c.old, len(got), len(want), got[0], want[0])
 		}
 	}
 }

@@ -120,11 +120,19 @@ func (tx *Tx) editString(path, edit, oldText, newText string, all bool, version 
 	}
 	base := f.Text()
 	tx.e.phase(int64(len(base)), "locate in "+f.Rel)
-	matches, err := locate(base, oldText, newText, all, tx.e.matchOptions(0), edit)
+	var changes []textedit.Change
+	if all {
+		changes, err = locateAll(base, oldText, newText, tx.e.matchOptions(0), edit)
+	} else {
+		var matches []matcher.Match
+		if matches, err = locate(base, oldText, newText, all, tx.e.matchOptions(0), edit); err == nil {
+			changes = stringChanges(base, matches, newText, edit)
+		}
+	}
 	if err != nil {
 		return textedit.WithPath(sv.notFound(err, edit), f.Rel)
 	}
-	return f.Step(stringChanges(base, matches, newText, edit))
+	return f.Step(changes)
 }
 
 // unchangedString records a batch member whose old and new text are the
@@ -175,39 +183,61 @@ func locate(content []byte, oldText, newText string, all bool, opt matcher.Optio
 // endings of the place it lands: the old text's own first line ending,
 // else the one line-ending policy (textedit.EOL).
 func stringChanges(content []byte, matches []matcher.Match, newText, edit string) []textedit.Change {
-	changes := make([]textedit.Change, 0, len(matches))
-	// Each change's Desc ("text at line 12") is cut from one buffer, sized
-	// up front: a replaceAll of every line of a big file has 750,000.
-	const descPrefix = "text at line "
-	size := 0
-	for _, m := range matches {
-		size += len(descPrefix) + digits(m.Line)
+	s := stringChanger{content: content, newText: newText, edit: edit, changes: make([]textedit.Change, 0, len(matches))}
+	for i, m := range matches {
+		s.add(m, len(matches)-i)
 	}
-	descs := make([]byte, 0, size)
-	for _, m := range matches {
-		eol := textedit.EOLOf(spanFirstLine(content[m.Start:m.End]))
-		if eol == "" {
-			eol = textedit.EOL(content, m.Start)
-		}
-		at := len(descs)
-		descs = strconv.AppendInt(append(descs, descPrefix...), int64(m.Line), 10)
-		changes = append(changes, textedit.Change{Start: m.Start, End: m.End, New: textedit.WithEOL(m.Adapt(newText), eol),
-			Edit: edit, Desc: unsafe.String(&descs[at], len(descs)-at),
-			Line: m.Line, EndLine: m.EndLine, Method: string(m.Tier), Similarity: m.Similarity})
-	}
-	return changes
+	return s.changes
 }
 
-// digits is the number of decimal digits of n (and its sign).
-func digits(n int) int {
-	d := 1
-	if n < 0 {
-		d, n = 2, -n
+// locateAll is stringChanges of every occurrence of oldText in content
+// (locate with all set), made as the matcher finds them rather than from
+// a list of them: a replaceAll of every line of a big file held 750,000
+// matches (80 bytes each) beside the changes made of them, the peak of
+// the call.
+func locateAll(content []byte, oldText, newText string, opt matcher.Options, edit string) ([]textedit.Change, error) {
+	opt.NewText = newText
+	s := stringChanger{content: content, newText: newText, edit: edit}
+	err := matcher.FindAllFunc(content, oldText, opt, func(i, n int, m matcher.Match) {
+		if i == 0 {
+			s.changes = make([]textedit.Change, 0, n)
+		}
+		s.add(m, n-i)
+	})
+	if err != nil {
+		return nil, matchError(err, "", edit, "old text")
 	}
-	for ; n >= 10; n /= 10 {
-		d++
+	return s.changes, nil
+}
+
+// stringChanger makes the change of each match of a string edit
+// (stringChanges).
+type stringChanger struct {
+	content       []byte
+	newText, edit string
+	changes       []textedit.Change
+	// descs is the buffer the changes' Descs ("text at line 12") are cut
+	// from, a chunk at a time rather than one allocation each.
+	descs []byte
+}
+
+// add appends the change of m; left is how many matches are left, m
+// included (the size of the next chunk of Descs).
+func (s *stringChanger) add(m matcher.Match, left int) {
+	const descPrefix = "text at line "
+	const descMax = len(descPrefix) + 20 // and a line number
+	eol := textedit.EOLOf(spanFirstLine(s.content[m.Start:m.End]))
+	if eol == "" {
+		eol = textedit.EOL(s.content, m.Start)
 	}
-	return d
+	if cap(s.descs)-len(s.descs) < descMax {
+		s.descs = make([]byte, 0, min(64<<10, left*descMax))
+	}
+	at := len(s.descs)
+	s.descs = strconv.AppendInt(append(s.descs, descPrefix...), int64(m.Line), 10)
+	s.changes = append(s.changes, textedit.Change{Start: m.Start, End: m.End, New: textedit.WithEOL(m.Adapt(s.newText), eol),
+		Edit: s.edit, Desc: unsafe.String(&s.descs[at], len(s.descs)-at),
+		Line: m.Line, EndLine: m.EndLine, Method: string(m.Tier), Similarity: m.Similarity})
 }
 
 // spanFirstLine returns the span up to and including its first line break.

@@ -114,11 +114,12 @@ func TestMCPHTTPBigCallAllocations(t *testing.T) {
 	ratio = float64(alloc) / float64(2*len(content))
 	t.Logf("rewrite of %d bytes: %.1f MB allocated, %.1f× the bytes read and written", len(content), float64(alloc)/1e6, ratio)
 	// Most of it is the engine's (a located change per line, held once
-	// since: 16× before, with a sorted and a composed copy of them and the
-	// diff made whole); the result's way out was 20× more before it was
+	// since, and made as the matcher finds each: 16× before, with the
+	// matches, a sorted and a composed copy of the changes and the diff
+	// made whole); the result's way out was 20× more before it was
 	// written in pieces.
-	if ratio > 12 {
-		t.Errorf("a rewrite of %d bytes over HTTP allocated %.1f× the bytes read and written; at most 12×", len(content), ratio)
+	if ratio > 9.5 {
+		t.Errorf("a rewrite of %d bytes over HTTP allocated %.1f× the bytes read and written; at most 9.5×", len(content), ratio)
 	}
 }
 
