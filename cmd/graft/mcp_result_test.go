@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -138,6 +139,36 @@ func TestLazyDiffResultIsTheMaterialised(t *testing.T) {
 			}
 			if g, w := gotRes.Content[0].(*mcp.TextContent).Text, wantRes.Content[0].(*mcp.TextContent).Text; g != w {
 				t.Errorf("%s, lazy past %d: the text differs:\n%.300s\nwant\n%.300s", c.name, lazy, g, w)
+			}
+		}
+	}
+}
+
+// A diff written to the JSON string in pieces is escaped as the whole
+// would be, wherever the pieces are cut: inside a character, next to
+// bytes that are not UTF-8, through WriteByte.
+func TestJSONStringWriterCutAnywhere(t *testing.T) {
+	text := "a é 日本 \U0001F600 \xff\xfe \xe6\x97 end \u2028 \"q\" \\ \b\f\t\n \xe6"
+	var want bytes.Buffer
+	wb := bufio.NewWriter(&want)
+	writeJSONString(wb, text)
+	wb.Flush()
+	for cut1 := 0; cut1 <= len(text); cut1++ {
+		for cut2 := cut1; cut2 <= len(text); cut2 += 3 {
+			var got bytes.Buffer
+			bw := bufio.NewWriter(&got)
+			bw.WriteByte('"')
+			j := &jsonStringWriter{w: bw}
+			j.WriteString(text[:cut1])
+			for i := cut1; i < cut2; i++ {
+				j.WriteByte(text[i])
+			}
+			j.Write([]byte(text[cut2:]))
+			j.flush()
+			bw.WriteByte('"')
+			bw.Flush()
+			if got.String() != want.String() {
+				t.Fatalf("cut at %d and %d: %s, want %s", cut1, cut2, got.String(), want.String())
 			}
 		}
 	}
