@@ -38,8 +38,9 @@ func decodeStrict(tool string, args json.RawMessage, schema *Schema, v any) erro
 	// Unknown members are refused by the walk above, at every depth the
 	// schema describes, as a decoder's DisallowUnknownFields would (and
 	// case-sensitively); json.Unmarshal reads args in place, where a
-	// Decoder would copy it into a buffer of its own first.
-	decErr := json.Unmarshal(args, v)
+	// Decoder would copy it into a buffer of its own first; a big string
+	// member is unescaped once, into its string (takeBigStrings).
+	decErr := json.Unmarshal(takeBigStrings(args, fields, v), v)
 	for _, name := range schema.Required {
 		if _, ok := fields[name]; !ok {
 			return invalidf("", "", "missing required field %q; %s takes %s", name, tool, fieldList(schema))

@@ -49,8 +49,22 @@ func diffLines(ai *lineindex.Index, a0, a1 int, bi *lineindex.Index, b0, b1 int)
 // touching or overlapping ranges are merged, and each range is diffed by
 // line, so the work is proportional to what changed, not to the file.
 func editsFromHunks(ai, bi *lineindex.Index, sorted []textedit.Change) []lineEdit {
-	type region struct{ ls, le, shift int } // old byte range, and new-old offset at ls
-	var regions []region
+	return hunkRegionsOf(ai, sorted).edits(ai, bi)
+}
+
+// hunkRegions are the ranges of old lines that sorted hunks touch, merged
+// where they touch or overlap: what editsFromHunks diffs by line. They
+// need the hunks no more once made.
+type hunkRegions struct {
+	rs    []hunkRegion
+	shift int // new-old offset after the last hunk
+}
+
+// hunkRegion is an old byte range, and the new-old offset at its start.
+type hunkRegion struct{ ls, le, shift int }
+
+func hunkRegionsOf(ai *lineindex.Index, sorted []textedit.Change) hunkRegions {
+	var regions []hunkRegion
 	shift := 0
 	for _, h := range sorted {
 		ls := ai.Start(ai.LineAt(h.Start))
@@ -67,14 +81,20 @@ func editsFromHunks(ai, bi *lineindex.Index, sorted []textedit.Change) []lineEdi
 		if n := len(regions); n > 0 && ls <= regions[n-1].le {
 			regions[n-1].le = max(regions[n-1].le, le)
 		} else {
-			regions = append(regions, region{ls, le, shift})
+			regions = append(regions, hunkRegion{ls, le, shift})
 		}
 		shift += len(h.New) - (h.End - h.Start)
 	}
+	return hunkRegions{regions, shift}
+}
+
+// edits diffs each region by line.
+func (h hunkRegions) edits(ai, bi *lineindex.Index) []lineEdit {
 	// A region's shift at its end is the shift before the next region.
 	var edits []lineEdit
+	regions := h.rs
 	for i, r := range regions {
-		endShift := shift
+		endShift := h.shift
 		if i+1 < len(regions) {
 			endShift = regions[i+1].shift
 		}
@@ -120,24 +140,48 @@ func unified(oldName, newName string, ai, bi *lineindex.Index, edits []lineEdit)
 // lines of both contents (hunkWindow), with edits numbered in the whole
 // contents.
 func unifiedAt(oldName, newName string, ai, bi *lineindex.Index, edits []lineEdit, base int) string {
-	if len(edits) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "--- %s\n+++ %s\n", oldName, newName)
+	return newUnified(oldName, newName, ai, bi, edits, base).String()
+}
+
+// unifiedDiff is a unified diff before it is written: the two contents'
+// line indexes and the line edits between them. Its String is the diff
+// every result holds; a result that is streamed holds the value instead
+// (FileResult.WriteDiff), so that a diff as big as the file is written
+// from the contents as it goes out, never held whole. Both are written by
+// the one writeTo, so they are the same bytes.
+type unifiedDiff struct {
+	// mode is the "old mode"/"new mode" lines of a file whose mode the
+	// call changes, written before the hunks.
+	mode             string
+	oldName, newName string
+	ai, bi           *lineindex.Index
+	es               []textdiff.Edit // 0-based, in the whole contents
+	base             int             // lines before the indexed windows
+	// size is the diff's length once measured (-1 before), head its
+	// first bytes as measured.
+	size int
+	head string
+}
+
+func newUnified(oldName, newName string, ai, bi *lineindex.Index, edits []lineEdit, base int) *unifiedDiff {
 	es := make([]textdiff.Edit, len(edits))
 	for i, e := range edits {
 		es[i] = textdiff.Edit{A0: e.A0 - 1, A1: e.A1 - 1, B0: e.B0 - 1, B1: e.B1 - 1}
 	}
-	line := func(ix *lineindex.Index) func(int) []byte {
-		return func(i int) []byte { return ix.Content()[ix.Start(i+1-base):ix.End(i+1-base)] }
-	}
-	// The diff of a big change is as big as the change: the builder gets
-	// its size up front rather than doubling its way there (a copy of the
-	// diff at each step).
-	la, lb := line(ai), line(bi)
-	size := 0
-	for _, e := range es {
+	return &unifiedDiff{oldName: oldName, newName: newName, ai: ai, bi: bi, es: es, base: base, size: -1}
+}
+
+func (d *unifiedDiff) line(ix *lineindex.Index) func(int) []byte {
+	return func(i int) []byte { return ix.Content()[ix.Start(i+1-d.base):ix.End(i+1-d.base)] }
+}
+
+// estimate is about the diff's length, a little over it: what a builder
+// is grown to up front rather than doubling its way there (a copy of the
+// diff at each step).
+func (d *unifiedDiff) estimate() int {
+	la, lb := d.line(d.ai), d.line(d.bi)
+	size := len(d.mode)
+	for _, e := range d.es {
 		size += 128 + 2*contextLines*64
 		for i := e.A0; i < e.A1; i++ {
 			size += len(la(i)) + 1
@@ -146,9 +190,71 @@ func unifiedAt(oldName, newName string, ai, bi *lineindex.Index, edits []lineEdi
 			size += len(lb(i)) + 1
 		}
 	}
-	b.Grow(size)
-	textdiff.WriteHunks(&b, es, contextLines, ai.Count()+base, la, lb)
+	return size
+}
+
+// writeTo writes the diff: the mode lines, then, when a line changed,
+// the file names and the hunks ("" when nothing did).
+func (d *unifiedDiff) writeTo(w textdiff.Writer) {
+	w.WriteString(d.mode)
+	if len(d.es) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "--- %s\n+++ %s\n", d.oldName, d.newName)
+	textdiff.WriteHunks(w, d.es, contextLines, d.ai.Count()+d.base, d.line(d.ai), d.line(d.bi))
+}
+
+// String is the whole diff.
+func (d *unifiedDiff) String() string {
+	if len(d.es) == 0 {
+		return d.mode
+	}
+	var b strings.Builder
+	b.Grow(d.estimate())
+	d.writeTo(&b)
 	return b.String()
+}
+
+// measure writes the diff to count its bytes, keeping its first n.
+func (d *unifiedDiff) measure(n int) {
+	if d.size >= 0 && (len(d.head) >= n || len(d.head) == d.size) {
+		return
+	}
+	m := &measuring{keep: n}
+	d.writeTo(m)
+	d.size, d.head = m.n, string(m.head)
+}
+
+// measuring is a textdiff.Writer that counts what it is given and keeps
+// its first keep bytes.
+type measuring struct {
+	n    int
+	keep int
+	head []byte
+}
+
+func (m *measuring) Write(p []byte) (int, error) {
+	if room := m.keep - len(m.head); room > 0 {
+		m.head = append(m.head, p[:min(room, len(p))]...)
+	}
+	m.n += len(p)
+	return len(p), nil
+}
+
+func (m *measuring) WriteString(s string) (int, error) {
+	if room := m.keep - len(m.head); room > 0 {
+		m.head = append(m.head, s[:min(room, len(s))]...)
+	}
+	m.n += len(s)
+	return len(s), nil
+}
+
+func (m *measuring) WriteByte(c byte) error {
+	if len(m.head) < m.keep {
+		m.head = append(m.head, c)
+	}
+	m.n++
+	return nil
 }
 
 // hunkWindow is the part [ws, we) of old that a diff of sorted hunks

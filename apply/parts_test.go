@@ -55,7 +55,7 @@ func TestBigFileHeldInParts(t *testing.T) {
 	if got := f.changedBytes(); got != 2 {
 		t.Fatalf("changedBytes %d, want 2", got)
 	}
-	sorted := f.changes
+	sorted := f.composed.Changes()
 	ai, bi := lineindex.New(old), lineindex.New(want)
 	wantDiff := unified("a/big.txt", "b/big.txt", ai, bi, editsFromHunks(ai, bi, sorted))
 	land, err := tx.Land(ctx, "")

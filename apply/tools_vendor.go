@@ -104,7 +104,7 @@ func (e *Engine) textEditor(ctx context.Context, req *TextEditorRequest, legacy 
 			return nil, invalidf(f.Rel, req.Command, "file_text is empty: nothing to create")
 		}
 		n := lineedit.Count(*req.FileText)
-		f.SetContent([]byte(*req.FileText), Located{Line: 1, EndLine: max(1, n), Method: "create", Similarity: 1})
+		f.SetContent(stringBytes(*req.FileText), Located{Line: 1, EndLine: max(1, n), Method: "create", Similarity: 1})
 		return landed(tx.Land(ctx, ""))(fmt.Sprintf("File created successfully at: %s", req.Path))
 	case "str_replace":
 		if err := firstErr(need(req.OldStr != nil && *req.OldStr != "", "old_str"), need(req.NewStr != nil, "new_str")); err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -29,7 +30,10 @@ type Located = textedit.Location
 
 // FileResult is what a call did to one file.
 type FileResult struct {
-	Path         string    `json:"path"`
+	Path string `json:"path"`
+	// Diff is the unified diff; "" in a result whose big diffs are written
+	// when the result is (WithLazyDiffs): WriteDiff writes it, and
+	// MaterializeDiff makes it.
 	Diff         string    `json:"diff"`
 	LineRange    LineRange `json:"line_range"`
 	Additions    int       `json:"additions"`
@@ -45,6 +49,9 @@ type FileResult struct {
 	// which checker ran (or why none could: Checked false, Skipped), and
 	// the errors the edit adds when --check=warn let it land anyway.
 	Syntax *syntax.Report `json:"syntax,omitempty"`
+
+	// lazy, when set, is the diff, to be written (Diff is "").
+	lazy *unifiedDiff
 }
 
 // Landing is the common part of every editing tool's result.
@@ -107,10 +114,14 @@ type TxFile struct {
 	OldMode, Mode fs.FileMode
 
 	oldHash *gitstore.PendingHash // Old's blob id, for a big file
-	// changes turn Old into the content so far (sorted, checked,
-	// composed over the steps), unless whole is set.
-	changes []textedit.Change
-	spare   []textedit.Change // the buffer the next step composes into
+	// composed turns Old into the content so far (sorted, checked,
+	// composed over the steps), unless whole is set. A step costs what it
+	// touches, not every change before it (textedit.Composed).
+	composed textedit.Composed
+	// own is the buffer of the content so far when the file made it for
+	// a later step (Step), and spare the one before it, which the next
+	// step writes into.
+	own, spare []byte
 	// whole: the content so far is cur, set whole (a creation, a rename
 	// or copy onto the path, binary data) and changed in place by later
 	// steps.
@@ -122,7 +133,7 @@ type TxFile struct {
 	// changes' texts: a big file is written and hashed from them, without
 	// a second copy of the unchanged bytes.
 	parts        [][]byte
-	located      []Located
+	located      locatedList
 	replacements int
 	deleted      bool
 
@@ -146,6 +157,9 @@ type TxFile struct {
 	err error
 	// nb is the state of a notebook's view (notebook.go).
 	nb nbState
+	// lazyDiff, when positive, is the diff size past which the result
+	// holds the diff unwritten (WithLazyDiffs).
+	lazyDiff int
 }
 
 // Begin starts a transaction for one call of tool.
@@ -275,6 +289,13 @@ func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 	if err != nil {
 		return textedit.WithPath(err, f.Rel)
 	}
+	// Changes given in order come back as the caller's own slice: kept as
+	// they are where the view maps text to bytes one to one (the file
+	// holds them, and never writes to them), copied before a view that
+	// maps them changes them.
+	if len(sorted) > 0 && &sorted[0] == &changes[0] && !(f.identity() && len(view.Prefix) == 0) {
+		sorted = slices.Clone(sorted)
+	}
 	// Next to bytes that do not decode, the result is checked to read as
 	// the changed text (checkDecodes).
 	var want []byte
@@ -287,6 +308,9 @@ func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 		return textedit.WithPath(err, f.Rel)
 	}
 	prev := *f
+	if want != nil {
+		prev.composed = f.composed.Clone() // the step may be undone
+	}
 	defer func() {
 		if want != nil && stepErr == nil {
 			if err := f.checkDecodes(want); err != nil {
@@ -299,7 +323,7 @@ func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 	f.cached = nil
 	for _, c := range changes {
 		if c.Method != "" {
-			f.located = append(f.located, c.Location())
+			f.located.add(c.Location())
 			f.replacements++
 		}
 	}
@@ -312,9 +336,37 @@ func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 		return nil
 	}
 	// Compose keeps the file's changes sorted and apart by construction
-	// (TestCompose), so they are not checked again per step.
-	f.changes, f.spare = textedit.ComposeInto(f.spare[:0], f.Old, f.changes, sorted), f.changes
-	parts := textedit.PartsOf(f.Old, f.changes)
+	// (TestCompose), so they are not checked again per step. The file's
+	// first step holds the step's changes as they are (not a copy).
+	f.composed.Add(f.Old, sorted)
+	if f.cur != nil {
+		// A later step: the content so far is joined already (the step
+		// located in it), and the step's changes are of it. The new
+		// content is made from it, not from every change since the call
+		// began (multi_edit's 10,000 edits of one file rebuilt it from
+		// all the changes before each: quadratic), into the buffer of
+		// the content before it when that is the file's own: nothing
+		// holds a content of this call past the step after it (a change's
+		// new text is never a slice of it, a view is made again), so two
+		// buffers take turns rather than one new buffer per edit. A step
+		// that may be undone (checkDecodes) keeps its content.
+		parts := textedit.PartsOf(cur, sorted)
+		n := textedit.Len(parts)
+		var out []byte
+		if want == nil && cap(f.spare) >= n {
+			out = f.spare[:n]
+		} else {
+			out = makeContent(n + n/8)[:n]
+		}
+		textedit.JoinInto(out, parts)
+		f.spare = nil
+		if len(cur) > 0 && len(f.own) > 0 && &cur[0] == &f.own[0] && want == nil {
+			f.spare = f.own[:0]
+		}
+		f.cur, f.own, f.parts = out, out, nil
+		return nil
+	}
+	parts := textedit.PartsOf(f.Old, f.composed.Changes())
 	if len(f.Old) >= partsBytes {
 		f.cur, f.parts = nil, parts
 	} else {
@@ -324,7 +376,7 @@ func (f *TxFile) Step(changes []textedit.Change) (stepErr error) {
 }
 
 // stepped reports whether a step changed the file already in this call.
-func (f *TxFile) stepped() bool { return f.whole || len(f.changes) > 0 || f.deleted }
+func (f *TxFile) stepped() bool { return f.whole || f.composed.Len() > 0 || f.deleted }
 
 // partsBytes is the file size from which Step keeps the result in parts.
 const partsBytes = 4 << 20
@@ -383,16 +435,18 @@ func (f *TxFile) SetContent(content []byte, located ...Located) {
 	}
 	f.resolveEncoding()
 	content, f.err = f.encodeWhole(content)
-	f.cur, f.parts, f.changes, f.whole, f.deleted, f.cached = content, nil, nil, true, false, nil
+	f.composed.Reset()
+	f.cur, f.parts, f.whole, f.deleted, f.cached = content, nil, true, false, nil
 	for _, l := range located {
-		f.located = append(f.located, l)
+		f.located.add(l)
 		f.replacements++
 	}
 }
 
 // Delete marks the file for deletion.
 func (f *TxFile) Delete() {
-	f.cur, f.parts, f.changes, f.whole, f.deleted, f.cached = nil, nil, nil, false, true, nil
+	f.composed.Reset()
+	f.cur, f.parts, f.whole, f.deleted, f.cached = nil, nil, false, true, nil
 }
 
 // Land computes each changed file's diff and, unless the call is a dry
@@ -454,6 +508,7 @@ func (tx *Tx) Land(ctx context.Context, message string) (*Landing, error) {
 	}
 	for i, f := range changed {
 		tx.e.progress(i, len(changed), "diff "+f.Rel)
+		f.lazyDiff = lazyDiffBytes(ctx)
 		r := f.result()
 		if f.notebook() {
 			r.Note = notebookEditNote
@@ -578,13 +633,13 @@ func (f *TxFile) result() FileResult {
 	}
 	if isBinary(f.Old) || isBinary(f.head(binarySniff)) {
 		return FileResult{Path: f.Rel, Diff: fmt.Sprintf("Binary files %s and %s differ\n", oldName, newName),
-			Replacements: f.replacements, Hunks: nonNil(f.located), Created: !f.Exists, Deleted: f.deleted}
+			Replacements: f.replacements, Hunks: f.located.all(), Created: !f.Exists, Deleted: f.deleted}
 	}
 	var edits []lineEdit
 	var ai, bi *lineindex.Index
 	base := 0 // lines before the indexed windows
-	if !f.whole && len(f.changes) > 0 {
-		sorted := f.changes // sorted and checked by Step
+	if !f.whole && f.composed.Len() > 0 {
+		sorted := f.composed.Changes() // sorted and checked by Step
 		// Both contents are the same outside the hunks' window: only the
 		// window is diffed, so that the cost follows the change, not the
 		// file. Hunks far apart in a big file (a window over maxWindow)
@@ -594,9 +649,16 @@ func (f *TxFile) result() FileResult {
 			base = bytes.Count(f.Old[:ws], []byte("\n"))
 			ai, bi, edits = windowEdits(f.Old, sorted, ws, we, base)
 		} else {
-			ai = lineindex.Window(f.Old, sorted[0].Start, contextLines+1)
-			bi = lineindex.Window(f.Content(), sorted[0].Start, contextLines+1)
-			edits = editsFromHunks(ai, bi, sorted)
+			first := sorted[0].Start
+			ai = lineindex.Window(f.Old, first, contextLines+1)
+			regions := hunkRegionsOf(ai, sorted)
+			// Once the regions are known the located changes (as many as
+			// the file's lines, for a replaceAll of every line) are let go,
+			// before the new content is joined and the line diff's own
+			// memory comes on top of them. Land is the file's last step.
+			f.composed.Reset()
+			bi = lineindex.Window(f.Content(), first, contextLines+1)
+			edits = regions.edits(ai, bi)
 		}
 	} else {
 		ai, bi = lineindex.New(f.Old), lineindex.New(f.Content())
@@ -610,10 +672,15 @@ func (f *TxFile) result() FileResult {
 // result's diff, counts and line range are made, whatever view the lines
 // were read through.
 func (f *TxFile) resultOf(oldName, newName string, ai, bi *lineindex.Index, edits []lineEdit, base int) FileResult {
-	r := FileResult{Path: f.Rel, Diff: unifiedAt(oldName, newName, ai, bi, edits, base),
-		Replacements: f.replacements, Hunks: nonNil(f.located), Created: !f.Exists, Deleted: f.deleted}
+	r := FileResult{Path: f.Rel, Replacements: f.replacements, Hunks: f.located.all(), Created: !f.Exists, Deleted: f.deleted}
+	d := newUnified(oldName, newName, ai, bi, edits, base)
 	if f.Exists && !f.deleted && f.Mode != f.OldMode {
-		r.Diff = fmt.Sprintf("old mode %o\nnew mode %o\n", gitMode(f.OldMode), gitMode(f.Mode)) + r.Diff
+		d.mode = fmt.Sprintf("old mode %o\nnew mode %o\n", gitMode(f.OldMode), gitMode(f.Mode))
+	}
+	if f.lazyDiff > 0 && len(edits) > 0 && d.estimate() > f.lazyDiff {
+		r.lazy = d
+	} else {
+		r.Diff = d.String()
 	}
 	for _, e := range edits {
 		r.Additions += e.B1 - e.B0
@@ -624,13 +691,6 @@ func (f *TxFile) resultOf(oldName, newName string, ai, bi *lineindex.Index, edit
 		r.LineRange = LineRange{Start: max(1, first.B0), End: max(first.B0, last.B1-1, 1)}
 	}
 	return r
-}
-
-func nonNil(l []Located) []Located {
-	if l == nil {
-		return []Located{}
-	}
-	return l
 }
 
 // gitMode is the git file mode of permission bits: 100755 or 100644, or
@@ -706,8 +766,12 @@ func (f *TxFile) changedBytes() int64 {
 	}
 	if f.parts != nil {
 		p := partsPrefix(old, f.parts)
-		q := partsSuffix(old[p:], dropPrefix(f.parts, p))
-		return int64(len(old)-p-q) + int64(f.size()-p-q)
+		// The common suffix past the common prefix, without a copy of
+		// the parts (one per change: 750,000 for a replaceAll of every
+		// line of 60 MB) less their first p bytes.
+		n := f.size()
+		q := min(partsSuffix(old, f.parts), len(old)-p, n-p)
+		return int64(len(old)-p-q) + int64(n-p-q)
 	}
 	cur := f.Content()
 	p := commonPrefix(old, cur)
@@ -740,18 +804,6 @@ func partsSuffix(a []byte, parts [][]byte) int {
 		}
 	}
 	return q
-}
-
-// dropPrefix is parts without their first n bytes.
-func dropPrefix(parts [][]byte, n int) [][]byte {
-	for len(parts) > 0 && n >= len(parts[0]) {
-		n -= len(parts[0])
-		parts = parts[1:]
-	}
-	if len(parts) == 0 {
-		return nil
-	}
-	return append([][]byte{parts[0][n:]}, parts[1:]...)
 }
 
 // commonPrefix is the length of the longest common prefix of a and b,

@@ -188,38 +188,70 @@ func Find(content []byte, old string, opt Options) (Match, error) {
 // rewrite many places at once). It returns a *Refusal with ErrNotFound when
 // nothing is found.
 func FindAll(content []byte, old string, opt Options) ([]Match, error) {
-	if old == "" {
-		return nil, &Refusal{Kind: ErrNotFound, Reason: "empty search text"}
-	}
-	if exact := exactAll(content, old, false); len(exact) > 0 {
-		return exact, nil
-	}
-	if opt.ExactOnly {
-		return nil, notFound(content, old, opt)
-	}
-	m, err := fuzzyFind(content, old, opt)
+	var out []Match
+	err := FindAllFunc(content, old, opt, func(i, n int, m Match) {
+		if i == 0 {
+			out = make([]Match, 0, n)
+		}
+		out = append(out, m)
+	})
 	if err != nil {
 		return nil, err
 	}
-	return []Match{m}, nil
+	return out, nil
+}
+
+// FindAllFunc is FindAll handing the matches to yield one at a time, in
+// order (i of n), rather than returning them: a replace-all of every line
+// of a big file has 750,000 (80 bytes each), and a caller that makes
+// something of each need not hold them all beside what it makes. yield is
+// not called when the error is not nil.
+func FindAllFunc(content []byte, old string, opt Options, yield func(i, n int, m Match)) error {
+	if old == "" {
+		return &Refusal{Kind: ErrNotFound, Reason: "empty search text"}
+	}
+	if starts := exactStarts(content, []byte(old), false); len(starts) > 0 {
+		lines := newLineCounter(content)
+		for i, start := range starts {
+			yield(i, len(starts), exactMatch(lines, start, len(old)))
+		}
+		return nil
+	}
+	if opt.ExactOnly {
+		return notFound(content, old, opt)
+	}
+	m, err := fuzzyFind(content, old, opt)
+	if err != nil {
+		return err
+	}
+	yield(0, 1, m)
+	return nil
 }
 
 // exactAll lists the exact occurrences of old. With overlapping set, an
 // occurrence may start inside the previous one ("aa" twice in "aaa"), which
 // is what ambiguity needs; replace-all needs non-overlapping ones.
 func exactAll(content []byte, old string, overlapping bool) []Match {
-	var out []Match
-	needle := []byte(old)
+	starts := exactStarts(content, []byte(old), overlapping)
+	if len(starts) == 0 {
+		return nil
+	}
+	out := make([]Match, len(starts))
 	lines := newLineCounter(content)
-	for _, start := range exactStarts(content, needle, overlapping) {
-		end := start + len(needle)
-		out = append(out, Match{
-			Start: start, End: end,
-			Line: lines.lineAt(start), EndLine: lines.lineAt(lastByte(start, end)),
-			Tier: Exact, Similarity: 1,
-		})
+	for i, start := range starts {
+		out[i] = exactMatch(lines, start, len(old))
 	}
 	return out
+}
+
+// exactMatch is the exact occurrence of n bytes at start.
+func exactMatch(lines *lineCounter, start, n int) Match {
+	end := start + n
+	return Match{
+		Start: start, End: end,
+		Line: lines.lineAt(start), EndLine: lines.lineAt(lastByte(start, end)),
+		Tier: Exact, Similarity: 1,
+	}
 }
 
 // parallelSearchBytes is the content size from which the search for

@@ -51,7 +51,7 @@ func TestOneShotGCBoundsGarbage(t *testing.T) {
 }
 
 // A big MCP call runs under a memory limit of three times its arguments
-// (or GOGC 25 once the engine reports a phase over a big file), and the
+// (or GOGC 10 once the engine reports a phase over a big file), and the
 // server's settings are as they were when it ends.
 func TestBigCallMemorySettings(t *testing.T) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
@@ -70,10 +70,10 @@ func TestBigCallMemorySettings(t *testing.T) {
 		t.Errorf("a call of %d MB of arguments runs under a limit of %d MB", len(args)>>20, limit>>20)
 	}
 	m.phase()
-	if g := debug.SetGCPercent(100); g != 25 {
-		t.Errorf("GOGC %d during a phase over a big file, want 25", g)
+	if g := debug.SetGCPercent(100); g != 10 {
+		t.Errorf("GOGC %d during a phase over a big file, want 10", g)
 	}
-	debug.SetGCPercent(25)
+	debug.SetGCPercent(10)
 	m.end()
 	runtime.KeepAlive(args)
 	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
@@ -105,8 +105,8 @@ func TestSmallCallProgressLeavesCollector(t *testing.T) {
 	}
 	s.mem.end()
 	s.progress(apply.Progress{Message: "read big.txt"})
-	if g := debug.SetGCPercent(100); g != 25 {
-		t.Errorf("GOGC %d during a phase over a big file, want 25", g)
+	if g := debug.SetGCPercent(100); g != 10 {
+		t.Errorf("GOGC %d during a phase over a big file, want 10", g)
 	}
 	s.mem.end()
 }

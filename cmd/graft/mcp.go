@@ -462,6 +462,11 @@ func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessag
 	if err := ctx.Err(); err != nil {
 		return toolError(t.Name, &apply.Error{Code: apply.CodeInvalid, Msg: "cancelled before it ran"})
 	}
+	if stash != nil {
+		// Over HTTP a big diff is written as the result goes out
+		// (resultJSON.writeTo), from the file's lines: never held whole.
+		ctx = apply.WithLazyDiffs(ctx, pieceDiffBytes)
+	}
 	out, err := s.engine.Call(ctx, t.Name, args)
 	if err != nil {
 		return toolError(t.Name, err)
@@ -535,8 +540,8 @@ func summaryJSON(out any, raw []byte) []byte {
 	cl.Files = slices.Clone(cl.Files)
 	for i := range cl.Files {
 		f := &cl.Files[i]
-		if len(f.Diff) > textDiffBytes {
-			f.Diff = f.Diff[:textDiffBytes+1]
+		if f.LazyDiff() || len(f.Diff) > textDiffBytes {
+			f.Diff = f.DiffHead(textDiffBytes + 1)
 		}
 		// The summary names only the hunks found by a fuzzy tier.
 		var fuzzy []apply.Located
@@ -558,7 +563,7 @@ func summaryJSON(out any, raw []byte) []byte {
 // whole JSON (no diff of it is past the text's bound).
 func summaryNeedsWhole(out any) bool {
 	l, ok := out.(interface{ Landed() *apply.Landing })
-	return !ok || !slices.ContainsFunc(l.Landed().Files, func(f apply.FileResult) bool { return len(f.Diff) > textDiffBytes })
+	return !ok || !slices.ContainsFunc(l.Landed().Files, func(f apply.FileResult) bool { return f.DiffLen() > textDiffBytes })
 }
 
 // toolError is a refused or failed call. It carries no structured content

@@ -97,8 +97,8 @@ func TestMCPHTTPBigCallAllocations(t *testing.T) {
 	}
 	ratio := float64(alloc) / float64(len(content))
 	t.Logf("create of %d bytes: %.1f MB allocated, %.1f× the file", len(content), float64(alloc)/1e6, ratio)
-	if ratio > 9 {
-		t.Errorf("a create of %d bytes over HTTP allocated %.1f× its bytes (%d); at most 9× (the request, its arguments, the content, the diff and its JSON)", len(content), ratio, alloc)
+	if ratio > 3.2 {
+		t.Errorf("a create of %d bytes over HTTP allocated %.1f× its bytes (%d); at most 3.2× (the request, its new text unescaped once, which the content aliases, and the diff's JSON, written as it is made)", len(content), ratio, alloc)
 	}
 
 	// A rewrite of every line: the request is small, the result twice the
@@ -113,10 +113,13 @@ func TestMCPHTTPBigCallAllocations(t *testing.T) {
 	}
 	ratio = float64(alloc) / float64(2*len(content))
 	t.Logf("rewrite of %d bytes: %.1f MB allocated, %.1f× the bytes read and written", len(content), float64(alloc)/1e6, ratio)
-	// Most of it is the engine's (750,000 located changes); the result's
-	// way out was 20× more before it was written in pieces.
-	if ratio > 20 {
-		t.Errorf("a rewrite of %d bytes over HTTP allocated %.1f× the bytes read and written; at most 20×", len(content), ratio)
+	// Most of it is the engine's (a located change per line, held once
+	// since, and made as the matcher finds each: 16× before, with the
+	// matches, a sorted and a composed copy of the changes and the diff
+	// made whole); the result's way out was 20× more before it was
+	// written in pieces.
+	if ratio > 9.5 {
+		t.Errorf("a rewrite of %d bytes over HTTP allocated %.1f× the bytes read and written; at most 9.5×", len(content), ratio)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/graftdev/graft/apply"
 )
@@ -31,7 +32,10 @@ type resultJSON struct {
 type resultPiece struct {
 	marker []byte // as the skeleton holds it
 	diff   string
-	hunks  []apply.Located
+	// file, when set, holds a diff not yet written (apply.WithLazyDiffs):
+	// it is written as it goes out.
+	file  *apply.FileResult
+	hunks []apply.Located
 }
 
 // A diff or a hunk list goes in a piece of its own past these sizes.
@@ -54,7 +58,7 @@ func newResultJSON(out any) (*resultJSON, error) {
 	l, ok := out.(interface{ Landed() *apply.Landing })
 	v := reflect.ValueOf(out)
 	if !ok || v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct || !slices.ContainsFunc(l.Landed().Files, func(f apply.FileResult) bool {
-		return len(f.Diff) > pieceDiffBytes || len(f.Hunks) > pieceHunks
+		return f.LazyDiff() || len(f.Diff) > pieceDiffBytes || len(f.Hunks) > pieceHunks
 	}) {
 		raw, err := marshalJSON(out)
 		return &resultJSON{skel: raw}, err
@@ -66,9 +70,14 @@ func newResultJSON(out any) (*resultJSON, error) {
 	var r resultJSON
 	for i := range cl.Files {
 		f := &cl.Files[i]
-		if len(f.Diff) > pieceDiffBytes {
+		if f.LazyDiff() || len(f.Diff) > pieceDiffBytes {
 			m := fmt.Sprintf("graft-piece-%s-%d-diff", markerNonce, i)
-			r.pieces = append(r.pieces, resultPiece{marker: []byte(`"` + m + `"`), diff: f.Diff})
+			p := resultPiece{marker: []byte(`"` + m + `"`), diff: f.Diff}
+			if f.LazyDiff() {
+				fr := *f
+				p.file = &fr
+			}
+			r.pieces = append(r.pieces, p)
 			f.Diff = m
 		}
 		if len(f.Hunks) > pieceHunks {
@@ -90,7 +99,11 @@ func newResultJSON(out any) (*resultJSON, error) {
 func (r *resultJSON) size() int {
 	n := len(r.skel)
 	for _, p := range r.pieces {
-		n += len(p.diff) + len(p.diff)/32 + 72*len(p.hunks)
+		d := len(p.diff)
+		if p.file != nil {
+			d = p.file.DiffLen()
+		}
+		n += d + d/32 + 72*len(p.hunks)
 	}
 	return n
 }
@@ -126,6 +139,17 @@ func (r *resultJSON) writeTo(w io.Writer) error {
 		}
 		bw.Write(rest[:i])
 		rest = rest[i+len(p.marker):]
+		if p.file != nil {
+			// Written from the file's lines as it is escaped: never held.
+			bw.WriteByte('"')
+			jw := &jsonStringWriter{w: bw}
+			if err := p.file.WriteDiff(jw); err != nil {
+				return err
+			}
+			jw.flush()
+			bw.WriteByte('"')
+			continue
+		}
 		if p.hunks == nil {
 			writeJSONString(bw, p.diff)
 			continue
@@ -153,8 +177,15 @@ func (r *resultJSON) writeTo(w io.Writer) error {
 // written as U+FFFD, as encoding/json does. It writes no raw newline, so
 // the result can be one line of a server-sent event.
 func writeJSONString(w *bufio.Writer, s string) {
-	const hexDigits = "0123456789abcdef"
 	w.WriteByte('"')
+	escapeJSON(w, s)
+	w.WriteByte('"')
+}
+
+// escapeJSON writes s escaped as the inside of a JSON string
+// (writeJSONString).
+func escapeJSON(w *bufio.Writer, s string) {
+	const hexDigits = "0123456789abcdef"
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -174,6 +205,10 @@ func writeJSONString(w *bufio.Writer, s string) {
 				w.WriteString(`\r`)
 			case '\t':
 				w.WriteString(`\t`)
+			case '\b':
+				w.WriteString(`\b`)
+			case '\f':
+				w.WriteString(`\f`)
 			default:
 				w.WriteString(`\u00`)
 				w.WriteByte(hexDigits[c>>4])
@@ -202,5 +237,66 @@ func writeJSONString(w *bufio.Writer, s string) {
 		i += size
 	}
 	w.WriteString(s[start:])
-	w.WriteByte('"')
+}
+
+// jsonStringWriter writes what it is given escaped as the inside of a
+// JSON string (escapeJSON), so that a diff can be written into the
+// result's JSON as it is made. A character whose bytes arrive in two
+// writes is held until it is whole, so the escapes are those of the
+// whole text; flush writes what is held at the end.
+type jsonStringWriter struct {
+	w     *bufio.Writer
+	carry []byte // the start of a character cut by the last write
+}
+
+func (j *jsonStringWriter) WriteString(s string) (int, error) {
+	n := len(s)
+	if len(j.carry) > 0 {
+		// Complete the held character first (or give up on it once it
+		// has the bytes a character can have).
+		for len(s) > 0 && len(j.carry) < utf8.UTFMax && !utf8.FullRune(j.carry) {
+			j.carry = append(j.carry, s[0])
+			s = s[1:]
+		}
+		if !utf8.FullRune(j.carry) && len(j.carry) < utf8.UTFMax {
+			return n, nil
+		}
+		escapeJSON(j.w, string(j.carry))
+		j.carry = j.carry[:0]
+	}
+	// A character cut at the end waits for the next write.
+	cut := len(s)
+	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(s[i]) {
+			if !utf8.FullRuneInString(s[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	escapeJSON(j.w, s[:cut])
+	j.carry = append(j.carry, s[cut:]...)
+	return n, nil
+}
+
+func (j *jsonStringWriter) Write(p []byte) (int, error) {
+	return j.WriteString(unsafe.String(unsafe.SliceData(p), len(p)))
+}
+
+func (j *jsonStringWriter) WriteByte(c byte) error {
+	if len(j.carry) == 0 && c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' {
+		return j.w.WriteByte(c)
+	}
+	b := [1]byte{c}
+	_, err := j.Write(b[:])
+	return err
+}
+
+// flush writes a character left cut at the end (as bytes that are not
+// UTF-8, escaped as U+FFFD).
+func (j *jsonStringWriter) flush() {
+	if len(j.carry) > 0 {
+		escapeJSON(j.w, string(j.carry))
+		j.carry = j.carry[:0]
+	}
 }

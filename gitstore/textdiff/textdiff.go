@@ -13,7 +13,7 @@ package textdiff
 import (
 	"bytes"
 	"fmt"
-	"strings"
+	"io"
 )
 
 // Edit replaces lines [A0, A1) of the old text with lines [B0, B1) of the
@@ -155,13 +155,22 @@ func backtrack(trace [][]int, x, y int) []Edit {
 	return out
 }
 
+// Writer is what WriteHunks writes to: a strings.Builder, a bufio.Writer,
+// or a writer that streams the diff on (its errors are the writer's to
+// keep: WriteHunks does not stop on them).
+type Writer interface {
+	io.Writer
+	io.StringWriter
+	io.ByteWriter
+}
+
 // WriteHunks writes edits (in order, as Lines returns them) as the "@@"
 // hunks of a unified diff, with context unchanged lines around each change
 // and changes closer than twice that joined into one hunk. nA is the
 // number of old lines; a and b return old and new line i (0-based, with
 // its line ending). A line without a final newline is followed by git's
 // "\ No newline at end of file".
-func WriteHunks(w *strings.Builder, edits []Edit, context, nA int, a, b func(i int) []byte) {
+func WriteHunks(w Writer, edits []Edit, context, nA int, a, b func(i int) []byte) {
 	for i := 0; i < len(edits); {
 		j := i + 1
 		for j < len(edits) && edits[j].A0-edits[j-1].A1 <= 2*context {
@@ -205,7 +214,7 @@ func rangeHeader(start, n int) string {
 	return fmt.Sprintf("%d,%d", start+1, n)
 }
 
-func writeLine(w *strings.Builder, sign byte, line []byte) {
+func writeLine(w Writer, sign byte, line []byte) {
 	w.WriteByte(sign)
 	w.Write(line)
 	if len(line) == 0 || line[len(line)-1] != '\n' {

@@ -196,3 +196,89 @@ func spliceNaive(content []byte, changes []Change) []byte {
 	}
 	return append(out, content[at:]...)
 }
+
+// Changes given in order come back from Check as the same slice, not a
+// copy (a replaceAll of every line of a big file is one per line); changes
+// out of order come back sorted in a copy, the input as it was.
+func TestCheckKeepsChangesInOrder(t *testing.T) {
+	in := []Change{{Start: 0, End: 1, New: "a"}, {Start: 2, End: 2, New: "b"}, {Start: 2, End: 3, New: "c"}}
+	got, err := Check(5, in)
+	if err != nil || &got[0] != &in[0] || len(got) != len(in) {
+		t.Fatalf("in order: a copy or an error (%v)", err)
+	}
+	out := []Change{in[2], in[0], in[1]}
+	got, err = Check(5, out)
+	if err != nil || &got[0] == &out[0] {
+		t.Fatalf("out of order: sorted in place or an error (%v)", err)
+	}
+	if got[0].New != "a" || got[1].New != "b" || got[2].New != "c" || out[0].New != "c" || out[1].New != "a" {
+		t.Fatalf("sorted %v, input now %v", got, out)
+	}
+}
+
+// Composed composes steps exactly as ComposeInto does, one step after
+// another, whatever the blocks: the same changes, in the same order, with
+// the same Locations, on random texts and steps, with blocks of one to
+// four changes so that steps fall inside, across and between them.
+func TestComposedIsComposeInto(t *testing.T) {
+	defer func(b int) { composedBlock = b }(composedBlock)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 20000 {
+		composedBlock = 1 + r.IntN(4)
+		base := bytes.Repeat([]byte("ab\n"), 1+r.IntN(12))
+		var c Composed
+		var want []Change
+		text := base
+		for step := range 1 + r.IntN(8) {
+			next := randomChanges(r, len(text), r.IntN(5))
+			for k := range next {
+				next[k].Line = step*10 + k // a Location to follow
+			}
+			given := slices.Clone(next)
+			want = ComposeInto(nil, base, want, next)
+			c.Add(base, next)
+			if got := c.Changes(); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+				t.Fatalf("case %d step %d (blocks of %d): composed\n%+v\nwant\n%+v", i, step, composedBlock, got, want)
+			}
+			if c.Len() != len(want) {
+				t.Fatalf("case %d step %d: Len %d, want %d", i, step, c.Len(), len(want))
+			}
+			if !slices.Equal(next, given) {
+				t.Fatalf("case %d step %d: the step's changes were written to", i, step)
+			}
+			var err error
+			if text, err = Splice(text, next); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, _ := Splice(base, c.Changes()); !bytes.Equal(got, text) {
+			t.Fatalf("case %d: composed changes make %q, want %q", i, got, text)
+		}
+	}
+}
+
+// FuzzComposed is TestComposedIsComposeInto driven by the fuzzer's bytes.
+func FuzzComposed(f *testing.F) {
+	f.Add(uint64(3), uint64(4))
+	f.Fuzz(func(t *testing.T, a, b uint64) {
+		defer func(n int) { composedBlock = n }(composedBlock)
+		r := rand.New(rand.NewPCG(a, b))
+		composedBlock = 1 + r.IntN(4)
+		base := bytes.Repeat([]byte("a\r\nb"), 1+r.IntN(8))
+		var c Composed
+		var want []Change
+		text := base
+		for step := range 1 + r.IntN(10) {
+			next := randomChanges(r, len(text), r.IntN(5))
+			for k := range next {
+				next[k].Line = step*10 + k
+			}
+			want = ComposeInto(nil, base, want, next)
+			c.Add(base, next)
+			if got := c.Changes(); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+				t.Fatalf("step %d (blocks of %d): composed %+v, want %+v", step, composedBlock, got, want)
+			}
+			text, _ = Splice(text, next)
+		}
+	})
+}
