@@ -268,17 +268,20 @@ func inside(a, b string) bool { return a == b || b == "" || strings.HasPrefix(a,
 
 // oneForOne pairs the removed lines with the lines of pool that read
 // like them (at least half of its names, one of two characters or more),
-// one pool line for one removed line, as replaces matches them; but only
-// a comment stands for a comment, and only a definition for a
-// definition. It returns, per removed line, its pool line or -1.
+// one pool line for one removed line, in order (a monotone alignment, as
+// a line diff pairs lines); but only a comment stands for a comment, and
+// only a definition for a definition. It returns, per removed line, its
+// pool line or -1.
 func oneForOne(del, pool []string) []int { return oneForOneIn(del, pool, nil, nil, nil) }
 
 // oneForOneIn is oneForOne where fit, if not nil, says whether pool line
-// j may stand for removed line k at all, and pre pairs removed lines with
-// pool lines first (a line replaced by one line in place), where both are
-// of a kind (comment, definition) and fit; with fit, a definition may also
-// be stood for by one of another name (a rename) that reads like it,
-// where fit allows it.
+// j may stand for removed line k at all, pre prefers pairs of removed
+// lines with pool lines (a line replaced by one line in place), where
+// both are of a kind (comment, definition) and fit, and keeps, if not
+// nil, says whether pool line j keeps the identity of removed line k
+// (keepsIdentity), which a pair in place or by reading alike needs; with
+// fit, a definition may also be stood for by one of another name (a
+// rename) that reads like it, where fit allows it.
 func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, keeps func(k, j int) bool) []int {
 	out := make([]int, len(del))
 	for k := range del {
@@ -847,9 +850,10 @@ func identity(d []string, sib [][]string) []string {
 
 // keepsIdentity reports whether new line n (as tokens) keeps every token
 // of id, the identity of the removed line it would stand for: the same
-// token (in other quotes, or other letter case), one that holds it or
-// that it holds (a name prefixed, a name in a template string), or a
-// string of mostly its words. Alike lines of a repetitive block (a
+// token (in other quotes, or other letter case), a name that begins or
+// ends with it (d1Edited for d1), one that holds it or that it holds, of
+// three characters or more (a name prefixed, a name in a template
+// string), or a string of mostly its words. Alike lines of a repetitive block (a
 // table's rows, tests of the same calls, a changelog's sections) have
 // the same shape and another identity; a line rewritten keeps its own.
 func keepsIdentity(id, n []string) bool {
@@ -867,8 +871,9 @@ func keepsIdentity(id, n []string) bool {
 			case tq && xq:
 				tw, xw := words(tl), words(xl)
 				kept = len(tw) > 0 && overlap(tw, xw) >= 0.5 && sharesLong(tw, xw)
-			case !tq && len(t) >= 3 && len(x) >= 3 && !unicode.IsDigit(rune(t[0])):
-				kept = strings.Contains(xl, tl) || !xq && strings.Contains(tl, xl)
+			case !tq && !unicode.IsDigit(rune(t[0])):
+				kept = !xq && (strings.HasPrefix(xl, tl) || strings.HasSuffix(xl, tl)) ||
+					len(tl) >= 3 && len(xl) >= 3 && (strings.Contains(xl, tl) || !xq && strings.Contains(tl, xl))
 			}
 			if kept {
 				break
