@@ -300,16 +300,17 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, k
 	// pairs read, so the alignment pairs as many lines as it can first.
 	const pair = 1000
 	score := make([][]float64, len(del)) // how alike a pair reads, among pairs of one weight
+	dn := poolNames(del)                  // each removed line read once
 	weight := func(k, j int) int {
 		d := del[k]
-		comment, def := isComment(d), defName(d)
+		comment, def := dn[k].comment, dn[k].def
 		if pk, ok := prePool[j]; ok {
 			if pk == k && comment == pn[j].comment && (def == "") == (pn[j].def == "") && (fit == nil || fit(k, j)) && (keeps == nil || keeps(k, j)) {
 				return pair + 2 // replaced in place
 			}
 		}
-		nd := names(d)
-		if len(nd) == 0 || comment != pn[j].comment || (def == "") != (pn[j].def == "") || pn[j].report && !reportLine(d) ||
+		nd := dn[k].names
+		if len(nd) == 0 || comment != pn[j].comment || (def == "") != (pn[j].def == "") || pn[j].report && !dn[k].report ||
 			def != pn[j].def && fit == nil || fit != nil && !fit(k, j) {
 			return 0
 		}
