@@ -300,7 +300,7 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, k
 	// pairs read, so the alignment pairs as many lines as it can first.
 	const pair = 1000
 	score := make([][]float64, len(del)) // how alike a pair reads, among pairs of one weight
-	dn := poolNames(del)                  // each removed line read once
+	dn := poolNames(del)                 // each removed line read once
 	weight := func(k, j int) int {
 		d := del[k]
 		comment, def := dn[k].comment, dn[k].def
