@@ -165,12 +165,42 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	for j, l := range pool {
 		poolDef[j] = defName(l)
 	}
+	// A removed line with siblings (lines of the file of its shape: a
+	// table's rows, tests of the same calls, a changelog's headings) is
+	// read like a new line only where that line keeps its identity, what
+	// tells it apart from them (identity): the shape alone is what every
+	// sibling shares. Read once per line, when a new line reads like it.
+	var fileTokens [][]string
+	ids := make([][]string, len(removed))
+	idRead := make([]bool, len(removed))
+	poolTokens := make([][]string, len(pool))
+	keeps := func(k, j int) bool {
+		if !idRead[k] {
+			if fileTokens == nil {
+				fileTokens = make([][]string, fl.Count())
+				for f := range fileTokens {
+					fileTokens[f] = tokens(string(fl.Text(f + 1)))
+				}
+			}
+			var sib [][]string
+			for f, ft := range fileTokens {
+				if f != from+removed[k] {
+					sib = append(sib, ft)
+				}
+			}
+			ids[k], idRead[k] = identity(tokens(del[k]), sib), true
+		}
+		if poolTokens[j] == nil {
+			poolTokens[j] = tokens(pool[j])
+		}
+		return keepsIdentity(ids[k], poolTokens[j])
+	}
 	like := oneForOneIn(del, pool, func(k, j int) bool {
 		if d := delDef[k]; d != "" && d != poolDef[j] && (!renamable(k) || !renamedOnly(k, j)) {
 			return false
 		}
 		return inScope(removedScope[removed[k]], scope[j], calls)
-	}, inPlace)
+	}, inPlace, keeps)
 	var unaccounted, blocks []int
 	newBlock := false // a new line of the region opens a block
 	for _, l := range nk {

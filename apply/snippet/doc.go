@@ -101,9 +101,26 @@
 // because a line rewritten keeps most of what it works on; two
 // characters, because one-letter names (i, n, b) are in every line; one
 // for one, because ten removed lines that each read like one new line (a
-// table of similar calls) are a run dropped, not ten rewrites. A line
+// table of similar calls) are a run dropped, not ten rewrites. The pairs
+// are a line diff's: a monotone alignment of the removed lines with the
+// new lines, pairing as many as it can (and of those alignments, each
+// removed line in turn with the new line that reads most like it),
+// because a rewrite keeps its lines' order; new lines that read like the
+// lines they would drop only crosswise are new code beside them. A line
 // replaced by one line in its place, or sent again with only its
-// indentation changed, is that line rewritten. Only a comment reads like
+// indentation changed, is that line rewritten. A removed line that has
+// siblings, lines of the file of its shape (the same punctuation, some
+// of the same words and some other: a table's rows, tests of the same
+// calls, a changelog's headings), is read like only by a new line that
+// keeps its identity: the token at which it first differs from each
+// sibling (a keyword aside: const for let tells nothing apart), or a
+// name that begins or ends with it (d1Edited for d1), or one of three
+// characters or more that holds it or that it holds (a name prefixed, a
+// name in a template string), or a string of mostly its words, quotes
+// and letter case aside. Shape is what every sibling shares, so a new row reading
+// like a row it would drop is no evidence that it is that row
+// rewritten; a row changed keeps its key. This holds in place too, and
+// siblings are sought in the whole file, so no distance is chosen. Only a comment reads like
 // a comment; a definition (func, def, class, function) reads like one of
 // the same name whatever its signature, and like one of another name (a
 // rename) only where its body stays shown and the rest of its line reads
@@ -136,7 +153,8 @@
 // nil {) is stood for by no call: any call inserted before a forgotten
 // marker would do. One call stands for one block, and not for a block
 // nested in one that vanishes around it; a call that reads like a
-// removed line outside the block stands for no block; a print or log call
+// removed line outside the block stands for no block (one that reads
+// like a line inside it may: it replaced that line too); a print or log call
 // and a definition's line stand for none. An opening line read like a new
 // line that opens nothing (a comprehension, a call) takes its block with
 // it too; one read like a new opening line keeps its block only where the

@@ -59,6 +59,18 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 			used[j] = true // it reads like this block's opening line
 		}
 	}
+	// Or it reads like a line inside the block it stands for (the call
+	// that replaced a block reads like a line of it): that is no other
+	// thing it stands for.
+	byCallOf := make([]bool, len(pool)) // a new line stands for a block as a call
+	usedInside := func(j int, inside map[int]bool) bool {
+		for k, jj := range like {
+			if jj == j && opens(del[k]) && !inside[removed[k]] {
+				return false
+			}
+		}
+		return true
+	}
 	imported := sync.OnceValue(func() map[string]bool { return importedNames(content) })
 	held := map[string]bool{}
 	holds := func(name string) bool { // whether the file holds name, asked once per name
@@ -106,7 +118,7 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 				inside[b] = true
 			}
 			for j, l := range pool {
-				if used[j] && !(bigger && j == like[k]) || pairedElsewhere(like, removed, j, inside) {
+				if byCallOf[j] || used[j] && !(bigger && j == like[k]) && !usedInside(j, inside) || pairedElsewhere(like, removed, j, inside) {
 					// One new line stands for one thing: a line it reads
 					// like outside this block, or another block.
 					continue
@@ -123,7 +135,7 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 				// forgotten marker would do.
 				if ok, byField := callNames(d, l); ok && (!byField || passes(l, free)) ||
 					short && len(body) > 0 && callsNewHelper(l, body, free, holds) {
-					used[j], acc[k], byCall = true, true, true
+					used[j], byCallOf[j], acc[k], byCall = true, true, true, true
 					break
 				}
 			}
@@ -256,63 +268,108 @@ func inside(a, b string) bool { return a == b || b == "" || strings.HasPrefix(a,
 
 // oneForOne pairs the removed lines with the lines of pool that read
 // like them (at least half of its names, one of two characters or more),
-// one pool line for one removed line, as replaces matches them; but only
-// a comment stands for a comment, and only a definition for a
-// definition. It returns, per removed line, its pool line or -1.
-func oneForOne(del, pool []string) []int { return oneForOneIn(del, pool, nil, nil) }
+// one pool line for one removed line, in order (a monotone alignment, as
+// a line diff pairs lines); but only a comment stands for a comment, and
+// only a definition for a definition. It returns, per removed line, its
+// pool line or -1.
+func oneForOne(del, pool []string) []int { return oneForOneIn(del, pool, nil, nil, nil) }
 
 // oneForOneIn is oneForOne where fit, if not nil, says whether pool line
-// j may stand for removed line k at all, and pre pairs removed lines with
-// pool lines first (a line replaced by one line in place), where both are
-// of a kind (comment, definition) and fit; with fit, a definition may also
-// be stood for by one of another name (a rename) that reads like it,
-// where fit allows it.
-func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int) []int {
-	used := make([]bool, len(pool))
+// j may stand for removed line k at all, pre prefers pairs of removed
+// lines with pool lines (a line replaced by one line in place), where
+// both are of a kind (comment, definition) and fit, and keeps, if not
+// nil, says whether pool line j keeps the identity of removed line k
+// (keepsIdentity), which a pair in place or by reading alike needs; with
+// fit, a definition may also be stood for by one of another name (a
+// rename) that reads like it, where fit allows it.
+func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, keeps func(k, j int) bool) []int {
 	out := make([]int, len(del))
-	pn := poolNames(pool)
 	for k := range del {
 		out[k] = -1
 	}
+	if len(del) == 0 || len(pool) == 0 {
+		return out
+	}
+	pn := poolNames(pool)
+	prePool := map[int]int{}
 	for k, j := range pre {
+		prePool[j] = k
+	}
+	// weight is how well pool line j stands for removed line k: 0 when
+	// it may not; a pair always outweighs any difference in how well the
+	// pairs read, so the alignment pairs as many lines as it can first.
+	const pair = 1000
+	score := make([][]float64, len(del)) // how alike a pair reads, among pairs of one weight
+	dn := poolNames(del)                 // each removed line read once
+	weight := func(k, j int) int {
 		d := del[k]
-		if isComment(d) == pn[j].comment && (defName(d) == "") == (pn[j].def == "") && (fit == nil || fit(k, j)) {
-			used[j], out[k] = true, j
+		comment, def := dn[k].comment, dn[k].def
+		if pk, ok := prePool[j]; ok {
+			if pk == k && comment == pn[j].comment && (def == "") == (pn[j].def == "") && (fit == nil || fit(k, j)) && (keeps == nil || keeps(k, j)) {
+				return pair + 2 // replaced in place
+			}
+		}
+		nd := dn[k].names
+		if len(nd) == 0 || comment != pn[j].comment || (def == "") != (pn[j].def == "") || pn[j].report && !dn[k].report ||
+			def != pn[j].def && fit == nil || fit != nil && !fit(k, j) {
+			return 0
+		}
+		if def != "" && def == pn[j].def || strings.TrimSpace(d) == strings.TrimSpace(pool[j]) {
+			return pair + 1 // the same definition (its signature changed), or the line re-indented
+		}
+		if def != "" {
+			// A definition renamed: the rest of its line reads alike.
+			if o := renamedLike(d, pool[j]); o > 0 {
+				score[k][j] = o
+				return pair
+			}
+			return 0
+		}
+		if o := overlap(nd, pn[j].names); o >= 0.5 && sharesLong(nd, pn[j].names) && (keeps == nil || keeps(k, j)) {
+			score[k][j] = o
+			return pair
+		}
+		return 0
+	}
+	// The pairs form a monotone alignment, as a line diff of the region
+	// would: a rewrite keeps its lines' order, so a removed line read
+	// like stands before the next one's new line. Of the alignments
+	// that pair the most lines, the one that pairs each removed line in
+	// turn with the new line that reads most like it.
+	K, J := len(del), len(pool)
+	w := make([][]int, K)
+	for k := range w {
+		w[k] = make([]int, J)
+		score[k] = make([]float64, J)
+		for j := range w[k] {
+			w[k][j] = weight(k, j)
 		}
 	}
-	for k, d := range del {
-		if out[k] >= 0 {
-			continue
+	best := make([][]int, K+1) // best[k][j]: the most of del[k:] paired with pool[j:]
+	for k := range best {
+		best[k] = make([]int, J+1)
+	}
+	for k := K - 1; k >= 0; k-- {
+		for j := J - 1; j >= 0; j-- {
+			b := max(best[k+1][j], best[k][j+1])
+			if x := w[k][j]; x > 0 {
+				b = max(b, best[k+1][j+1]+x)
+			}
+			best[k][j] = b
 		}
-		nd := names(d)
-		if len(nd) == 0 {
-			continue
-		}
-		comment, def, report := isComment(d), defName(d), reportLine(d)
-		best, score := -1, 0.0
-		for j := range pool {
-			if used[j] || comment != pn[j].comment || (def == "") != (pn[j].def == "") || pn[j].report && !report ||
-				def != pn[j].def && fit == nil || fit != nil && !fit(k, j) {
-				continue
-			}
-			if def != "" && def == pn[j].def || strings.TrimSpace(d) == strings.TrimSpace(pool[j]) {
-				best = j // the same definition (its signature changed), or the line re-indented
-				break
-			}
-			if def != "" {
-				// A definition renamed: the rest of its line reads alike.
-				if o := renamedLike(d, pool[j]); o > score {
-					best, score = j, o
-				}
-				continue
-			}
-			if o := overlap(nd, pn[j].names); o >= 0.5 && o > score && sharesLong(nd, pn[j].names) {
-				best, score = j, o
+	}
+	for k, j := 0, 0; k < K && j < J; {
+		pick := -1
+		for jj := j; jj < J && best[k][jj] == best[k][j]; jj++ {
+			if x := w[k][jj]; x > 0 && best[k][jj] == best[k+1][jj+1]+x && (pick < 0 || x > w[k][pick] || x == w[k][pick] && score[k][jj] > score[k][pick]) {
+				pick = jj
 			}
 		}
-		if best >= 0 {
-			used[best], out[k] = true, best
+		if pick >= 0 {
+			out[k] = pick
+			j = pick + 1
 		}
+		k++
 	}
 	return out
 }
@@ -728,3 +785,116 @@ func renamedLike(a, b string) float64 {
 	}
 	return 0
 }
+
+// tokenRE matches a line's tokens: a string literal, a number (with
+// the dots of a version), a word (letters, digits, _ and $), or one
+// other character.
+var tokenRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|`[^`]*`|[0-9][\\w.]*|[\\w$]+|\\S")
+})
+
+// tokens is line l's tokens (tokenRE).
+func tokens(l string) []string { return tokenRE().FindAllString(l, -1) }
+
+// wordy reports whether token t names or states something (a word, a
+// number or a string literal), not punctuation.
+func wordy(t string) bool {
+	c := t[0]
+	return isQuote(c) || c == '_' || c == '$' || unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c))
+}
+
+// firstDifference is where lines of tokens a and b, alike lines of a
+// repetitive block, differ first: the index of the first token they
+// differ at, or -1 when they are not such lines. They are when they have
+// as many tokens, the same punctuation, and differ at some of their
+// words or strings but not at all of them.
+func firstDifference(a, b []string) int {
+	if len(a) != len(b) {
+		return -1
+	}
+	first, differ, wordsN := -1, 0, 0
+	for i := range a {
+		wa, wb := wordy(a[i]), wordy(b[i])
+		if wa != wb || !wa && a[i] != b[i] {
+			return -1
+		}
+		if !wa {
+			continue
+		}
+		wordsN++
+		if a[i] != b[i] {
+			differ++
+			if first < 0 && !keywords()[a[i]] {
+				first = i // a keyword (const for let) tells nothing apart
+			}
+		}
+	}
+	if differ == 0 || differ == wordsN || first < 0 {
+		return -1
+	}
+	return first
+}
+
+// identity is what tells removed line d apart from its siblings, the
+// file's lines near it of the same shape (firstDifference; sib gives
+// them, as tokens): the token at which it first differs from each. A
+// line without siblings has none: its shape is its own.
+func identity(d []string, sib [][]string) []string {
+	var out []string
+	for _, s := range sib {
+		if i := firstDifference(d, s); i >= 0 && !slices.Contains(out, d[i]) {
+			out = append(out, d[i])
+		}
+	}
+	return out
+}
+
+// keepsIdentity reports whether new line n (as tokens) keeps every token
+// of id, the identity of the removed line it would stand for: the same
+// token (in other quotes, or other letter case), a name that begins or
+// ends with it (d1Edited for d1), one that holds it or that it holds, of
+// three characters or more (a name prefixed, a name in a template
+// string), or a string of mostly its words. Alike lines of a repetitive block (a
+// table's rows, tests of the same calls, a changelog's sections) have
+// the same shape and another identity; a line rewritten keeps its own.
+func keepsIdentity(id, n []string) bool {
+	for _, t := range id {
+		kept := false
+		for _, x := range n {
+			if !wordy(x) {
+				continue
+			}
+			tq, xq := isQuote(t[0]), isQuote(x[0])
+			tl, xl := strings.ToLower(unquote(t)), strings.ToLower(unquote(x))
+			switch {
+			case tl == xl:
+				kept = true
+			case tq && xq:
+				tw, xw := words(tl), words(xl)
+				kept = len(tw) > 0 && overlap(tw, xw) >= 0.5 && sharesLong(tw, xw)
+			case !tq && !unicode.IsDigit(rune(t[0])):
+				kept = !xq && (strings.HasPrefix(xl, tl) || strings.HasSuffix(xl, tl)) ||
+					len(tl) >= 3 && len(xl) >= 3 && (strings.Contains(xl, tl) || !xq && strings.Contains(tl, xl))
+			}
+			if kept {
+				break
+			}
+		}
+		if !kept {
+			return false
+		}
+	}
+	return true
+}
+
+// unquote is token t without its quotes, if it is a string literal: the
+// same string in the other quotes is the same value.
+func unquote(t string) string {
+	if len(t) >= 2 && isQuote(t[0]) {
+		return t[1 : len(t)-1]
+	}
+	return t
+}
+
+// isQuote reports whether c opens a string literal.
+func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
