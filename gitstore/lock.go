@@ -54,6 +54,12 @@ func (s *Store) withLock(fn func() error) error {
 	host := hostname()
 	_ = l.note(fmt.Sprintf("pid %d\nhost %s\n", os.Getpid(), host))
 	s.lockOwned = true
+	if s.gr != nil {
+		// No file is made ahead while the call runs (OpenOptions.PoolFiles).
+		gr := s.gr
+		gr.PoolBusy(true)
+		defer gr.PoolBusy(false)
+	}
 	s.refreshPacks()
 	defer s.keepCaches()
 	defer func() {

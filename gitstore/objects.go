@@ -21,6 +21,7 @@ import (
 func (s *Store) repo() *gitrepo.Repo {
 	if s.gr == nil {
 		s.gr = gitrepo.Open(s.gitDir, s.commonDir, s.algo)
+		s.gr.StartPool(s.opts.PoolFiles)
 	}
 	return s.gr
 }
