@@ -198,7 +198,10 @@ type Store struct {
 	refs      *heldRefs    // files, or reftable through git, read once per lock hold
 	opened    bool         // the private repository exists (openStorage)
 	lockOwned bool
-	ident     *identityJob // the current call's identity (ident.go)
+	// lockWaited: another process held the lock when this hold asked for
+	// it (flushBatch).
+	lockWaited bool
+	ident      *identityJob // the current call's identity (ident.go)
 	// heldTree is HEAD's tree while the lock is held, once CheckPath has
 	// read it (owner.go).
 	heldTree   oid

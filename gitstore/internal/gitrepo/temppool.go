@@ -46,7 +46,7 @@ type tempPool struct {
 	mu      sync.Mutex
 	files   []*os.File
 	filling sync.Mutex // held by the one filler
-	swept   bool // the leftovers were removed (by the filler, under filling)
+	swept   bool       // the leftovers were removed (by the filler, under filling)
 	// mode is the pool files' permissions: 0644 less the umask (the first
 	// file's, read by the filler before any is in the pool). A lock file
 	// keeps it, as git's does; an object is made read-only.
