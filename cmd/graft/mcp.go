@@ -71,8 +71,11 @@ func init() {
 			// (mcpServer.call), not inside it.
 			o.Store.DeferFrees = true
 			// The files of a call's objects and temporary copies are
-			// made ahead, after the answer (mcpServer.call).
-			o.Store.PoolFiles = mcpPoolFiles
+			// made ahead, after the answer (mcpServer.call), unless no
+			// tool served writes (--read-only: nothing is made).
+			if slices.ContainsFunc(s.tools, func(t *apply.Tool) bool { return !t.ReadOnly }) {
+				o.Store.PoolFiles = mcpPoolFiles
+			}
 		}
 		return nil
 	})
