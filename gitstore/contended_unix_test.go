@@ -31,12 +31,15 @@ func TestContendedCallWritesObjectsSerially(t *testing.T) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
 		t.Fatal(err)
 	}
+	released := make(chan struct{})
 	go func() {
+		defer close(released)
 		time.Sleep(50 * time.Millisecond)
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	}()
 	before = splitBatches.Load()
 	edit(t, s, "edit", "b.txt", "beta", "BETA")
+	<-released
 	if splitBatches.Load() != before {
 		t.Error("a call that waited for the lock split its objects over two goroutines")
 	}
