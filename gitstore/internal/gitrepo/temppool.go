@@ -202,7 +202,7 @@ func (r *Repo) TempFile(name string) *os.File {
 		return nil
 	}
 	if err := rename(f.Name(), name); err != nil {
-		r.pool.put(f) // unchanged: a new directory, another file system
+		r.pool.putBack(f) // a new directory, another file system
 		return nil
 	}
 	return f
@@ -218,10 +218,21 @@ func (r *Repo) lockFromPool(name string) *os.File {
 		return nil
 	}
 	if err := renameNoReplace(f.Name(), name); err != nil {
-		r.pool.put(f)
+		r.pool.putBack(f)
 		return nil
 	}
 	return f
+}
+
+// putBack returns a pool file whose rename failed to the pool, unless the
+// file itself is gone (git prune --expire now removes temporary objects):
+// then it is dropped, to be made again.
+func (p *tempPool) putBack(f *os.File) {
+	if _, err := os.Lstat(f.Name()); err != nil {
+		f.Close()
+		return
+	}
+	p.put(f)
 }
 
 // put gives back a pool file that was taken and not used.

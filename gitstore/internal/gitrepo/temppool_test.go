@@ -206,5 +206,23 @@ func TestPoolFileRemovedMeanwhile(t *testing.T) {
 	if _, data, err := r.Read(h); err != nil || string(data) != string(content) {
 		t.Fatalf("Read = %q, %v", data, err)
 	}
+	// The same for a temporary copy and a lock: the removed file is
+	// dropped from the pool, not put back to fail again.
+	r.ClosePool()
+	r.pool = nil
+	r.StartPool(2)
+	r.FillPool()
+	for _, name := range poolFiles(t, dir) {
+		os.Remove(name)
+	}
+	if f := r.TempFile(filepath.Join(dir, ".x.tmp")); f != nil {
+		t.Fatal("TempFile returned a file that was removed")
+	}
+	if f := r.lockFromPool(filepath.Join(dir, ".git", "x.lock")); f != nil {
+		t.Fatal("lockFromPool returned a file that was removed")
+	}
+	if n := r.PoolSize(); n != 0 {
+		t.Errorf("pool holds %d files that were removed", n)
+	}
 	r.ClosePool()
 }
