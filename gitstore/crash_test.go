@@ -34,10 +34,18 @@ func TestMain(m *testing.M) {
 		if os.Getenv("GITSTORE_EARLY_TEMPS") != "" {
 			earlyTemps = 0 // every call takes the big calls' order
 		}
-		s, err := Open(os.Getenv("GITSTORE_DIR"))
+		var o OpenOptions
+		if os.Getenv("GITSTORE_POOL") != "" {
+			o.PoolFiles = 16 // as graft mcp: the call's files made ahead
+		}
+		s, err := OpenWith(os.Getenv("GITSTORE_DIR"), o)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
+		}
+		if o.PoolFiles > 0 {
+			s.repo()
+			s.FillPool()()
 		}
 		if v := os.Getenv("GITSTORE_FSIZE"); v != "" {
 			n, _ := strconv.ParseUint(v, 10, 64)
@@ -159,8 +167,10 @@ func TestCrashAtEveryStep(t *testing.T) {
 		{"ref", "after"}, {"done", "after"},
 	}
 	// Both orders of a transaction: a small call announces its temporary
-	// files in the intent record, a big one in graft-temps first.
-	for _, order := range []struct{ name, env string }{{"small", ""}, {"big", "GITSTORE_EARLY_TEMPS=1"}} {
+	// files in the intent record, a big one in graft-temps first; and a
+	// small call whose objects, temporary files and ref lock are files
+	// made ahead (OpenOptions.PoolFiles, as graft mcp).
+	for _, order := range []struct{ name, env string }{{"small", ""}, {"big", "GITSTORE_EARLY_TEMPS=1"}, {"pool", "GITSTORE_POOL=1"}} {
 		for _, step := range steps {
 			t.Run(order.name+"/"+step.crash, func(t *testing.T) {
 				crashAtStep(t, step.crash, step.want, order.env)
@@ -207,6 +217,13 @@ func crashAtStep(t *testing.T, crash, want, env string) {
 	}
 	if git(t, dir, "rev-parse", "HEAD") != tip {
 		t.Fatal("HEAD moved")
+	}
+	if env == "GITSTORE_POOL=1" && crash == "done" {
+		// The call took its files from the pool of 16 (the rest are left
+		// for a later pool's sweep, as a killed server's are).
+		if left, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "tmp_obj_graft-*")); len(left) >= 16 {
+			t.Fatalf("the call took no file from the pool (%d left)", len(left))
+		}
 	}
 	fsck(t, dir)
 	// The repository is usable afterwards: the same call lands (or,

@@ -177,6 +177,12 @@
 //   - the session's tree cache (treeCache in objects.go): two generations
 //     bounded by bytes, so that a long graft mcp session keeps a flat
 //     memory while it writes new versions of the trees it edits;
+//   - files made ahead (internal/gitrepo/temppool.go, OpenOptions.PoolFiles):
+//     graft mcp creates empty files in the objects directory after it
+//     answers, and a call renames them to its objects, its temporary copy
+//     and its ref's lock (renameat2 without replace: git's lock protocol),
+//     because creating a file is most of an edit where the inode allocator
+//     is slow; go-git creates each object's file in the call;
 //   - clean/smudge filters and end-of-line conversion (clean.go), the
 //     repository format check (format.go) and safe.directory (safe.go),
 //     which go-git does not apply.

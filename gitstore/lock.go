@@ -54,6 +54,17 @@ func (s *Store) withLock(fn func() error) error {
 	host := hostname()
 	_ = l.note(fmt.Sprintf("pid %d\nhost %s\n", os.Getpid(), host))
 	s.lockOwned = true
+	// Other writers queued for the lock (flushBatch writes serially then).
+	s.lockWaited = false
+	if c, ok := l.(interface{ contended() bool }); ok {
+		s.lockWaited = c.contended()
+	}
+	if s.gr != nil {
+		// No file is made ahead while the call runs (OpenOptions.PoolFiles).
+		gr := s.gr
+		gr.PoolBusy(true)
+		defer gr.PoolBusy(false)
+	}
 	s.refreshPacks()
 	defer s.keepCaches()
 	defer func() {

@@ -12,7 +12,10 @@ import (
 
 // flockLock is the repository lock on Unix: an exclusive flock on the lock
 // file, whose holder note is the file's own content.
-type flockLock struct{ f *os.File }
+type flockLock struct {
+	f      *os.File
+	waited bool // another process held the lock when it was asked for
+}
 
 // acquireLock takes an exclusive flock on name, waiting until the deadline
 // (ok false when it passes). The wait is a blocking flock in the kernel,
@@ -25,13 +28,21 @@ func acquireLock(name string, deadline time.Time) (repoLock, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	ok, err := flockWait(f, deadline)
+	ok, waited := true, false
+	if err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		waited = true
+		ok, err = flockWait(f, deadline)
+	}
 	if !ok || err != nil {
 		f.Close()
 		return nil, false, err
 	}
-	return flockLock{f}, true, nil
+	return flockLock{f, waited}, true, nil
 }
+
+// contended reports whether another process held the lock when it was
+// asked for.
+func (l flockLock) contended() bool { return l.waited }
 
 func flockWait(f *os.File, deadline time.Time) (bool, error) {
 	fd := int(f.Fd())

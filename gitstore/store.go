@@ -170,6 +170,13 @@ type OpenOptions struct {
 	// At most 256 are kept; beyond that the oldest are closed at once.
 	// Unix only; elsewhere it does nothing.
 	DeferFrees bool
+	// PoolFiles, when above 0, keeps up to that many empty files made
+	// ahead in the objects directory for the loose objects and temporary
+	// copies of the next calls (FillPool makes them, ClosePool removes
+	// them): a long-lived process (graft mcp) makes them while it is
+	// idle, so that a call renames files instead of creating them. Unix
+	// only; elsewhere it does nothing.
+	PoolFiles int
 	// Trailers are trailer templates ("Assisted-by: {agent}") written on
 	// the user's branch by Squash and in branch mode, before those of git
 	// config graft.trailer; {agent} stands for each agent whose edits the
@@ -191,7 +198,10 @@ type Store struct {
 	refs      *heldRefs    // files, or reftable through git, read once per lock hold
 	opened    bool         // the private repository exists (openStorage)
 	lockOwned bool
-	ident     *identityJob // the current call's identity (ident.go)
+	// lockWaited: another process held the lock when this hold asked for
+	// it (flushBatch).
+	lockWaited bool
+	ident      *identityJob // the current call's identity (ident.go)
 	// heldTree is HEAD's tree while the lock is held, once CheckPath has
 	// read it (owner.go).
 	heldTree   oid
@@ -469,6 +479,24 @@ func (s *Store) abs(p string) string { return filepath.Join(s.root, filepath.Fro
 func exists(name string) bool {
 	_, err := os.Lstat(name)
 	return err == nil
+}
+
+// FillPool returns the function that makes the files of the next calls
+// ahead (OpenOptions.PoolFiles), which may run on any goroutine once the
+// process is idle; nil when there is no pool, or no call has opened the
+// repository's storage yet.
+func (s *Store) FillPool() func() {
+	if s.opts.PoolFiles <= 0 || s.gr == nil {
+		return nil
+	}
+	return s.gr.FillPool
+}
+
+// ClosePool removes the files made ahead and not used (OpenOptions.PoolFiles).
+func (s *Store) ClosePool() {
+	if s.gr != nil {
+		s.gr.ClosePool()
+	}
 }
 
 // maxReplaced bounds the replaced files kept open between two

@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/graftdev/graft/gitstore/internal/gitrepo"
 )
 
 // A transaction, in order (crash steps in brackets, see CrashEnv):
@@ -201,6 +203,7 @@ func (s *Store) startTemps(token string, changes []Change, perms []uint32) (*tem
 // recovery does not know of.
 func (s *Store) writeTemps(token string, changes []Change, perms []uint32) *tempJob {
 	j := &tempJob{s: s, token: token, done: make(chan struct{})}
+	gr := s.gr // (read here: the goroutine must not race repo())
 	go func() {
 		defer close(j.done)
 		for i, c := range changes {
@@ -209,7 +212,7 @@ func (s *Store) writeTemps(token string, changes []Change, perms []uint32) *temp
 			}
 			name := s.tmpName(c.Path, token)
 			j.names = append(j.names, name)
-			if err := writeTemp(name, fs.FileMode(perms[i]), c.newParts()...); err != nil {
+			if err := writePoolTemp(gr, name, fs.FileMode(perms[i]), c.newParts()...); err != nil {
 				j.err = fmt.Errorf("gitstore: %s: %w", c.Path, err)
 				return
 			}
@@ -805,6 +808,20 @@ func (s *Store) git(stdin string, args ...string) error {
 	return nil
 }
 
+// writePoolTemp is writeTemp through a file made ahead
+// (OpenOptions.PoolFiles) when gr's pool has one, renamed to name.
+func writePoolTemp(gr *gitrepo.Repo, name string, perm fs.FileMode, content ...[]byte) error {
+	if gr != nil && uint32(perm) != linkPerm {
+		if f := gr.TempFile(name); f != nil {
+			if perm == 0 {
+				perm = 0o644
+			}
+			return fillTemp(f, name, perm, content)
+		}
+	}
+	return writeTemp(name, perm, content...)
+}
+
 // writeTemp writes content (its parts in order) to name (created or
 // truncated), sets perm and fsyncs it.
 func writeTemp(name string, perm fs.FileMode, content ...[]byte) error {
@@ -824,6 +841,13 @@ func writeTemp(name string, perm fs.FileMode, content ...[]byte) error {
 	if err != nil {
 		return err
 	}
+	return fillTemp(f, name, perm, content)
+}
+
+// fillTemp writes content to f, the new empty file name, sets perm, fsyncs
+// and closes it; on failure it removes name.
+func fillTemp(f *os.File, name string, perm fs.FileMode, content [][]byte) error {
+	var err error
 	for _, p := range content {
 		if err == nil {
 			_, err = f.Write(p)

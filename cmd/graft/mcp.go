@@ -70,10 +70,21 @@ func init() {
 			// The versions a call replaces are freed after its answer
 			// (mcpServer.call), not inside it.
 			o.Store.DeferFrees = true
+			// The files of a call's objects and temporary copies are
+			// made ahead, after the answer (mcpServer.call), unless no
+			// tool served writes (--read-only: nothing is made).
+			if slices.ContainsFunc(s.tools, func(t *apply.Tool) bool { return !t.ReadOnly }) {
+				o.Store.PoolFiles = mcpPoolFiles
+			}
 		}
 		return nil
 	})
 }
+
+// mcpPoolFiles is how many empty files the server keeps made ahead
+// (gitstore.OpenOptions.PoolFiles): an edit of one file takes six (five
+// objects, the file's temporary copy); a batch of a few files, more.
+const mcpPoolFiles = 16
 
 // mcpServerKey marks, in Context.Extra, that the engine is opened for the
 // MCP server.
@@ -185,6 +196,7 @@ func runMCP(c *Context, fs *pflag.FlagSet, args []string) error {
 		return outsideRepository(e.Store().Root())
 	}
 	s.engine = e
+	defer e.Store().ClosePool()
 	s.server = s.newSDKServer()
 	s.log.Debug("mcp: serving", "tools", len(tools), "dir", c.Dir, "http", httpAddr)
 	if httpAddr != "" {
@@ -437,7 +449,8 @@ func (s *mcpServer) progress(p apply.Progress) {
 // tool errors, a panic an internal tool error. Once the call is done, the
 // file versions it replaced are freed on another goroutine
 // (gitstore.OpenOptions.DeferFrees): freeing them can wait for the disk,
-// and the client need not.
+// and the client need not; the files the next calls will need are made
+// there too (gitstore.OpenOptions.PoolFiles).
 func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessage, sink *progressSink, ticket uint64, stash func(*resultJSON) json.RawMessage) (res *mcp.CallToolResult) {
 	defer s.turns.done(ticket)
 	if err := s.turns.wait(ctx, ticket); err != nil {
@@ -454,8 +467,18 @@ func (s *mcpServer) call(ctx context.Context, t *apply.Tool, args json.RawMessag
 			s.log.Error("mcp: tool panicked", "tool", t.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 			res = toolError(t.Name, &apply.Error{Code: apply.CodeInternal, Msg: fmt.Sprintf("internal error (a bug in graft): %v", r)})
 		}
-		if release := s.engine.Store().ReleaseReplaced(); release != nil {
-			go release()
+		// Then, off the call, the files the next calls will need are
+		// made ahead (gitstore.OpenOptions.PoolFiles).
+		release, fill := s.engine.Store().ReleaseReplaced(), s.engine.Store().FillPool()
+		if release != nil || fill != nil {
+			go func() {
+				if release != nil {
+					release()
+				}
+				if fill != nil {
+					fill()
+				}
+			}()
 		}
 		s.log.Debug("mcp: call", "tool", t.Name, "args_bytes", argsBytes, "ms", float64(time.Since(start).Microseconds())/1000, "error", res != nil && res.IsError)
 	}()

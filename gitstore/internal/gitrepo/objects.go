@@ -140,7 +140,14 @@ func (r *Repo) Write(typ string, parts [][]byte, h ID) error {
 		n += len(p)
 	}
 	dir := filepath.Join(r.commonDir, "objects", string(h[:2]))
-	f, err := createTemp(dir, "tmp_obj_")
+	final := filepath.Join(dir, string(h[2:]))
+	if used, err := r.writePooled(typ, n, parts, dir, final); used {
+		if err != nil {
+			return fmt.Errorf("object %s: %w", h, err)
+		}
+		return nil
+	}
+	f, err := createTemp(dir, "tmp_obj_", 0o444)
 	if err != nil {
 		return fmt.Errorf("object %s: %w", h, err)
 	}
@@ -150,7 +157,6 @@ func (r *Repo) Write(typ string, parts [][]byte, h ID) error {
 		err = cerr
 	}
 	if err == nil {
-		final := filepath.Join(dir, string(h[2:]))
 		if err = rename(tmp, final); err != nil {
 			if _, serr := os.Lstat(final); serr == nil {
 				err = nil // written meanwhile by someone else: the same bytes
@@ -199,15 +205,16 @@ func writeLoose(w io.Writer, typ string, n int, parts [][]byte) error {
 var tempSeq atomic.Uint64
 
 // createTemp creates a new file named prefix and a number in dir, as git's
-// mkstemp does (read-only: git's objects are), creating dir when missing.
-func createTemp(dir, prefix string) (*os.File, error) {
+// mkstemp does, with permissions perm (read-only for an object, as git's
+// are), creating dir when missing.
+func createTemp(dir, prefix string, perm fs.FileMode) (*os.File, error) {
 	seed := uint64(os.Getpid())<<20 ^ tempSeq.Add(1)*0x9e3779b97f4a7c15
 	for try := 0; ; try++ {
 		if try == 100 {
 			return nil, fmt.Errorf("%s: cannot create a temporary file", dir)
 		}
 		name := filepath.Join(dir, prefix+strconv.FormatUint(seed+uint64(try)*7919, 36))
-		f, err := OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o444)
+		f, err := OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		switch {
 		case err == nil:
 			return f, nil

@@ -147,7 +147,11 @@ func (r *Repo) LockRef(u RefUpdate) (*RefLock, error) {
 		return nil, fmt.Errorf("%s: %w", u.Name, err)
 	}
 	lock := file + ".lock"
-	f, err := createLock(lock, u.TakeOver)
+	f := r.lockFromPool(lock)
+	var err error
+	if f == nil {
+		f, err = createLock(lock, u.TakeOver)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s is being updated by another git command (%s exists): %w", u.Name, lock, err)
 	}

@@ -142,6 +142,9 @@ type Repo struct {
 	// goGitStale: the packs changed since go-git listed them; it lists
 	// them again before it is next asked.
 	goGitStale atomic.Bool
+	// pool holds empty files made ahead for the objects and temporary
+	// copies of the next calls (temppool.go); nil unless StartPool.
+	pool *tempPool
 }
 
 // ErrNotFound: no object has the id.
