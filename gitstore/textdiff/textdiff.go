@@ -13,6 +13,7 @@ package textdiff
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"io"
 )
 
@@ -44,12 +45,16 @@ func Split(content []byte) [][]byte {
 // Lines returns the edits that turn the lines of a into the lines of b, in
 // order and not touching one another.
 func Lines(a, b []byte) []Edit {
-	x, y := Split(a), Split(b)
-	a0, b0, a1, b1 := 0, 0, len(x), len(y)
-	for a0 < a1 && b0 < b1 && bytes.Equal(x[a0], y[b0]) {
+	// Lines are held as the offsets they start at (8 bytes a line, where a
+	// slice of each would take 24).
+	xs, ys := starts(a), starts(b)
+	x := func(i int) []byte { return a[xs[i]:xs[i+1]] }
+	y := func(j int) []byte { return b[ys[j]:ys[j+1]] }
+	a0, b0, a1, b1 := 0, 0, len(xs)-1, len(ys)-1
+	for a0 < a1 && b0 < b1 && bytes.Equal(x(a0), y(b0)) {
 		a0, b0 = a0+1, b0+1
 	}
-	for a0 < a1 && b0 < b1 && bytes.Equal(x[a1-1], y[b1-1]) {
+	for a0 < a1 && b0 < b1 && bytes.Equal(x(a1-1), y(b1-1)) {
 		a1, b1 = a1-1, b1-1
 	}
 	switch {
@@ -58,25 +63,22 @@ func Lines(a, b []byte) []Edit {
 	case a0 == a1 || b0 == b1:
 		return []Edit{{a0, a1, b0, b1}}
 	}
-	// Number the distinct lines so that Myers compares integers.
-	ids := map[string]int{}
-	id := func(line []byte) int {
-		v, ok := ids[string(line)]
-		if !ok {
-			v = len(ids)
-			ids[string(line)] = v
-		}
-		return v
-	}
-	xi := make([]int, a1-a0)
+	// Myers compares each line's hash, and the lines themselves only where
+	// the hashes agree, so that the diff stays exact whatever collides. A
+	// hash a line takes 8 bytes; numbering the distinct lines through a map
+	// held a copy of every one of them (twice the file for a rewrite of
+	// every line, whose search then gives up at MaxCost anyway).
+	seed := maphash.MakeSeed()
+	xi := make([]uint64, a1-a0)
 	for i := range xi {
-		xi[i] = id(x[a0+i])
+		xi[i] = lineHash(seed, x(a0+i))
 	}
-	yi := make([]int, b1-b0)
+	yi := make([]uint64, b1-b0)
 	for j := range yi {
-		yi[j] = id(y[b0+j])
+		yi[j] = lineHash(seed, y(b0+j))
 	}
-	edits, ok := myers(xi, yi, MaxCost)
+	same := func(i, j int) bool { return xi[i] == yi[j] && bytes.Equal(x(a0+i), y(b0+j)) }
+	edits, ok := myers(len(xi), len(yi), same, MaxCost)
 	if !ok {
 		return []Edit{{a0, a1, b0, b1}}
 	}
@@ -89,10 +91,30 @@ func Lines(a, b []byte) []Edit {
 	return edits
 }
 
-// myers finds a shortest edit script from a to b, giving up (ok false)
-// when it would need more than maxD steps.
-func myers(a, b []int, maxD int) (edits []Edit, ok bool) {
-	n, m := len(a), len(b)
+// starts returns the offset each line of content starts at, then
+// len(content): line i is content[s[i]:s[i+1]], as Split cuts it.
+func starts(content []byte) []int {
+	s := make([]int, 0, bytes.Count(content, []byte("\n"))+2)
+	for at := 0; at < len(content); {
+		s = append(s, at)
+		i := bytes.IndexByte(content[at:], '\n')
+		if i < 0 {
+			at = len(content)
+		} else {
+			at += i + 1
+		}
+	}
+	return append(s, len(content))
+}
+
+// lineHash is the hash Lines compares lines by (a variable so that a test
+// can make every line collide).
+var lineHash = maphash.Bytes
+
+// myers finds a shortest edit script from n lines to m lines, same(i, j)
+// telling whether old line i equals new line j, giving up (ok false) when
+// it would need more than maxD steps.
+func myers(n, m int, same func(i, j int) bool, maxD int) (edits []Edit, ok bool) {
 	off := maxD + 1
 	v := make([]int, 2*maxD+3)
 	var trace [][]int // trace[d] is v[off-d-1 : off+d+2] before step d
@@ -106,7 +128,7 @@ func myers(a, b []int, maxD int) (edits []Edit, ok bool) {
 				x = v[off+k-1] + 1
 			}
 			y := x - k
-			for x < n && y < m && a[x] == b[y] {
+			for x < n && y < m && same(x, y) {
 				x, y = x+1, y+1
 			}
 			v[off+k] = x

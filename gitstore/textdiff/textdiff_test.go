@@ -2,6 +2,8 @@ package textdiff
 
 import (
 	"bytes"
+	"fmt"
+	"hash/maphash"
 	"testing"
 )
 
@@ -57,4 +59,42 @@ func FuzzLines(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLinesWhenHashesCollide makes every line hash alike: the edits must
+// be those of distinct hashes, since lines are compared whenever their
+// hashes agree.
+func TestLinesWhenHashesCollide(t *testing.T) {
+	a := []byte("a\nb\nc\nd\ne\nf\n")
+	b := []byte("a\nB\nc\nd\nE\nf\ng\n")
+	want := Lines(a, b)
+	defer func(h func(maphash.Seed, []byte) uint64) { lineHash = h }(lineHash)
+	lineHash = func(maphash.Seed, []byte) uint64 { return 7 }
+	got := Lines(a, b)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("all hashes alike: %+v, want %+v", got, want)
+	}
+	if r := apply(a, b, got); !bytes.Equal(r, b) {
+		t.Errorf("all hashes alike: rebuilds %q", r)
+	}
+}
+
+// BenchmarkLines diffs a file of 200,000 distinct lines in which 20 lines
+// changed, spread over it: the common case of a big file's diff.
+func BenchmarkLines(b *testing.B) {
+	var old, new bytes.Buffer
+	for i := range 200_000 {
+		line := fmt.Sprintf("line %d of the file, with some words after it\n", i)
+		old.WriteString(line)
+		if i%10_000 == 5_000 {
+			line = fmt.Sprintf("changed line %d\n", i)
+		}
+		new.WriteString(line)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(Lines(old.Bytes(), new.Bytes())) != 20 {
+			b.Fatal("want 20 edits")
+		}
+	}
 }
