@@ -6,9 +6,10 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/graftdev/graft/internal/jsonstr"
 )
 
 // bigStringBytes is the size from which a top-level string argument is
@@ -45,7 +46,7 @@ func takeBigStrings(args []byte, fields map[string]rawRef, v any) []byte {
 		if !ok || !utf8.Valid(fields[name]) {
 			continue
 		}
-		s, ok := unquoteJSON(fields[name])
+		s, ok := jsonstr.Unquote(fields[name])
 		if !ok {
 			continue
 		}
@@ -105,94 +106,4 @@ func fieldNamed(sv reflect.Value, name string) (reflect.Value, bool) {
 		}
 	}
 	return reflect.Value{}, false
-}
-
-// unquoteJSON decodes the JSON string q (quotes included, valid JSON and
-// valid UTF-8) into fresh memory that the string returned keeps: what
-// encoding/json decodes it to, a lone surrogate escape as U+FFFD. ok is
-// false for anything else.
-func unquoteJSON(q []byte) (s string, ok bool) {
-	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
-		return "", false
-	}
-	q = q[1 : len(q)-1]
-	out := make([]byte, 0, len(q)) // unescaped, it is no longer
-	for i := 0; i < len(q); {
-		c := q[i]
-		if c != '\\' {
-			if c < 0x20 || c == '"' {
-				return "", false
-			}
-			j := i + 1
-			for j < len(q) && q[j] != '\\' && q[j] != '"' && q[j] >= 0x20 {
-				j++
-			}
-			out = append(out, q[i:j]...)
-			i = j
-			continue
-		}
-		if i+1 >= len(q) {
-			return "", false
-		}
-		switch q[i+1] {
-		case '"', '\\', '/':
-			out = append(out, q[i+1])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := hex4(q, i+2)
-			if !ok {
-				return "", false
-			}
-			i += 6
-			if utf16.IsSurrogate(r) {
-				r2, ok2 := rune(-1), false
-				if i+6 <= len(q) && q[i] == '\\' && q[i+1] == 'u' {
-					r2, ok2 = hex4(q, i+2)
-				}
-				if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
-					out = utf8.AppendRune(out, dec)
-					i += 6
-					continue
-				}
-				r = utf8.RuneError
-			}
-			out = utf8.AppendRune(out, r)
-			continue
-		default:
-			return "", false
-		}
-		i += 2
-	}
-	return unsafe.String(unsafe.SliceData(out), len(out)), true
-}
-
-// hex4 reads the four hex digits at q[i:].
-func hex4(q []byte, i int) (rune, bool) {
-	if i+4 > len(q) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range q[i : i+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
 }

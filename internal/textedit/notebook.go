@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/graftdev/graft/internal/jsonstr"
 )
 
 // A Jupyter notebook (.ipynb, nbformat 4) is read, located in and changed
@@ -214,7 +216,7 @@ func layoutBefore(data []byte, at int) (indent, newline string) {
 // strings joined.
 func sourceOf(raw []byte) (src string, list, ok bool) {
 	if raw[0] == '"' {
-		src, ok = unquote(raw)
+		src, ok = jsonstr.Unquote(raw)
 		return src, false, ok
 	}
 	if raw[0] != '[' {
@@ -230,7 +232,7 @@ func sourceOf(raw []byte) (src string, list, ok bool) {
 		if err != nil {
 			return "", false, false
 		}
-		line, ok := unquote(raw[ls:le])
+		line, ok := jsonstr.Unquote(raw[ls:le])
 		if !ok {
 			return "", false, false
 		}
@@ -240,43 +242,6 @@ func sourceOf(raw []byte) (src string, list, ok bool) {
 		}
 		s.i++
 	}
-}
-
-// unquote decodes a JSON string (valid, quotes included): as it is when
-// it holds no escape.
-func unquote(q []byte) (string, bool) {
-	body := q[1 : len(q)-1]
-	if bytes.IndexByte(body, '\\') < 0 {
-		return string(body), true
-	}
-	out := make([]byte, 0, len(body))
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		if c != '\\' {
-			out = append(out, c)
-			continue
-		}
-		i++
-		switch body[i] {
-		case 'n':
-			out = append(out, '\n')
-		case 't':
-			out = append(out, '\t')
-		case 'r':
-			out = append(out, '\r')
-		case '"', '\\', '/':
-			out = append(out, body[i])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		default: // \u: surrogate pairs and all, as encoding/json reads them
-			var s string
-			err := json.Unmarshal(q, &s)
-			return s, err == nil
-		}
-	}
-	return string(out), true
 }
 
 func parseCell(s *scanner, i int) (Cell, error) {

@@ -227,18 +227,6 @@ func TestNotebookEncodeWhole(t *testing.T) {
 	}
 }
 
-func TestNotebookUnquote(t *testing.T) {
-	for _, q := range []string{`"plain"`, `"a\nb\tc\r\"d\"\\e\/f\b\f"`, `"\u00e9\ud83d\ude00 x\n"`, `""`} {
-		var want string
-		if err := json.Unmarshal([]byte(q), &want); err != nil {
-			t.Fatal(err)
-		}
-		if got, ok := unquote([]byte(q)); !ok || got != want {
-			t.Errorf("unquote(%s) = %q, want %q", q, got, want)
-		}
-	}
-}
-
 // Changes in two cells at once (a replaceAll) each land in their cell.
 func TestNotebookChangesInTwoCells(t *testing.T) {
 	data := readNB(t, "strings.ipynb")
