@@ -40,7 +40,7 @@ func TestPoolFilesBecomeObjectsTempsAndLocks(t *testing.T) {
 	gittest.WriteFile(t, dir, "a.txt", "a\n")
 	gittest.Git(t, dir, "add", "-A")
 	gittest.Git(t, dir, "commit", "-q", "-m", "one")
-	r := Open(filepath.Join(dir, ".git"), filepath.Join(dir, ".git"), SHA1)
+	r := Open(filepath.Join(dir, ".git"), filepath.Join(dir, ".git"), formatOf(t, dir))
 	defer r.Close()
 	r.StartPool(4)
 	r.FillPool()
@@ -57,7 +57,7 @@ func TestPoolFilesBecomeObjectsTempsAndLocks(t *testing.T) {
 
 	// An object.
 	content := []byte("pooled object\n")
-	h := SHA1.Sum("blob", [][]byte{content})
+	h := formatOf(t, dir).Sum("blob", [][]byte{content})
 	if err := r.Write("blob", [][]byte{content}, h); err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestPoolLockKeepsAnotherHoldersLock(t *testing.T) {
 	gittest.Git(t, dir, "add", "-A")
 	gittest.Git(t, dir, "commit", "-q", "-m", "one")
 	head := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))
-	r := Open(filepath.Join(dir, ".git"), filepath.Join(dir, ".git"), SHA1)
+	r := Open(filepath.Join(dir, ".git"), filepath.Join(dir, ".git"), formatOf(t, dir))
 	defer r.Close()
 	r.StartPool(2)
 	r.FillPool()
@@ -172,7 +172,7 @@ func TestPoolRemovesLeftoversOfEndedProcesses(t *testing.T) {
 	}
 	os.Chtimes(gitTmp, old, old)
 
-	r := Open(filepath.Join(dir, ".git"), filepath.Join(dir, ".git"), SHA1)
+	r := Open(filepath.Join(dir, ".git"), filepath.Join(dir, ".git"), formatOf(t, dir))
 	defer r.Close()
 	r.StartPool(1)
 	r.FillPool()
@@ -191,7 +191,7 @@ func TestPoolRemovesLeftoversOfEndedProcesses(t *testing.T) {
 // costs the call nothing: the object is written the usual way.
 func TestPoolFileRemovedMeanwhile(t *testing.T) {
 	dir := gittest.Repo(t, nil)
-	r := Open(filepath.Join(dir, ".git"), filepath.Join(dir, ".git"), SHA1)
+	r := Open(filepath.Join(dir, ".git"), filepath.Join(dir, ".git"), formatOf(t, dir))
 	defer r.Close()
 	r.StartPool(1)
 	r.FillPool()
@@ -199,7 +199,7 @@ func TestPoolFileRemovedMeanwhile(t *testing.T) {
 		os.Remove(name)
 	}
 	content := []byte("written anyway\n")
-	h := SHA1.Sum("blob", [][]byte{content})
+	h := formatOf(t, dir).Sum("blob", [][]byte{content})
 	if err := r.Write("blob", [][]byte{content}, h); err != nil {
 		t.Fatal(err)
 	}
