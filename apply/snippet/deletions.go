@@ -170,25 +170,16 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	// read like a new line only where that line keeps its identity, what
 	// tells it apart from them (identity): the shape alone is what every
 	// sibling shares. Read once per line, when a new line reads like it.
-	var fileTokens [][]string
+	var sibs *siblings
 	ids := make([][]string, len(removed))
 	idRead := make([]bool, len(removed))
 	poolTokens := make([][]string, len(pool))
 	keeps := func(k, j int) bool {
 		if !idRead[k] {
-			if fileTokens == nil {
-				fileTokens = make([][]string, fl.Count())
-				for f := range fileTokens {
-					fileTokens[f] = tokens(string(fl.Text(f + 1)))
-				}
+			if sibs == nil {
+				sibs = readSiblings(fl)
 			}
-			var sib [][]string
-			for f, ft := range fileTokens {
-				if f != from+removed[k] {
-					sib = append(sib, ft)
-				}
-			}
-			ids[k], idRead[k] = identity(tokens(del[k]), sib), true
+			ids[k], idRead[k] = identity(tokens(del[k]), sibs.of(from+removed[k])), true
 		}
 		if poolTokens[j] == nil {
 			poolTokens[j] = tokens(pool[j])
@@ -538,4 +529,64 @@ func bracketDelta(fl *lineindex.Index, from, to int, newLines []string) int {
 		old = append(old, string(fl.Text(i+1)))
 	}
 	return brackets(old) - brackets(newLines)
+}
+
+// maxSiblings is how many of a removed line's siblings, the lines of
+// its shape nearest it, on either side, its identity is read against
+// (package doc, part 1). A table a reader compares by eye is shorter;
+// and on a file that is one long table, where every removed row reads
+// like a new row, reading each against all the others would cost the
+// square of the file.
+const maxSiblings = 64
+
+// siblings is a file's lines as tokens, grouped by their shape
+// (skeleton): the lines that may be one another's siblings
+// (firstDifference), read once per region.
+type siblings struct {
+	tokens [][]string
+	shape  []string         // each line's skeleton
+	group  map[string][]int // skeleton -> its lines (0-based), in order
+}
+
+// readSiblings tokenizes every line of the file once and groups them by
+// shape.
+func readSiblings(fl *lineindex.Index) *siblings {
+	s := &siblings{tokens: make([][]string, fl.Count()), shape: make([]string, fl.Count()), group: map[string][]int{}}
+	for f := range s.tokens {
+		s.tokens[f] = tokens(string(fl.Text(f + 1)))
+		s.shape[f] = skeleton(s.tokens[f])
+		s.group[s.shape[f]] = append(s.group[s.shape[f]], f)
+	}
+	return s
+}
+
+// of is the siblings of file line f (0-based) that its identity is read
+// against: the other lines of its shape, the maxSiblings nearest it on
+// either side.
+func (s *siblings) of(f int) [][]string {
+	g := s.group[s.shape[f]]
+	at, _ := slices.BinarySearch(g, f)
+	var out [][]string
+	for _, o := range g[max(0, at-maxSiblings):min(len(g), at+maxSiblings+1)] {
+		if o != f {
+			out = append(out, s.tokens[o])
+		}
+	}
+	return out
+}
+
+// skeleton is the shape of a line of tokens: its punctuation, with each
+// word, number or string as one placeholder. Lines that firstDifference
+// may call alike have the same skeleton.
+func skeleton(ts []string) string {
+	var b strings.Builder
+	for _, t := range ts {
+		if wordy(t) {
+			b.WriteByte(0)
+		} else {
+			b.WriteString(t)
+		}
+		b.WriteByte(1)
+	}
+	return b.String()
 }
