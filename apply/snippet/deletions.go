@@ -173,13 +173,25 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	var sibs *siblings
 	ids := make([][]string, len(removed))
 	idRead := make([]bool, len(removed))
-	poolTokens := make([][]string, len(pool))
+	poolTokens, poolWords := make([][]string, len(pool)), make([][]string, len(pool))
+	item := make([]bool, len(removed)) // a prose list item, read as words
 	keeps := func(k, j int) bool {
 		if !idRead[k] {
 			if sibs == nil {
-				sibs = readSiblings(fl)
+				sibs = readSiblings(fl, prose)
 			}
-			ids[k], idRead[k] = identity(tokens(del[k]), sibs.of(from+removed[k])), true
+			if item[k] = prose && itemMarker(del[k]) != ""; item[k] {
+				ids[k] = itemIdentity(sibs.tokens[from+removed[k]], sibs.of(from+removed[k]))
+			} else {
+				ids[k] = identity(tokens(del[k]), sibs.of(from+removed[k]))
+			}
+			idRead[k] = true
+		}
+		if item[k] {
+			if poolWords[j] == nil {
+				poolWords[j] = words(pool[j])
+			}
+			return keepsIdentity(ids[k], poolWords[j])
 		}
 		if poolTokens[j] == nil {
 			poolTokens[j] = tokens(pool[j])
@@ -217,7 +229,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		if j >= 0 {
 			continue
 		}
-		if named(del[k]) || defName(del[k]) != "" {
+		if counts(del[k], prose) || defName(del[k]) != "" {
 			unaccounted = append(unaccounted, i)
 		}
 		if opens(del[k]) && !isComment(del[k]) && filled[i] && !rewrote[gap[i]] && !newBlock {
@@ -549,12 +561,12 @@ type siblings struct {
 }
 
 // readSiblings tokenizes every line of the file once and groups them by
-// shape.
-func readSiblings(fl *lineindex.Index) *siblings {
+// shape; in prose, a list item is read as its words, and its shape is
+// its list's.
+func readSiblings(fl *lineindex.Index, prose bool) *siblings {
 	s := &siblings{tokens: make([][]string, fl.Count()), shape: make([]string, fl.Count()), group: map[string][]int{}}
 	for f := range s.tokens {
-		s.tokens[f] = tokens(string(fl.Text(f + 1)))
-		s.shape[f] = skeleton(s.tokens[f])
+		s.shape[f], s.tokens[f] = shapeOf(string(fl.Text(f+1)), prose)
 		s.group[s.shape[f]] = append(s.group[s.shape[f]], f)
 	}
 	return s
@@ -589,4 +601,54 @@ func skeleton(ts []string) string {
 		b.WriteByte(1)
 	}
 	return b.String()
+}
+
+// itemMarker is the marker of a prose list item ("-", "*", "+", or "1."
+// as "1"), or "" when line l is none.
+func itemMarker(l string) string {
+	t := strings.TrimLeft(l, " \t")
+	if len(t) >= 2 && strings.ContainsRune("-*+", rune(t[0])) && t[1] == ' ' {
+		return t[:1]
+	}
+	n := 0
+	for n < len(t) && t[n] >= '0' && t[n] <= '9' {
+		n++
+	}
+	if n > 0 && n+1 < len(t) && (t[n] == '.' || t[n] == ')') && t[n+1] == ' ' {
+		return "1"
+	}
+	return ""
+}
+
+// shapeOf is line l's shape and its tokens as its identity is read: in
+// prose, a list item's words (inline code is words too), and its marker (an
+// item's siblings are the list items of its marker, whatever their
+// length or depth); else every token, and its skeleton.
+func shapeOf(l string, prose bool) (string, []string) {
+	if m := itemMarker(l); prose && m != "" {
+		return "\x02" + m, words(l)
+	}
+	ts := tokens(l)
+	return skeleton(ts), ts
+}
+
+// itemIdentity is what tells a prose list item (as words) apart from
+// the other items of its list (sib, as words): the word at which it
+// first differs from each, in order, whatever their lengths. Items of a
+// list have nothing else in common to read alike by, so each item is a
+// sibling, and its identity is most often its first word ("- Windows
+// CI" among "- Remove ...", "- Fixed ...").
+func itemIdentity(d []string, sib [][]string) []string {
+	var out []string
+	for _, s := range sib {
+		for i := 0; i < len(d) && i < len(s); i++ {
+			if !strings.EqualFold(d[i], s[i]) {
+				if !slices.Contains(out, d[i]) {
+					out = append(out, d[i])
+				}
+				break
+			}
+		}
+	}
+	return out
 }

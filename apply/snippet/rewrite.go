@@ -187,7 +187,7 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 	}
 	vanished := first + len(del) - 1 - last
 	for k := first; k <= last; k++ {
-		if !acc[k] && named(del[k]) {
+		if !acc[k] && counts(del[k], false) {
 			vanished++
 		}
 	}
