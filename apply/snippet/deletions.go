@@ -188,10 +188,22 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 			idRead[k] = true
 		}
 		if item[k] {
+			// An item keeps its identity by half its words that tell it
+			// apart: a list's items are often rewritten together, their
+			// tag ([ADD] to [NEW]) or verb changed, their subject kept.
 			if poolWords[j] == nil {
-				poolWords[j] = words(pool[j])
+				_, poolWords[j] = shapeOf(pool[j], true)
+				if itemMarker(pool[j]) == "" {
+					poolWords[j] = words(pool[j])
+				}
 			}
-			return keepsIdentity(ids[k], poolWords[j])
+			kept := 0
+			for _, t := range ids[k] {
+				if keepsIdentity([]string{t}, poolWords[j]) {
+					kept++
+				}
+			}
+			return 2*kept >= len(ids[k])
 		}
 		if poolTokens[j] == nil {
 			poolTokens[j] = tokens(pool[j])
@@ -626,15 +638,20 @@ func itemMarker(l string) string {
 // length or depth); else every token, and its skeleton.
 func shapeOf(l string, prose bool) (string, []string) {
 	if m := itemMarker(l); prose && m != "" {
-		return "\x02" + m, words(l)
+		ws := words(l)
+		if m == "1" {
+			ws = ws[1:] // an ordered item's number is its place, not its identity
+		}
+		return "\x02" + m, ws
 	}
 	ts := tokens(l)
 	return skeleton(ts), ts
 }
 
-// itemIdentity is what tells a prose list item (as words) apart from
-// the other items of its list (sib, as words): the word at which it
-// first differs from each, in order, whatever their lengths. Items of a
+// itemIdentity is what tells a prose list item (as words, its number
+// aside) apart from the other items of its list (sib, as words): the
+// word at which it first differs from each, in order, whatever their
+// lengths; a new item keeps it by half these words. Items of a
 // list have nothing else in common to read alike by, so each item is a
 // sibling, and its identity is most often its first word ("- Windows
 // CI" among "- Remove ...", "- Fixed ...").

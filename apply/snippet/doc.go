@@ -130,7 +130,11 @@
 // whatever their length, read as words (inline code too): a changelog's
 // items share no punctuation but their marker, and each is told apart
 // by the word at which it first differs from the others, most often its
-// first ("- Windows CI" is not "- Improve CI setup"). Only a comment reads like
+// first ("- Windows CI" is not "- Improve CI setup"); an ordered item's
+// number is its place, not what tells it apart; and a new item keeps an
+// item's identity by half those words, because a list's items are often
+// rewritten together (a tag, [ADD] to [NEW], or a verb changed, the
+// subject kept). Only a comment reads like
 // a comment; a definition (func, def, class, function) reads like one of
 // the same name whatever its signature, and like one of another name (a
 // rename) only where its body stays shown and the rest of its line reads
