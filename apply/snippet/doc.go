@@ -108,7 +108,8 @@
 // because a rewrite keeps its lines' order; new lines that read like the
 // lines they would drop only crosswise are new code beside them. A line
 // replaced by one line in its place, or sent again with only its
-// indentation changed, is that line rewritten. A removed line that has
+// indentation changed (a case label too, which has no name), is that
+// line rewritten. A removed line that has
 // siblings, lines of the file of its shape (the same punctuation, some
 // of the same words and some other: a table's rows, tests of the same
 // calls, a changelog's headings), is read like only by a new line that

@@ -310,6 +310,9 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, k
 			}
 		}
 		nd := dn[k].names
+		if len(nd) == 0 && len(words(d)) > 0 && strings.TrimSpace(d) == strings.TrimSpace(pool[j]) && comment == pn[j].comment && (fit == nil || fit(k, j)) {
+			return pair + 1 // a line without a name (case 8:) re-indented is itself
+		}
 		if len(nd) == 0 || comment != pn[j].comment || (def == "") != (pn[j].def == "") || pn[j].report && !dn[k].report ||
 			def != pn[j].def && fit == nil || fit != nil && !fit(k, j) {
 			return 0
