@@ -36,3 +36,32 @@ func BenchmarkForgottenTrailingMarker(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkForgottenMarkerOverTable is the worst shape for the identity
+// reading (package doc, part 1): every line of the file is a row of one
+// table, so each is every other's sibling, and every removed row reads
+// like the snippet's new rows (the same call), so each one's identity is
+// read. Its cost must grow with the file, not with its square.
+func BenchmarkForgottenMarkerOverTable(b *testing.B) {
+	for _, kb := range []int{20, 200} {
+		var f strings.Builder
+		f.WriteString("const table = []\n")
+		for i := 0; f.Len() < kb*1000; i++ {
+			fmt.Fprintf(&f, "register(\"name%d\", handler%d)\n", i, i)
+		}
+		content := []byte(f.String())
+		var sn strings.Builder
+		sn.WriteString("const table = []\n")
+		for i := range 20 {
+			fmt.Fprintf(&sn, "register(\"other%d\", handlerOther%d)\n", i, i)
+		}
+		s := Parse(sn.String())
+		b.Run(fmt.Sprintf("%dKB", kb), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Plan(content, s, matcher.Options{}); err == nil {
+					b.Fatal("landed a snippet that deletes the whole table")
+				}
+			}
+		})
+	}
+}

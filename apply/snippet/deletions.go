@@ -170,25 +170,40 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	// read like a new line only where that line keeps its identity, what
 	// tells it apart from them (identity): the shape alone is what every
 	// sibling shares. Read once per line, when a new line reads like it.
-	var fileTokens [][]string
+	var sibs *siblings
 	ids := make([][]string, len(removed))
 	idRead := make([]bool, len(removed))
-	poolTokens := make([][]string, len(pool))
+	poolTokens, poolWords := make([][]string, len(pool)), make([][]string, len(pool))
+	item := make([]bool, len(removed)) // a prose list item, read as words
 	keeps := func(k, j int) bool {
 		if !idRead[k] {
-			if fileTokens == nil {
-				fileTokens = make([][]string, fl.Count())
-				for f := range fileTokens {
-					fileTokens[f] = tokens(string(fl.Text(f + 1)))
+			if sibs == nil {
+				sibs = readSiblings(fl, prose)
+			}
+			if item[k] = prose && itemMarker(del[k]) != ""; item[k] {
+				ids[k] = itemIdentity(sibs.tokens[from+removed[k]], sibs.of(from+removed[k]))
+			} else {
+				ids[k] = identity(tokens(del[k]), sibs.of(from+removed[k]))
+			}
+			idRead[k] = true
+		}
+		if item[k] {
+			// An item keeps its identity by half its words that tell it
+			// apart: a list's items are often rewritten together, their
+			// tag ([ADD] to [NEW]) or verb changed, their subject kept.
+			if poolWords[j] == nil {
+				_, poolWords[j] = shapeOf(pool[j], true)
+				if itemMarker(pool[j]) == "" {
+					poolWords[j] = words(pool[j])
 				}
 			}
-			var sib [][]string
-			for f, ft := range fileTokens {
-				if f != from+removed[k] {
-					sib = append(sib, ft)
+			kept := 0
+			for _, t := range ids[k] {
+				if keepsIdentity([]string{t}, poolWords[j]) {
+					kept++
 				}
 			}
-			ids[k], idRead[k] = identity(tokens(del[k]), sib), true
+			return 2*kept >= len(ids[k])
 		}
 		if poolTokens[j] == nil {
 			poolTokens[j] = tokens(pool[j])
@@ -226,7 +241,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		if j >= 0 {
 			continue
 		}
-		if named(del[k]) || defName(del[k]) != "" {
+		if counts(del[k], prose) || defName(del[k]) != "" {
 			unaccounted = append(unaccounted, i)
 		}
 		if opens(del[k]) && !isComment(del[k]) && filled[i] && !rewrote[gap[i]] && !newBlock {
@@ -538,4 +553,119 @@ func bracketDelta(fl *lineindex.Index, from, to int, newLines []string) int {
 		old = append(old, string(fl.Text(i+1)))
 	}
 	return brackets(old) - brackets(newLines)
+}
+
+// maxSiblings is how many of a removed line's siblings, the lines of
+// its shape nearest it, on either side, its identity is read against
+// (package doc, part 1). A table a reader compares by eye is shorter;
+// and on a file that is one long table, where every removed row reads
+// like a new row, reading each against all the others would cost the
+// square of the file.
+const maxSiblings = 64
+
+// siblings is a file's lines as tokens, grouped by their shape
+// (skeleton): the lines that may be one another's siblings
+// (firstDifference), read once per region.
+type siblings struct {
+	tokens [][]string
+	shape  []string         // each line's skeleton
+	group  map[string][]int // skeleton -> its lines (0-based), in order
+}
+
+// readSiblings tokenizes every line of the file once and groups them by
+// shape; in prose, a list item is read as its words, and its shape is
+// its list's.
+func readSiblings(fl *lineindex.Index, prose bool) *siblings {
+	s := &siblings{tokens: make([][]string, fl.Count()), shape: make([]string, fl.Count()), group: map[string][]int{}}
+	for f := range s.tokens {
+		s.shape[f], s.tokens[f] = shapeOf(string(fl.Text(f+1)), prose)
+		s.group[s.shape[f]] = append(s.group[s.shape[f]], f)
+	}
+	return s
+}
+
+// of is the siblings of file line f (0-based) that its identity is read
+// against: the other lines of its shape, the maxSiblings nearest it on
+// either side.
+func (s *siblings) of(f int) [][]string {
+	g := s.group[s.shape[f]]
+	at, _ := slices.BinarySearch(g, f)
+	var out [][]string
+	for _, o := range g[max(0, at-maxSiblings):min(len(g), at+maxSiblings+1)] {
+		if o != f {
+			out = append(out, s.tokens[o])
+		}
+	}
+	return out
+}
+
+// skeleton is the shape of a line of tokens: its punctuation, with each
+// word, number or string as one placeholder. Lines that firstDifference
+// may call alike have the same skeleton.
+func skeleton(ts []string) string {
+	var b strings.Builder
+	for _, t := range ts {
+		if wordy(t) {
+			b.WriteByte(0)
+		} else {
+			b.WriteString(t)
+		}
+		b.WriteByte(1)
+	}
+	return b.String()
+}
+
+// itemMarker is the marker of a prose list item ("-", "*", "+", or "1."
+// as "1"), or "" when line l is none.
+func itemMarker(l string) string {
+	t := strings.TrimLeft(l, " \t")
+	if len(t) >= 2 && strings.ContainsRune("-*+", rune(t[0])) && t[1] == ' ' {
+		return t[:1]
+	}
+	n := 0
+	for n < len(t) && t[n] >= '0' && t[n] <= '9' {
+		n++
+	}
+	if n > 0 && n+1 < len(t) && (t[n] == '.' || t[n] == ')') && t[n+1] == ' ' {
+		return "1"
+	}
+	return ""
+}
+
+// shapeOf is line l's shape and its tokens as its identity is read: in
+// prose, a list item's words (inline code is words too), and its marker (an
+// item's siblings are the list items of its marker, whatever their
+// length or depth); else every token, and its skeleton.
+func shapeOf(l string, prose bool) (string, []string) {
+	if m := itemMarker(l); prose && m != "" {
+		ws := words(l)
+		if m == "1" {
+			ws = ws[1:] // an ordered item's number is its place, not its identity
+		}
+		return "\x02" + m, ws
+	}
+	ts := tokens(l)
+	return skeleton(ts), ts
+}
+
+// itemIdentity is what tells a prose list item (as words, its number
+// aside) apart from the other items of its list (sib, as words): the
+// word at which it first differs from each, in order, whatever their
+// lengths; a new item keeps it by half these words. Items of a
+// list have nothing else in common to read alike by, so each item is a
+// sibling, and its identity is most often its first word ("- Windows
+// CI" among "- Remove ...", "- Fixed ...").
+func itemIdentity(d []string, sib [][]string) []string {
+	var out []string
+	for _, s := range sib {
+		for i := 0; i < len(d) && i < len(s); i++ {
+			if !strings.EqualFold(d[i], s[i]) {
+				if !slices.Contains(out, d[i]) {
+					out = append(out, d[i])
+				}
+				break
+			}
+		}
+	}
+	return out
 }

@@ -108,7 +108,8 @@
 // because a rewrite keeps its lines' order; new lines that read like the
 // lines they would drop only crosswise are new code beside them. A line
 // replaced by one line in its place, or sent again with only its
-// indentation changed, is that line rewritten. A removed line that has
+// indentation changed (a case label too, which has no name), is that
+// line rewritten. A removed line that has
 // siblings, lines of the file of its shape (the same punctuation, some
 // of the same words and some other: a table's rows, tests of the same
 // calls, a changelog's headings), is read like only by a new line that
@@ -120,7 +121,21 @@
 // and letter case aside. Shape is what every sibling shares, so a new row reading
 // like a row it would drop is no evidence that it is that row
 // rewritten; a row changed keeps its key. This holds in place too, and
-// siblings are sought in the whole file, so no distance is chosen. Only a comment reads like
+// siblings are sought in the whole file, so no distance is chosen; but
+// a line's identity is read against at most the 64 lines of its shape
+// nearest it on either side, because on a file that is one long table,
+// where every removed row reads like a new row, reading each row
+// against all the others costs the square of the file (a table a
+// reader compares by eye is shorter). In prose (Markdown, plain text),
+// a list item's siblings are the items of its marker (-, *, +, 1.)
+// whatever their length, read as words (inline code too): a changelog's
+// items share no punctuation but their marker, and each is told apart
+// by the word at which it first differs from the others, most often its
+// first ("- Windows CI" is not "- Improve CI setup"); an ordered item's
+// number is its place, not what tells it apart; and a new item keeps an
+// item's identity by half those words, because a list's items are often
+// rewritten together (a tag, [ADD] to [NEW], or a verb changed, the
+// subject kept). Only a comment reads like
 // a comment; a definition (func, def, class, function) reads like one of
 // the same name whatever its signature, and like one of another name (a
 // rename) only where its body stays shown and the rest of its line reads
@@ -176,7 +191,10 @@
 // here tuned on: with one, 3% of their rewrites and deletions are
 // refused; with three, markers forgotten over three lines land. Lines
 // without a name (a brace, return nil, else:) say nothing either way and
-// never count.
+// never count; but a case label (case 0x01:, case "get":) counts, its
+// value being what it is about as a name is (a switch's labels dropped
+// are a table's rows gone), and in prose every word counts, a version
+// number too ("0.5.0 (2017-02-06)" names its changelog section).
 //
 // 4. Structure. Whatever is accounted for: the lines the snippet removes
 // and the lines it puts in their place open as many brackets as they

@@ -199,6 +199,21 @@ func names(s string) []string {
 
 func named(s string) bool { return len(names(s)) > 0 }
 
+// counts reports whether removed line s counts among the lines a region
+// may drop with nothing like them (package doc, part 3): a line with a
+// name, or a case label, whose value (case 0x01:, case "get":) is what
+// it is about as a name is: a switch's labels dropped are a table's rows
+// gone. In prose every word counts, a version number too (a changelog's
+// "0.5.0 (2017-02-06)" is its section's name).
+func counts(s string, prose bool) bool {
+	if named(s) || prose && len(words(s)) > 0 {
+		return true
+	}
+	t := strings.TrimSpace(codeOf(s))
+	f := strings.Fields(t)
+	return len(f) >= 2 && f[0] == "case" && strings.HasSuffix(t, ":")
+}
+
 // wordOverlap is the share of the words (runs of letters, digits and _)
 // of a that b has too, counted with multiplicity; lines without words
 // compare their punctuation as one word.

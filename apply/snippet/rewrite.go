@@ -187,7 +187,7 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 	}
 	vanished := first + len(del) - 1 - last
 	for k := first; k <= last; k++ {
-		if !acc[k] && named(del[k]) {
+		if !acc[k] && counts(del[k], false) {
 			vanished++
 		}
 	}
@@ -310,6 +310,9 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, k
 			}
 		}
 		nd := dn[k].names
+		if len(nd) == 0 && len(words(d)) > 0 && strings.TrimSpace(d) == strings.TrimSpace(pool[j]) && comment == pn[j].comment && (fit == nil || fit(k, j)) {
+			return pair + 1 // a line without a name (case 8:) re-indented is itself
+		}
 		if len(nd) == 0 || comment != pn[j].comment || (def == "") != (pn[j].def == "") || pn[j].report && !dn[k].report ||
 			def != pn[j].def && fit == nil || fit != nil && !fit(k, j) {
 			return 0

@@ -35,7 +35,8 @@ var reasons = map[string]Reason{"NoAnchor": NoAnchor, "AnchorTwice": AnchorTwice
 
 // TestTable runs testdata/*.txtar: sections content, snippet and want (or
 // the comment's "refuse: notfound|ambiguous|deletes|ends", "why:" naming
-// the Reason, and "reason:", a part of the message).
+// the Reason, and "reason:", a part of the message); "file:" names the
+// file the snippet is for (prose or code).
 func TestTable(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
 	if len(files) == 0 {
@@ -58,7 +59,11 @@ func TestTable(t *testing.T) {
 					opts[strings.TrimSpace(k)] = strings.TrimSpace(v)
 				}
 			}
-			reps, err := Plan([]byte(sec["content"]), Parse(sec["snippet"]), matcher.Options{})
+			sn := Parse(sec["snippet"])
+			if name := opts["file"]; name != "" {
+				sn = ParseFile(name, sec["snippet"], []byte(sec["content"]))
+			}
+			reps, err := Plan([]byte(sec["content"]), sn, matcher.Options{})
 			if want, ok := opts["refuse"]; ok {
 				if err == nil {
 					t.Fatalf("landed, want a refusal (%s):\n%s", want, apply(sec["content"], reps))
