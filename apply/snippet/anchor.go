@@ -82,6 +82,15 @@ func grow(content []byte, fl *lineindex.Index, block func(n int) string, limit, 
 		var ref *matcher.Refusal
 		switch {
 		case err == nil && anchorTier(m.Tier):
+			if m.Tier == matcher.Indentation && !oneShift(text, fl, line) {
+				// The matcher fits these lines to the file only by
+				// scaling their indentation (levels of another width),
+				// not by one shift: the line that breaks the shift is
+				// not the anchor's, and re-indenting the region as the
+				// block was read would leave some of its lines where
+				// the snippet has them.
+				return best
+			}
 			a := anchor{n: n, line: line, m: m, found: true}
 			if best.found && anchorPlace(a, isTail) != anchorPlace(best, isTail) {
 				if shift && best.n == 1 && len(words(block(1))) == 0 && m.Tier == matcher.Indentation && nonBlankLines(text) >= 2 {
@@ -147,6 +156,44 @@ func grow(content []byte, fl *lineindex.Index, block func(n int) string, limit, 
 		break
 	}
 	return best
+}
+
+// oneShift reports whether the block's lines, standing in the file from
+// 0-based line at, differ from the file's lines by one shift of their
+// indentation: every line that is not blank has the same white space
+// added before its indentation, or the same removed. Lines whose
+// indentation and the file's are not one the other's suffix (tabs written
+// as spaces, or the reverse) are not read here: they are the matcher's
+// conversion, and say nothing against a shift.
+func oneShift(block string, fl *lineindex.Index, at int) bool {
+	const unset = "\x00"
+	added, removed := unset, unset
+	for k, l := range splitKeep(block) {
+		body := strings.TrimRight(l, "\r\n")
+		if strings.TrimSpace(body) == "" || at+k >= fl.Count() {
+			continue
+		}
+		file := string(fl.Text(at + k + 1))
+		si := body[:len(body)-len(strings.TrimLeft(body, " \t"))]
+		fi := file[:len(file)-len(strings.TrimLeft(file, " \t"))]
+		var a, r string
+		switch {
+		case strings.HasSuffix(fi, si):
+			a = fi[:len(fi)-len(si)]
+		case strings.HasSuffix(si, fi):
+			r = si[:len(si)-len(fi)]
+		default:
+			continue
+		}
+		if added == unset {
+			added, removed = a, r
+			continue
+		}
+		if a != added || r != removed {
+			return false
+		}
+	}
+	return true
 }
 
 func nonBlankLines(text string) int {

@@ -35,7 +35,11 @@
 // blank-line, typography and escape tiers do not place anchors: a blank
 // line or a changed character at a region's edge is a change, not a slip).
 // An anchor grows one line at a time while it stays at one place by one
-// tier; a block that stands several times grows until it stands once, but
+// tier, and, found by its indentation, while its lines keep one shift (the
+// same white space added before each line's indentation, or removed): a
+// line that the matcher fits only by scaling indentation levels (a key at
+// the margin after lines sent two columns left) ends it, so the region is
+// re-indented by the shift alone; a block that stands several times grows until it stands once, but
 // a blank line, or a looser tier than the one that found the places, never
 // counts as what tells them apart; but
 // for a region sent without its common indentation, a block of two lines
