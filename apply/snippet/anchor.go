@@ -174,8 +174,7 @@ func oneShift(block string, fl *lineindex.Index, at int) bool {
 			continue
 		}
 		file := string(fl.Text(at + k + 1))
-		si := body[:len(body)-len(strings.TrimLeft(body, " \t"))]
-		fi := file[:len(file)-len(strings.TrimLeft(file, " \t"))]
+		si, fi := body[:indentWidth(body)], file[:indentWidth(file)]
 		var a, r string
 		switch {
 		case strings.HasSuffix(fi, si):
@@ -688,7 +687,7 @@ func reindent(m matcher.Match, text string) string {
 			continue
 		}
 		g := strings.TrimRight(got[j], "\r\n")
-		got[j] = g[:len(g)-len(strings.TrimLeft(g, " \t"))] + strings.TrimLeft(body, " \t") + eol
+		got[j] = g[:indentWidth(g)] + body[indentWidth(body):] + eol
 	}
 	return strings.Join(got, "")
 }
