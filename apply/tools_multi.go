@@ -173,7 +173,7 @@ func runMultiEdit(ctx context.Context, e *Engine, req *MultiEditRequest) (*Multi
 // when it resolves, else the path as given (an edit that fails on it is
 // counted against that).
 func (tx *Tx) fileKey(path string) string {
-	if rel, _, err := tx.e.resolve(path, ""); err == nil {
+	if rel, _, err := tx.resolve(path, ""); err == nil {
 		return rel
 	}
 	return path

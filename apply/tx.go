@@ -92,6 +92,24 @@ type Tx struct {
 	files     []*TxFile
 	byRel     map[string]*TxFile
 	unchanged []Unchanged
+	// resolved holds the paths resolved in this call, as given: a
+	// multi_edit of many edits names one file many times, and resolving
+	// it walks the path's directories and reads HEAD's tree.
+	resolved map[string][2]string
+}
+
+// resolve is Engine.resolve, once per path and call.
+func (tx *Tx) resolve(path, edit string) (rel, abs string, err error) {
+	if r, ok := tx.resolved[path]; ok {
+		return r[0], r[1], nil
+	}
+	if rel, abs, err = tx.e.resolve(path, edit); err == nil {
+		if tx.resolved == nil {
+			tx.resolved = map[string][2]string{}
+		}
+		tx.resolved[path] = [2]string{rel, abs}
+	}
+	return rel, abs, err
 }
 
 // TxFile is one file inside a transaction. Every format hands it located
@@ -187,7 +205,7 @@ func (tx *Tx) OpenBinary(path, edit string, create bool) (*TxFile, error) {
 }
 
 func (tx *Tx) open(path, edit string, create, binary bool) (*TxFile, error) {
-	rel, abs, err := tx.e.resolve(path, edit)
+	rel, abs, err := tx.resolve(path, edit)
 	if err != nil {
 		return nil, err
 	}
