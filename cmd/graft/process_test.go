@@ -13,11 +13,13 @@ import (
 	"github.com/graftdev/graft/gitstore/gittest"
 )
 
-// A warm CLI edit (the identity asked of git by an earlier call, whose
-// key still holds) starts no process, and reads HEAD and its branch once
-// and the journal ref once plus once under its lock to move it: strace's
-// record of the whole process. Skipped where strace is missing.
-func TestWarmEditStartsNoProcess(t *testing.T) {
+// straceWarmEdit makes a repository with d/a.txt, edits it once (cold: the
+// identity is asked of git), then records the second edit (warm) under
+// strace with the system calls trace names ("execve,openat"), and returns
+// the repository and strace's record. It skips where strace is missing or
+// the refs are reftable (moved through git).
+func straceWarmEdit(t *testing.T, trace string) (dir string, record []byte) {
+	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("strace is Linux's")
 	}
@@ -29,24 +31,32 @@ func TestWarmEditStartsNoProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := gittest.Repo(t, map[string]string{"d/a.txt": "v0\n"})
+	dir = gittest.Repo(t, map[string]string{"d/a.txt": "v0\n"})
 	if _, err := os.Stat(filepath.Join(dir, ".git", "reftable")); err == nil {
 		t.Skip("reftable refs are read and moved through git")
 	}
 	run := func(args ...string) {
 		t.Helper()
-		cmd := exec.Command(args[0], args[1:]...)
-		if out, err := cmd.CombinedOutput(); err != nil {
+		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
 			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
-	run(graft, "-C", dir, "edit", "d/a.txt", "--old", "v0", "--new", "v1") // cold: asks git who commits
+	run(graft, "-C", dir, "edit", "d/a.txt", "--old", "v0", "--new", "v1")
 	log := filepath.Join(t.TempDir(), "strace")
-	run(strace, "-f", "-qq", "-o", log, "-e", "trace=execve,open,openat", graft, "-C", dir, "edit", "d/a.txt", "--old", "v1", "--new", "v2")
-	b, err := os.ReadFile(log)
+	run(strace, "-f", "-qq", "-o", log, "-e", "trace="+trace, graft, "-C", dir, "edit", "d/a.txt", "--old", "v1", "--new", "v2")
+	record, err = os.ReadFile(log)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir, record
+}
+
+// A warm CLI edit (the identity asked of git by an earlier call, whose
+// key still holds) starts no process, and reads HEAD and its branch once
+// and the journal ref once plus once under its lock to move it: strace's
+// record of the whole process. Skipped where strace is missing.
+func TestWarmEditStartsNoProcess(t *testing.T) {
+	dir, b := straceWarmEdit(t, "execve,open,openat")
 	var execs []string
 	opened := map[string]int{}
 	openRE := regexp.MustCompile(`open(at)?\((AT_FDCWD, )?"([^"]*)"`)
@@ -81,33 +91,7 @@ func TestWarmEditStartsNoProcess(t *testing.T) {
 // replaced file is held open (opened O_NOFOLLOW) and closed only after the
 // lock's flock(LOCK_UN). Skipped where strace is missing.
 func TestEditFreesReplacedAfterUnlock(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("strace is Linux's")
-	}
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("strace is not installed")
-	}
-	graft, err := exec.LookPath("graft")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := gittest.Repo(t, map[string]string{"d/a.txt": "v0\n"})
-	if _, err := os.Stat(filepath.Join(dir, ".git", "reftable")); err == nil {
-		t.Skip("reftable refs are moved through git")
-	}
-	if out, err := exec.Command(graft, "-C", dir, "edit", "d/a.txt", "--old", "v0", "--new", "v1").CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	log := filepath.Join(t.TempDir(), "strace")
-	cmd := exec.Command(strace, "-f", "-qq", "-o", log, "-e", "trace=openat,close,flock", graft, "-C", dir, "edit", "d/a.txt", "--old", "v1", "--new", "v2")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	b, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, b := straceWarmEdit(t, "openat,close,flock")
 	heldRE := regexp.MustCompile(`openat\(AT_FDCWD, "([^"]*)", [^)]*O_NOFOLLOW[^)]*\) = (\d+)`)
 	held := map[string]string{} // fd -> what it holds, until closed
 	var freedUnder []string
@@ -208,33 +192,7 @@ func TestStartupBuildsNoEncodingTables(t *testing.T) {
 // of a warm edit: the create of refs/graft/main.lock comes before the
 // rename of the file's temporary copy.
 func TestEditLocksRefBeforeRename(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("strace is Linux's")
-	}
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("strace is not installed")
-	}
-	graft, err := exec.LookPath("graft")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := gittest.Repo(t, map[string]string{"d/a.txt": "v0\n"})
-	if _, err := os.Stat(filepath.Join(dir, ".git", "reftable")); err == nil {
-		t.Skip("reftable refs are moved through git")
-	}
-	if out, err := exec.Command(graft, "-C", dir, "edit", "d/a.txt", "--old", "v0", "--new", "v1").CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	log := filepath.Join(t.TempDir(), "strace")
-	cmd := exec.Command(strace, "-f", "-qq", "-o", log, "-e", "trace=openat,rename,renameat,renameat2", graft, "-C", dir, "edit", "d/a.txt", "--old", "v1", "--new", "v2")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	b, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, b := straceWarmEdit(t, "openat,rename,renameat,renameat2")
 	locked, renamed := -1, -1
 	for i, call := range straceCalls(string(b)) {
 		switch {
