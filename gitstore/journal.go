@@ -261,9 +261,11 @@ func compareContent(name string, want []byte) (same, grown bool, fi fs.FileInfo,
 	if fi, err = f.Stat(); err != nil {
 		return false, false, nil, err
 	}
-	buf := make([]byte, min(256<<10, len(want)+1)) // +1 sees a file that grew
+	bp := chunks.Get().(*[]byte)
+	defer chunks.Put(bp)
+	buf := *bp
 	for {
-		n, err := io.ReadFull(f, buf)
+		n, err := io.ReadFull(f, buf[:min(len(buf), len(want)+1)]) // +1 sees a file that grew
 		if n > len(want) {
 			return false, bytes.Equal(buf[:len(want)], want), fi, nil
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/graftdev/graft/internal/testhook"
@@ -234,17 +235,24 @@ func (h *heldFile) judge(base [][]byte, baseAbsent bool, c checked, carry bool) 
 	return lateChanged, nil
 }
 
+// chunks are the buffers in which a call reads a file it compares with
+// bytes it holds (compareContent, hasPrefixParts): a file is compared a
+// chunk at a time, so that the comparison holds no second copy of it. A
+// call holding a copy of each file it checks made a long-running server's
+// memory grow with the files it edits (the soak, docs/BENCHMARKS.md); 64
+// KB chunks cost a 10 MB file 160 reads, a few tenths of a millisecond.
+var chunks = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
+
 // hasPrefixParts reports whether r starts with the concatenation of parts,
 // reading it in chunks.
 func hasPrefixParts(r io.ReaderAt, parts [][]byte) (bool, error) {
-	var buf []byte
+	bp := chunks.Get().(*[]byte)
+	defer chunks.Put(bp)
+	buf := *bp
 	off := int64(0)
 	for _, p := range parts {
 		for len(p) > 0 {
-			k := min(len(p), 256<<10)
-			if cap(buf) < k {
-				buf = make([]byte, k)
-			}
+			k := min(len(p), len(buf))
 			n, err := r.ReadAt(buf[:k], off)
 			if n < k {
 				if err == nil || err == io.EOF {

@@ -1,12 +1,14 @@
 package gitstore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -384,4 +386,51 @@ func TestLateWritesWithLinks(t *testing.T) {
 		noTemps(t, dir)
 		fsck(t, dir)
 	})
+}
+
+// Comparing a file with the bytes a call holds reads it a chunk at a time:
+// the comparison holds no second copy of the file (a server editing files
+// of hundreds of kilobytes kept two more copies a call, and its memory
+// grew with its files: the soak), and tells a same file, a grown one and
+// a changed one apart at every chunk boundary.
+func TestCompareContentInChunks(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "f")
+	want := bytes.Repeat([]byte("0123456789abcdef\n"), 1<<20/17)
+	for _, tc := range []struct {
+		name        string
+		file        []byte
+		same, grown bool
+	}{
+		{"same", want, true, false},
+		{"grown", append(slices.Clone(want), "appended\n"...), false, true},
+		{"changed at a chunk's end", func() []byte { b := slices.Clone(want); b[64<<10-1] ^= 1; return b }(), false, false},
+		{"changed in the last byte", func() []byte { b := slices.Clone(want); b[len(b)-1] ^= 1; return b }(), false, false},
+		{"short by a byte", want[:len(want)-1], false, false},
+	} {
+		if err := os.WriteFile(name, tc.file, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		compareContent(name, want) // the chunk pool's first buffer
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		same, grown, _, err := compareContent(name, want)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if same != tc.same || grown != tc.grown {
+			t.Errorf("%s: same %v grown %v, want %v %v", tc.name, same, grown, tc.same, tc.grown)
+		}
+		if a := after.TotalAlloc - before.TotalAlloc; a > 128<<10 {
+			t.Errorf("%s: comparing a %d-byte file allocated %d bytes", tc.name, len(want), a)
+		}
+		ok, err := hasPrefixParts(bytes.NewReader(tc.file), [][]byte{want[:100], want[100:]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok != (tc.same || tc.grown) {
+			t.Errorf("%s: hasPrefixParts %v", tc.name, ok)
+		}
+	}
 }

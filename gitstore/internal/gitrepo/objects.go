@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"sync/atomic"
 
 	"github.com/go-git/go-git/v6/plumbing"
@@ -171,15 +170,61 @@ func (r *Repo) Write(typ string, parts [][]byte, h ID) error {
 	return nil
 }
 
-// looseWriters are the zlib writers of loose objects, kept for reuse (a
-// new compressing writer allocates and clears about 700 KB).
-var looseWriters = sync.Pool{New: func() any { return &levelWriter{} }}
+// looseWriters are the zlib writers of loose objects, with their output
+// buffers, kept for reuse: a compressing writer allocates and clears about
+// 650 KB. They are a free list of a fixed size, not a sync.Pool, because a
+// pool is emptied by every garbage collection: in a long-running server
+// that collects a few times a second, each big object after a collection
+// allocated a new compressor, and those 650 KB pieces, two at a time (a
+// call writes its objects on two goroutines), raised the heap's goal and
+// with it the server's resident memory once its files passed StoredLimit
+// (the soak, docs/BENCHMARKS.md). The list holds as many writers as a
+// call writes objects at once; a writer beyond them is made and dropped.
+var looseWriters = make(chan *looseWriter, 2)
+
+// looseWriter is a zlib writer and the buffer under it.
+type looseWriter struct {
+	zw levelWriter
+	bw *bufio.Writer // nil until an object needs the whole 64 KB
+}
+
+// getLooseWriter takes a writer from the free list, or makes one.
+func getLooseWriter() *looseWriter {
+	select {
+	case lw := <-looseWriters:
+		return lw
+	default:
+		return &looseWriter{}
+	}
+}
+
+// putLooseWriter gives lw back to the free list, or drops it when full.
+func putLooseWriter(lw *looseWriter) {
+	lw.zw.Reset(nil)
+	if lw.bw != nil {
+		lw.bw.Reset(nil)
+	}
+	select {
+	case looseWriters <- lw:
+	default:
+	}
+}
 
 // writeLoose writes a loose object's zlib stream to w.
 func writeLoose(w io.Writer, typ string, n int, parts [][]byte) error {
-	bw := bufio.NewWriterSize(w, min(64<<10, n+64))
-	zw := looseWriters.Get().(*levelWriter)
-	defer looseWriters.Put(zw)
+	lw := getLooseWriter()
+	defer putLooseWriter(lw)
+	var bw *bufio.Writer
+	if n+64 < 64<<10 {
+		bw = bufio.NewWriterSize(w, n+64) // a small object: a small buffer
+	} else {
+		if lw.bw == nil {
+			lw.bw = bufio.NewWriterSize(w, 64<<10)
+		}
+		bw = lw.bw
+		bw.Reset(w)
+	}
+	zw := &lw.zw
 	zw.Reset(bw)
 	head := make([]byte, 0, 32)
 	head = append(head, typ...)

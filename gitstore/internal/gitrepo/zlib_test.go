@@ -53,3 +53,41 @@ func TestStoredObjectsNeedNoCompressor(t *testing.T) {
 		}
 	}
 }
+
+// The writers of compressed objects outlive garbage collections: a
+// long-running server collects a few times a second, and a pool emptied by
+// each collection made a new 650 KB compressor for most big objects, whose
+// garbage raised the heap's goal (the soak's resident memory). Writing a
+// compressed object after two collections allocates no compressor.
+func TestLooseWritersOutliveCollections(t *testing.T) {
+	n := StoredLimit + 4096
+	content := []byte(strings.Repeat("compressed bytes\n", n/17+1)[:n])
+	write := func() uint64 {
+		var out bytes.Buffer
+		out.Grow(2 * n)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if err := writeLoose(&out, "blob", n, [][]byte{content}); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		zr, err := zlib.NewReader(&out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := append(fmt.Appendf(nil, "blob %d\x00", n), content...); !bytes.Equal(got, want) {
+			t.Fatalf("read back %d bytes that differ", len(got))
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	write() // the first makes the compressor
+	runtime.GC()
+	runtime.GC()
+	if a := write(); a > 256<<10 {
+		t.Errorf("after two collections, a compressed object allocated %d bytes: a new compressor", a)
+	}
+}
