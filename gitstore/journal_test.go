@@ -10,8 +10,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-
-	"github.com/graftdev/graft/gitstore/internal/gitrepo"
 )
 
 func TestJournalCommitPerCall(t *testing.T) {
@@ -495,7 +493,7 @@ func TestDeferFreesKeepsReplacedUntilReleased(t *testing.T) {
 // path whose end-of-line conversion needs the whole content (a CRLF split
 // across two parts).
 func TestLandNewParts(t *testing.T) {
-	big := strings.Repeat("line of a big file\n", 2*gitrepo.CompressLimit/19)
+	big := strings.Repeat("line of a big file\n", (2<<20)/19)
 	dir := newRepo(t, map[string]string{
 		".gitattributes": "crlf.txt text eol=lf\n",
 		"big.txt":        big,

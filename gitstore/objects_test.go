@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/graftdev/graft/gitstore/gittest"
-	"github.com/graftdev/graft/gitstore/internal/gitrepo"
 )
 
 // splitParts cuts content into parts at random places, with empty parts
@@ -120,12 +119,12 @@ func TestRefDeltasAndAlternates(t *testing.T) {
 	}
 }
 
-// Objects of every size class (stored, compressed, stored again past
-// gitrepo.CompressLimit) are read back by git byte for byte.
+// Objects of every size, across stored blocks' 65,535-byte boundaries, are
+// read back by git byte for byte.
 func TestLooseObjectSizesReadByGit(t *testing.T) {
 	dir := newRepo(t, map[string]string{"a.txt": "a\n"})
 	s := open(t, dir)
-	for _, n := range []int{10, gitrepo.StoredLimit + 1, gitrepo.CompressLimit - 1, gitrepo.CompressLimit, 3 * gitrepo.CompressLimit} {
+	for _, n := range []int{10, 65535, 65536, 1<<20 - 1, 3 << 20} {
 		content := []byte(strings.Repeat("0123456789abcde\n", n/16+1)[:n])
 		h, err := s.writeBlob(content)
 		if err != nil {

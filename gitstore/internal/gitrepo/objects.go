@@ -170,16 +170,13 @@ func (r *Repo) Write(typ string, parts [][]byte, h ID) error {
 	return nil
 }
 
-// looseWriters are the zlib writers of loose objects, with their output
-// buffers, kept for reuse: a compressing writer allocates and clears about
-// 650 KB. They are a free list of a fixed size, not a sync.Pool, because a
-// pool is emptied by every garbage collection: in a long-running server
-// that collects a few times a second, each big object after a collection
-// allocated a new compressor, and those 650 KB pieces, two at a time (a
-// call writes its objects on two goroutines), raised the heap's goal and
-// with it the server's resident memory once its files passed StoredLimit
-// (the soak, docs/BENCHMARKS.md). The list holds as many writers as a
-// call writes objects at once; a writer beyond them is made and dropped.
+// looseWriters are the zlib writers of loose objects, with their 64 KB
+// output buffers, kept for reuse. They are a free list of a fixed size,
+// not a sync.Pool, because a pool is emptied by every garbage collection,
+// which a long-running server runs a few times a second: its writers'
+// buffers were made again for most objects. The list holds as many
+// writers as a call writes objects at once (two goroutines); a writer
+// beyond them is made and dropped.
 var looseWriters = make(chan *looseWriter, 2)
 
 // looseWriter is a zlib writer and the buffer under it.

@@ -231,7 +231,7 @@ func TestWriteLoose(t *testing.T) {
 	f := formatOf(t, dir)
 	r := Open(git, git, f)
 	defer r.Close()
-	for _, size := range []int{0, 10, StoredLimit + 1, CompressLimit + 1} {
+	for _, size := range []int{0, 10, 64<<10 + 1, 1<<20 + 1} {
 		content := bytes.Repeat([]byte("0123456789abcdef"), size/16+1)[:size]
 		parts := [][]byte{content[:size/2], content[size/2:]}
 		h := f.Sum("blob", parts)

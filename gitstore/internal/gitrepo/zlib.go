@@ -13,26 +13,26 @@ import (
 )
 
 // Loose objects are zlib streams, written by go-git's object writer with
-// the standard library's compress/zlib. The compression level is chosen
-// per object from the "TYPE SIZE\0" header go-git writes first:
+// the standard library's compress/zlib. graft writes its own objects
+// (those whose "TYPE SIZE\0" header go-git writes first) in stored,
+// uncompressed deflate blocks, which git reads like any other zlib stream
+// and compresses when it packs them (git gc):
 //
-//   - up to StoredLimit and from CompressLimit on, stored (uncompressed)
-//     blocks, which git reads like any other zlib stream and compresses
-//     when it packs them (git gc): a compressing writer allocates and
-//     clears about 700 KB before its first byte, which costs a short-lived
-//     process more than writing a few kilobytes plainly, and compressing a
-//     big file is the biggest cost of an edit of it (about 100 ms for 10 MB
-//     here, more than the rest of the call);
-//   - in between, zlib's fastest level, as git's own loose objects are by
-//     default.
+//   - a compressing writer allocates and clears about 1.2 MB of tables
+//     before its first byte, which costs a short-lived process more than
+//     writing a few kilobytes plainly, and which a long-running server
+//     either keeps (its resident memory then steps up by it once its files
+//     pass a size, the soak's check in docs/BENCHMARKS.md) or makes again
+//     after each garbage collection;
+//   - compressing is the biggest cost of an edit of a big file: zlib's
+//     fastest level, git's default for loose objects, takes about 3.7 ms
+//     for 400 KB of Go source and 100 ms for 10 MB here, against 0.14 ms
+//     and a few ms stored.
 //
-// Anything else go-git compresses (nothing graft calls) gets zlib's
-// default level.
-const (
-	StoredLimit   = 64 << 10
-	CompressLimit = 1 << 20
-)
-
+// The price is disk: until git packs them, graft's loose objects take the
+// size of the files (a 400 KB source file 400 KB, against about 150 KB
+// compressed). Anything else go-git compresses (nothing graft calls) gets
+// zlib's default level.
 func registerZlib() {
 	if err := plugin.Register(plugin.Zlib(), func() gitzlib.Provider { return levelProvider{} }); err != nil {
 		panic(err)
@@ -47,17 +47,12 @@ func (levelProvider) NewReader(r io.Reader) (gitzlib.Reader, error) {
 
 func (levelProvider) NewWriter(w io.Writer) gitzlib.Writer { return &levelWriter{dst: w} }
 
-// levelWriter is a zlib writer whose level is picked at its first write.
-// The compressing writer is kept for reuse (go-git pools this one); stored
-// blocks are written by storedWriter, which needs no compressor: a
-// compress/flate writer holds about 650 KB of tables whatever its level,
-// so that a pooled writer of each level held twice that, and a
-// long-running server's memory grew by it once its files passed
-// StoredLimit (the soak, docs/BENCHMARKS.md).
+// levelWriter is a zlib writer whose level is picked at its first write:
+// stored blocks, written by storedWriter (which needs no compressor), for
+// an object graft writes; zlib's default level otherwise.
 type levelWriter struct {
 	dst    io.Writer
 	cur    zlibWriter
-	fast   *zlib.Writer
 	stored storedWriter
 }
 
@@ -70,31 +65,27 @@ type zlibWriter interface {
 func (z *levelWriter) Reset(w io.Writer) { z.dst, z.cur = w, nil }
 
 func (z *levelWriter) start(first []byte) {
-	level := zlib.DefaultCompression
-	if sp := bytes.IndexByte(first, ' '); sp > 0 {
-		if nul := bytes.IndexByte(first[sp:], 0); nul > 0 {
-			if n, err := strconv.ParseInt(string(first[sp+1:sp+nul]), 10, 64); err == nil {
-				level = zlib.NoCompression
-				if n > StoredLimit && n < CompressLimit {
-					level = zlib.BestSpeed
-				}
-			}
-		}
-	}
-	switch {
-	case level == zlib.NoCompression:
+	if isObjectHeader(first) {
 		z.stored.reset(z.dst)
 		z.cur = &z.stored
-	case level == zlib.BestSpeed && z.fast != nil:
-		z.fast.Reset(z.dst)
-		z.cur = z.fast
-	default:
-		w, _ := zlib.NewWriterLevel(z.dst, level) // the levels above are valid
-		if level == zlib.BestSpeed {
-			z.fast = w
-		}
-		z.cur = w
+		return
 	}
+	z.cur, _ = zlib.NewWriterLevel(z.dst, zlib.DefaultCompression) // a valid level
+}
+
+// isObjectHeader reports whether first begins with a loose object's
+// "TYPE SIZE\0" header.
+func isObjectHeader(first []byte) bool {
+	sp := bytes.IndexByte(first, ' ')
+	if sp <= 0 {
+		return false
+	}
+	nul := bytes.IndexByte(first[sp:], 0)
+	if nul <= 0 {
+		return false
+	}
+	_, err := strconv.ParseInt(string(first[sp+1:sp+nul]), 10, 64)
+	return err == nil
 }
 
 func (z *levelWriter) Write(p []byte) (int, error) {

@@ -10,12 +10,12 @@ import (
 	"testing"
 )
 
-// An object written in stored blocks is a zlib stream that reads back as
-// written, at every block boundary, and writing it allocates no
-// compressor: a flate writer of any level holds about 650 KB of tables,
-// which a pooled writer kept for the life of a server.
+// An object is written in stored blocks, a zlib stream that reads back as
+// written at every block boundary, and writing it allocates no compressor
+// at any size: a flate writer holds about 1.2 MB of tables, which a
+// server either kept for its life or made again after each collection.
 func TestStoredObjectsNeedNoCompressor(t *testing.T) {
-	for _, n := range []int{0, 1, 65535, 65536, 3*65535 + 7, CompressLimit + 10} {
+	for _, n := range []int{0, 1, 65535, 65536, 3*65535 + 7, 400 << 10, 2<<20 + 10} {
 		content := []byte(strings.Repeat("stored bytes\n", n/13+1)[:n])
 		var z levelWriter
 		var out bytes.Buffer
@@ -35,10 +35,8 @@ func TestStoredObjectsNeedNoCompressor(t *testing.T) {
 			t.Fatal(err)
 		}
 		runtime.ReadMemStats(&after)
-		if n <= StoredLimit || n >= CompressLimit {
-			if a := after.TotalAlloc - before.TotalAlloc; a > 64<<10 {
-				t.Errorf("%d bytes: writing stored blocks allocated %d bytes", n, a)
-			}
+		if a := after.TotalAlloc - before.TotalAlloc; a > 64<<10 {
+			t.Errorf("%d bytes: writing stored blocks allocated %d bytes", n, a)
 		}
 		zr, err := zlib.NewReader(&out)
 		if err != nil {
@@ -54,14 +52,13 @@ func TestStoredObjectsNeedNoCompressor(t *testing.T) {
 	}
 }
 
-// The writers of compressed objects outlive garbage collections: a
+// The writers of loose objects outlive garbage collections: a
 // long-running server collects a few times a second, and a pool emptied by
-// each collection made a new 650 KB compressor for most big objects, whose
-// garbage raised the heap's goal (the soak's resident memory). Writing a
-// compressed object after two collections allocates no compressor.
+// each collection made a new writer and a 64 KB buffer for most objects.
+// Writing an object after two collections allocates neither.
 func TestLooseWritersOutliveCollections(t *testing.T) {
-	n := StoredLimit + 4096
-	content := []byte(strings.Repeat("compressed bytes\n", n/17+1)[:n])
+	n := 200 << 10
+	content := []byte(strings.Repeat("object bytes\n", n/13+1)[:n])
 	write := func() uint64 {
 		var out bytes.Buffer
 		out.Grow(2 * n)
@@ -84,10 +81,10 @@ func TestLooseWritersOutliveCollections(t *testing.T) {
 		}
 		return after.TotalAlloc - before.TotalAlloc
 	}
-	write() // the first makes the compressor
+	write() // the first makes the writer and its buffer
 	runtime.GC()
 	runtime.GC()
-	if a := write(); a > 256<<10 {
-		t.Errorf("after two collections, a compressed object allocated %d bytes: a new compressor", a)
+	if a := write(); a > 16<<10 {
+		t.Errorf("after two collections, writing an object allocated %d bytes: a new writer", a)
 	}
 }
