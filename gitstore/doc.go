@@ -166,7 +166,8 @@
 //     matches the patterns go-git parsed, and the C escapes of a quoted
 //     pattern, which go-git leaves as written, are decoded;
 //   - the zlib level of a loose object (internal/gitrepo/zlib.go): stored
-//     blocks for small and big objects and the fastest level in between;
+//     blocks, which need no 1.2 MB compressor (git compresses them when it
+//     packs);
 //     and crypto/sha1 registered as go-git's SHA-1, since its
 //     collision-detecting default is several times slower;
 //   - the file system go-git works through (internal/gitrepo/plainfs.go):
