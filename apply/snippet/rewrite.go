@@ -408,11 +408,13 @@ func blockOf(ok []string, i int, next string) []int {
 // definitionRE matches a line that defines a function or a class, and
 // the name it defines (none for an anonymous function): func, def, class
 // and function forms, and JavaScript's functions given to a name (name:
-// function (, const name = (...) =>, const name = function).
+// function (, const name = (...) =>, const name = function), TypeScript's
+// type parameters and return type included (const name = <T>(...): R =>):
+// a return type added is a signature changed, not another definition.
 var definitionRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:func|def|class|function)\b\s*\*?\s*(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)?` +
 		`|^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*:\s*(?:async\s+)?function\b` +
-		`|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)`)
+		`|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|(?:<[^<>=]*>\s*)?\([^()]*\)\s*(?::\s*[^=()]+?\s*)?=>|[A-Za-z_$][\w$]*\s*=>)`)
 })
 
 // defName is what line l defines: "" when it defines nothing, "()" for
