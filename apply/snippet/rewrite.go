@@ -23,8 +23,9 @@ const maxVanished = maxUnaccounted
 // removes (not blank), added the region's new lines (not blank), pool
 // every new line of the snippet, like the first reading's pairs (per
 // removed line, its pool line or -1), next the file line after the
-// region's last replaced line, and declGone whether a removed declaration
-// is of a name still used (usesVanishedName).
+// region's last replaced line, declGone whether a removed declaration
+// is of a name still used (usesVanishedName), and allman the lines of ok
+// whose brace stood alone on the next line (foldBraces).
 //
 // It reads as a rewrite when no definition vanishes unaccounted for, the
 // removed lines open as many brackets as the new lines do, no removed
@@ -32,7 +33,7 @@ const maxVanished = maxUnaccounted
 // lines vanish: those outside the run from the first accounted line to the
 // last (a forgotten marker leaves its lines at one end), and those inside
 // it with a name that are not accounted for.
-func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []string, like []int, next string, declGone func() bool) bool {
+func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []string, like []int, next string, declGone func() bool, allman map[int]bool) bool {
 	if len(removed) == 0 {
 		return true
 	}
@@ -153,6 +154,15 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 			continue
 		}
 		if bigger && !byCall {
+			continue
+		}
+		if !byCall && allman[i] && like[k] >= 0 && !opens(pool[like[k]]) && !strings.HasSuffix(codeOf(pool[like[k]]), ";") {
+			// A header whose brace stood alone on the next line (C
+			// style, where a statement ends in ";"), read like a new
+			// line that is no statement and opens nothing: that is the
+			// header sent without its brace (if (...), a function's
+			// first line), its block dropped, not the block rewritten
+			// as a call.
 			continue
 		}
 		for _, j := range block {

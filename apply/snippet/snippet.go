@@ -110,7 +110,7 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	poolAt := make([]int, len(out)) // where each region's new lines start in pool
 	for i, r := range out {
 		poolAt[i] = len(pool)
-		ls, sc := added(fl, r.from, r.to, r.newLines)
+		ls, sc := added(fl, r.from, r.to, r.newLines, s.Prose)
 		pool, scope = append(pool, ls...), append(scope, sc...)
 	}
 	// Brackets pair over the whole snippet: one region may open what the
