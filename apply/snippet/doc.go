@@ -145,7 +145,8 @@
 // item's identity by half those words, because a list's items are often
 // rewritten together (a tag, [ADD] to [NEW], or a verb changed, the
 // subject kept). Only a comment reads like
-// a comment; a definition (func, def, class, function, a name given an
+// a comment, but a line commented out ("// x.List()" for "x.List()") is
+// that line kept in sight, and reads like it; a definition (func, def, class, function, a name given an
 // arrow function) reads like one of the same name whatever its signature
 // (a TypeScript return type added too), and like one of another name (a
 // rename) only where its body stays shown and the rest of its line reads

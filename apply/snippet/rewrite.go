@@ -279,8 +279,9 @@ func inside(a, b string) bool { return a == b || b == "" || strings.HasPrefix(a,
 // oneForOne pairs the removed lines with the lines of pool that read
 // like them (at least half of its names, one of two characters or more),
 // one pool line for one removed line, in order (a monotone alignment, as
-// a line diff pairs lines); but only a comment stands for a comment, and
-// only a definition for a definition. It returns, per removed line, its
+// a line diff pairs lines); but only a comment stands for a comment (and
+// for the code it holds commented out), and only a definition for a
+// definition. It returns, per removed line, its
 // pool line or -1.
 func oneForOne(del, pool []string) []int { return oneForOneIn(del, pool, nil, nil, nil) }
 
@@ -318,6 +319,9 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, k
 			if pk == k && comment == pn[j].comment && (def == "") == (pn[j].def == "") && (fit == nil || fit(k, j)) && (keeps == nil || keeps(k, j)) {
 				return pair + 2 // replaced in place
 			}
+		}
+		if !comment && pn[j].comment && commentedOut(d, pool[j]) {
+			return pair + 1 // the line commented out: kept in sight
 		}
 		nd := dn[k].names
 		if len(nd) == 0 && len(words(d)) > 0 && strings.TrimSpace(d) == strings.TrimSpace(pool[j]) && comment == pn[j].comment && (fit == nil || fit(k, j)) {
@@ -913,3 +917,15 @@ func unquote(t string) string {
 
 // isQuote reports whether c opens a string literal.
 func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
+
+// commentedOut reports whether comment c holds exactly the code of line
+// d: d commented out ("// x.List()" for "x.List()"), white space aside.
+func commentedOut(d, c string) bool {
+	t := strings.TrimSpace(c)
+	for _, p := range []string{"//", "#", "--"} {
+		if r, ok := strings.CutPrefix(t, p); ok {
+			return strings.TrimSpace(r) == strings.TrimSpace(d) && strings.TrimSpace(d) != ""
+		}
+	}
+	return false
+}
