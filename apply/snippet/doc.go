@@ -148,7 +148,9 @@
 // a comment, but a line commented out ("// x.List()" for "x.List()") is
 // that line kept in sight, and reads like it; a definition (func, def, class, function, a name given an
 // arrow function) reads like one of the same name whatever its signature
-// (a TypeScript return type added too), and like one of another name (a
+// (a TypeScript return type added too), and like an import of its name
+// (moved to a module of its own: a forgotten marker leaves no import of
+// the name it drops, and with both the file would define it twice), and like one of another name (a
 // rename) only where its body stays shown and the rest of its line reads
 // alike: a function renamed with its body gone is a function deleted; and
 // where code the file keeps still calls the old name, only where the rest

@@ -323,6 +323,9 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, k
 		if !comment && pn[j].comment && commentedOut(d, pool[j]) {
 			return pair + 1 // the line commented out: kept in sight
 		}
+		if def != "" && def != "()" && importsName(pool[j], def) {
+			return pair + 1 // the definition moved to a module, imported in its place
+		}
 		nd := dn[k].names
 		if len(nd) == 0 && len(words(d)) > 0 && strings.TrimSpace(d) == strings.TrimSpace(pool[j]) && comment == pn[j].comment && (fit == nil || fit(k, j)) {
 			return pair + 1 // a line without a name (case 8:) re-indented is itself
@@ -928,4 +931,15 @@ func commentedOut(d, c string) bool {
 		}
 	}
 	return false
+}
+
+// importsName reports whether line l imports name: an import statement
+// (import ..., from ... import ..., const ... = require(...)) that
+// names it.
+func importsName(l, name string) bool {
+	t := strings.TrimSpace(l)
+	if !strings.HasPrefix(t, "import ") && !strings.HasPrefix(t, "from ") && !strings.Contains(t, "require(") {
+		return false
+	}
+	return slices.Contains(names(l), name)
 }
