@@ -197,7 +197,8 @@
 // the next line, read like a new line that opens nothing and is no
 // statement (no ";": the header sent without its brace, if (...) or a
 // function's first line), keeps no block: its block is dropped, not
-// rewritten.
+// rewritten; and one at the margin is a C function's (or type's) first
+// line, a definition's, which no call stands for.
 //
 // 3. Few left over. At most two removed lines with a name may stay
 // accounted for by neither part (in the second, also those outside the

@@ -111,7 +111,10 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 			bigger = unlike > bodySize(added, pool[like[k]])+maxVanished
 		}
 		byCall := false
-		if outer && (!acc[k] || bigger) && !definitionRE().MatchString(d) {
+		// A header at the margin whose brace stood alone on the next line
+		// is a C function's (or type's) first line: a definition's.
+		cDef := allman[i] && indentWidth(d) == 0
+		if outer && (!acc[k] || bigger) && !definitionRE().MatchString(d) && !cDef {
 			body, free := blockValues(ok, block, imported())
 			short := named(codeOf(d)) && len(subjects(codeOf(d))) == 0
 			inside := map[int]bool{i: true}
