@@ -277,7 +277,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		if atEnd && h.line+h.n != N && !blankEnd {
 			edge, to = notAtEnd(fail, h.line+h.n, N), N
 		}
-		if edge != nil && h.m.Tier != matcher.Exact {
+		if edge != nil && (h.m.Tier != matcher.Exact || nonBlankIn(fl, from, h.line)+nonBlankIn(fl, h.line+h.n, to) > maxUnaccounted) {
 			return nil, 0, edge
 		}
 		L := len(r.Lines)
@@ -469,7 +469,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 	headAt := from - hn
 	if atStart && h.found && h.line != 0 {
 		edge = notAtStart(fail, h.line+1)
-		if !exact {
+		if !exact || nonBlankIn(fl, 0, h.line) > maxUnaccounted {
 			return nil, 0, edge
 		}
 		from, hn = 0, 0
@@ -483,7 +483,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 	}
 	if atEnd && t.found && t.line+t.n != N && tn > 0 {
 		edge = notAtEnd(fail, t.line+t.n, N)
-		if !exact {
+		if !exact || nonBlankIn(fl, t.line+t.n, N) > maxUnaccounted {
 			return nil, 0, edge
 		}
 		to, tn = N, 0
@@ -553,6 +553,18 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		end = t.line + t.n
 	}
 	return rep, end, nil
+}
+
+// nonBlankIn is how many of the file's lines [from, to) (0-based) are not
+// blank.
+func nonBlankIn(fl *lineindex.Index, from, to int) int {
+	n := 0
+	for i := from; i < to && i < fl.Count(); i++ {
+		if len(bytes.TrimSpace(fl.Text(i+1))) > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // notAtStart and notAtEnd are the refusals of a snippet without a marker

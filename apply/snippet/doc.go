@@ -240,9 +240,13 @@
 // its first region replaces from line 1. Where its first lines stand
 // further down (found exactly), the file's lines before them are lines
 // the region removes, under the deletion rule, as between any region's
-// anchors: a change that drops a file's first import is sent so. Where
-// the rule refuses them (more than a deletion, a marker forgotten at the
-// start), the snippet is refused as not reaching the file's start
-// (NotAtEdge). The same holds at the end. A snippet without any marker is a whole-file write, which the tool
+// anchors: a change that drops a file's first import is sent so. But at
+// most two of them, blank lines aside, whether or not they have a name:
+// between two anchors the lines removed are bounded on both sides, at
+// the file's edge only by the edge, so more lines there read as a marker
+// forgotten before the first lines as well as a deletion (a module's
+// docstring dropped), and graft does not pick. Where they are more, or
+// the rule refuses them, the snippet is refused as not reaching the
+// file's start (NotAtEdge). The same holds at the end. A snippet without any marker is a whole-file write, which the tool
 // allows only for a new file or with overwrite.
 package snippet
