@@ -264,18 +264,41 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		// unchanged only when its first and its last line each stand once
 		// (after the previous region), so that no other reading places
 		// them apart.
-		if atStart && h.line != 0 {
-			return nil, 0, fail(NotAtEdge, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", h.line+1)
-		}
+		// Without a marker at the snippet's start (end), the file's lines
+		// before (after) the region are lines it removes, under the
+		// deletion rule; where the rule refuses them, the refusal is that
+		// the snippet does not reach the file's edge.
+		var edge *refusal
 		blankEnd := atEnd && h.line+h.n < N && blankFrom(fl, h.line+h.n)
+		from, to := h.line, h.line+h.n
+		if atStart && h.line != 0 {
+			edge, from = notAtStart(fail, h.line+1), 0
+		}
 		if atEnd && h.line+h.n != N && !blankEnd {
-			return nil, 0, fail(NotAtEdge, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"// ... existing code ...\" after them", h.line+h.n, N)
+			edge, to = notAtEnd(fail, h.line+h.n, N), N
+		}
+		if edge != nil && (h.m.Tier != matcher.Exact || nonBlankIn(fl, from, h.line)+nonBlankIn(fl, h.line+h.n, to) > maxUnaccounted) {
+			return nil, 0, edge
 		}
 		L := len(r.Lines)
 		_, _, e1 := locate(content, fl, r.Lines[0], cursor, -1, opt)
 		_, _, e2 := locate(content, fl, strings.TrimSuffix(r.Lines[L-1], "\n")+"\n", cursor, -1, opt)
 		if L > 1 && (e1 != nil || e2 != nil) {
 			return nil, 0, fail(UnchangedTwice, "it changes nothing, and its first or last line stands more than once in the file, so it could also mean deleting lines between them (graft does not delete lines a snippet does not show): show the change the region makes, or use edit to delete lines")
+		}
+		if edge != nil {
+			// The region stands exactly: its lines are the file's, and
+			// the lines outside it up to the file's edge go.
+			if blankEnd {
+				to = N
+			}
+			rep := &placed{start: fl.Start(from + 1), end: fl.Start(min(to, N) + 1), text: string(content[fl.Start(h.line+1):fl.Start(min(h.line+h.n, N)+1)]), region: i,
+				line: from + 1, last: to, tier: h.m.Tier, similarity: h.m.Similarity,
+				from: from, to: to, newLines: r.Lines, lines: r.Lines, headAt: h.line, snippetLine: r.Line, edge: edge}
+			if to == N {
+				rep.end = len(content)
+			}
+			return rep, to, nil
 		}
 		if h.m.Tier == matcher.Indentation {
 			// Found with its indentation shifted, the region may still
@@ -435,8 +458,21 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 	if t.found {
 		to = t.line
 	}
+	// Without a marker at the snippet's start (end), the file's lines
+	// before its first (after its last) lines are lines the region
+	// removes, under the deletion rule, where its anchors stand exactly
+	// (so its first and last lines are written as the file has them);
+	// where the rule refuses them, the refusal is that the snippet does
+	// not reach the file's edge.
+	var edge *refusal
+	exact := (!h.found || h.m.Tier == matcher.Exact) && (!t.found || t.m.Tier == matcher.Exact)
+	headAt := from - hn
 	if atStart && h.found && h.line != 0 {
-		return nil, 0, fail(NotAtEdge, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", h.line+1)
+		edge = notAtStart(fail, h.line+1)
+		if !exact || nonBlankIn(fl, 0, h.line) > maxUnaccounted {
+			return nil, 0, edge
+		}
+		from, hn = 0, 0
 	}
 	tn := t.n // the tail's lines that stay the file's
 	if atEnd && t.found && t.line+t.n < N && blankFrom(fl, t.line+t.n) {
@@ -446,7 +482,11 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		to, tn = N, 0
 	}
 	if atEnd && t.found && t.line+t.n != N && tn > 0 {
-		return nil, 0, fail(NotAtEdge, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"// ... existing code ...\" after them", t.line+t.n, N)
+		edge = notAtEnd(fail, t.line+t.n, N)
+		if !exact || nonBlankIn(fl, t.line+t.n, N) > maxUnaccounted {
+			return nil, 0, edge
+		}
+		to, tn = N, 0
 	}
 	newLines := r.Lines[hn : len(r.Lines)-tn]
 	// Re-indent the new lines as the anchor was found (the head's, else
@@ -501,7 +541,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 	}
 	rep := &placed{start: fl.Start(from + 1), end: fl.Start(min(to, N) + 1), text: text, region: i,
 		line: from + 1, last: max(from, to), tier: adapt.Tier, similarity: adapt.Similarity,
-		from: from, to: to, newLines: newLines, lines: r.Lines, headAt: from - hn, snippetLine: r.Line}
+		from: from, to: to, newLines: newLines, lines: r.Lines, headAt: headAt, snippetLine: r.Line, edge: edge}
 	if to == N && rep.end < len(content) {
 		rep.end = len(content)
 	}
@@ -509,10 +549,34 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		rep.tier, rep.similarity = t.m.Tier, t.m.Similarity
 	}
 	end := to
-	if t.found {
+	if t.found && to != N {
 		end = t.line + t.n
 	}
 	return rep, end, nil
+}
+
+// nonBlankIn is how many of the file's lines [from, to) (0-based) are not
+// blank.
+func nonBlankIn(fl *lineindex.Index, from, to int) int {
+	n := 0
+	for i := from; i < to && i < fl.Count(); i++ {
+		if len(bytes.TrimSpace(fl.Text(i+1))) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// notAtStart and notAtEnd are the refusals of a snippet without a marker
+// at its start (end) whose region does not reach the file's edge: its
+// first lines stand at file line at (1-based), its last lines end at line
+// at of n.
+func notAtStart(fail func(Reason, string, ...any) *refusal, at int) *refusal {
+	return fail(NotAtEdge, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", at)
+}
+
+func notAtEnd(fail func(Reason, string, ...any) *refusal, at, n int) *refusal {
+	return fail(NotAtEdge, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"// ... existing code ...\" after them", at, n)
 }
 
 func looser(a, b matcher.Tier) bool { return a != matcher.Exact && b == matcher.Exact }

@@ -38,6 +38,17 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	for i, l := range newLines {
 		nk[i] = key(l)
 	}
+	// allman: the file's lines whose brace stood alone on the next line
+	// (folded onto them).
+	allman := map[int]bool{}
+	if !prose {
+		ok, nk = foldBraces(ok), foldBraces(nk)
+		for i := 0; i+1 < len(ok); i++ {
+			if ok[i+1] == "" && strings.TrimSpace(old[i+1]) == "{" {
+				allman[i] = true
+			}
+		}
+	}
 	// The removed lines: the file's lines the region does not show,
 	// blank lines aside (a blank line holds no code: dropping one is
 	// the snippet's literal text, and no marker is forgotten for it);
@@ -261,7 +272,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 			regionAdded = append(regionAdded, l)
 		}
 	}
-	if rewritesBlocks(fl.Content(), ok, removed, regionAdded, pool, like, next, vanished) {
+	if rewritesBlocks(fl.Content(), ok, removed, regionAdded, pool, like, next, vanished, allman) {
 		return 0, ""
 	}
 	switch {
@@ -383,13 +394,16 @@ func cutOpening(ok []string, removed []int, nk []string, next string) string {
 // added is the region's new lines that stand for no file line between its
 // anchors (its new code), without the white space at their ends, and the
 // scope each stands in (scopes).
-func added(fl *lineindex.Index, from, to int, newLines []string) (lines, scope []string) {
+func added(fl *lineindex.Index, from, to int, newLines []string, prose bool) (lines, scope []string) {
 	var ok, nk []string
 	for i := from; i < to && i < fl.Count(); i++ {
 		ok = append(ok, strings.TrimRight(string(fl.Text(i+1)), " \t\r\n"))
 	}
 	for _, l := range newLines {
 		nk = append(nk, strings.TrimRight(l, " \t\r\n"))
+	}
+	if !prose {
+		ok, nk = foldBraces(ok), foldBraces(nk)
 	}
 	paired := make([]bool, len(nk))
 	for _, p := range trustedPairs(ok, nk) {
@@ -666,6 +680,37 @@ func itemIdentity(d []string, sib [][]string) []string {
 				break
 			}
 		}
+	}
+	return out
+}
+
+// foldBraces reads a brace alone on its line (Allman style: "{" under
+// "void f(int x)" or "for (...)") as the end of the line before it, the
+// line that opens the block: that line gets " {" and the brace's line
+// becomes blank, so that line numbers stay. A definition whose brace
+// moves onto its line is then that definition rewritten, and a loop so
+// written opens its block as "for (...) {" does (package doc, parts 1
+// and 2). The line before must be code that can take a block: not blank,
+// not a comment, not ending a statement or inside brackets (;, {, }, (,
+// [, ,), where the brace opens a value (an array's object) of its own.
+// It returns ls itself where nothing folds.
+func foldBraces(ls []string) []string {
+	var out []string
+	for i := 1; i < len(ls); i++ {
+		if strings.TrimSpace(ls[i]) != "{" {
+			continue
+		}
+		prev := strings.TrimSpace(ls[i-1])
+		if prev == "" || isComment(prev) || strings.ContainsAny(prev[len(prev)-1:], ";{}([,") {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(ls)
+		}
+		out[i-1], out[i] = out[i-1]+" {", ""
+	}
+	if out == nil {
+		return ls
 	}
 	return out
 }

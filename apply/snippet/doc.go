@@ -91,7 +91,12 @@
 // show are the lines it removes: graft pairs the file's lines there with
 // the region's lines by its line diff (white space at line ends aside, and
 // a bracket paired between changed lines on both sides does not count),
-// and whatever stays unpaired on the file's side is removed. Removed blank
+// and whatever stays unpaired on the file's side is removed; a brace
+// alone on its line (C's Allman style, "{" under "void f(int x)" or "for
+// (...)") is read on both sides as the end of the line before it, the
+// line that opens the block, so that a definition whose brace moves onto
+// its line is that definition rewritten, and a loop so written opens its
+// block as "for (...) {" does in part 2. Removed blank
 // lines never matter: a blank line holds no code, so dropping one is the
 // snippet's literal text, and no marker is forgotten for it alone. Every
 // other removed line must be accounted for by the snippet, or the region
@@ -140,8 +145,12 @@
 // item's identity by half those words, because a list's items are often
 // rewritten together (a tag, [ADD] to [NEW], or a verb changed, the
 // subject kept). Only a comment reads like
-// a comment; a definition (func, def, class, function) reads like one of
-// the same name whatever its signature, and like one of another name (a
+// a comment, but a line commented out ("// x.List()" for "x.List()") is
+// that line kept in sight, and reads like it; a definition (func, def, class, function, a name given an
+// arrow function) reads like one of the same name whatever its signature
+// (a TypeScript return type added too), and like an import of its name
+// (moved to a module of its own: a forgotten marker leaves no import of
+// the name it drops, and with both the file would define it twice), and like one of another name (a
 // rename) only where its body stays shown and the rest of its line reads
 // alike: a function renamed with its body gone is a function deleted; and
 // where code the file keeps still calls the old name, only where the rest
@@ -184,7 +193,12 @@
 // under a first line that reads alike is another block, as repetitive
 // code has them (a test beside the one a forgotten marker dropped); that
 // new line may still stand for the block as a call (if err :=
-// check(typ, allow); err != nil {).
+// check(typ, allow); err != nil {). A header whose brace stood alone on
+// the next line, read like a new line that opens nothing and is no
+// statement (no ";": the header sent without its brace, if (...) or a
+// function's first line), keeps no block: its block is dropped, not
+// rewritten; and one at the margin is a C function's (or type's) first
+// line, a definition's, which no call stands for.
 //
 // 3. Few left over. At most two removed lines with a name may stay
 // accounted for by neither part (in the second, also those outside the
@@ -223,8 +237,16 @@
 // # The ends of the snippet
 //
 // Without a marker at its start, a snippet begins where the file begins:
-// its first region must be anchored at line 1 (or have no head, and then it
-// replaces from line 1, under the deletion rule). The same holds at the
-// end. A snippet without any marker is a whole-file write, which the tool
+// its first region replaces from line 1. Where its first lines stand
+// further down (found exactly), the file's lines before them are lines
+// the region removes, under the deletion rule, as between any region's
+// anchors: a change that drops a file's first import is sent so. But at
+// most two of them, blank lines aside, whether or not they have a name:
+// between two anchors the lines removed are bounded on both sides, at
+// the file's edge only by the edge, so more lines there read as a marker
+// forgotten before the first lines as well as a deletion (a module's
+// docstring dropped), and graft does not pick. Where they are more, or
+// the rule refuses them, the snippet is refused as not reaching the
+// file's start (NotAtEdge). The same holds at the end. A snippet without any marker is a whole-file write, which the tool
 // allows only for a new file or with overwrite.
 package snippet

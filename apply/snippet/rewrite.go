@@ -23,8 +23,9 @@ const maxVanished = maxUnaccounted
 // removes (not blank), added the region's new lines (not blank), pool
 // every new line of the snippet, like the first reading's pairs (per
 // removed line, its pool line or -1), next the file line after the
-// region's last replaced line, and declGone whether a removed declaration
-// is of a name still used (usesVanishedName).
+// region's last replaced line, declGone whether a removed declaration
+// is of a name still used (usesVanishedName), and allman the lines of ok
+// whose brace stood alone on the next line (foldBraces).
 //
 // It reads as a rewrite when no definition vanishes unaccounted for, the
 // removed lines open as many brackets as the new lines do, no removed
@@ -32,7 +33,7 @@ const maxVanished = maxUnaccounted
 // lines vanish: those outside the run from the first accounted line to the
 // last (a forgotten marker leaves its lines at one end), and those inside
 // it with a name that are not accounted for.
-func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []string, like []int, next string, declGone func() bool) bool {
+func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []string, like []int, next string, declGone func() bool, allman map[int]bool) bool {
 	if len(removed) == 0 {
 		return true
 	}
@@ -110,7 +111,10 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 			bigger = unlike > bodySize(added, pool[like[k]])+maxVanished
 		}
 		byCall := false
-		if outer && (!acc[k] || bigger) && !definitionRE().MatchString(d) {
+		// A header at the margin whose brace stood alone on the next line
+		// is a C function's (or type's) first line: a definition's.
+		cDef := allman[i] && indentWidth(d) == 0
+		if outer && (!acc[k] || bigger) && !definitionRE().MatchString(d) && !cDef {
 			body, free := blockValues(ok, block, imported())
 			short := named(codeOf(d)) && len(subjects(codeOf(d))) == 0
 			inside := map[int]bool{i: true}
@@ -153,6 +157,15 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 			continue
 		}
 		if bigger && !byCall {
+			continue
+		}
+		if !byCall && allman[i] && like[k] >= 0 && !opens(pool[like[k]]) && !strings.HasSuffix(codeOf(pool[like[k]]), ";") {
+			// A header whose brace stood alone on the next line (C
+			// style, where a statement ends in ";"), read like a new
+			// line that is no statement and opens nothing: that is the
+			// header sent without its brace (if (...), a function's
+			// first line), its block dropped, not the block rewritten
+			// as a call.
 			continue
 		}
 		for _, j := range block {
@@ -269,8 +282,9 @@ func inside(a, b string) bool { return a == b || b == "" || strings.HasPrefix(a,
 // oneForOne pairs the removed lines with the lines of pool that read
 // like them (at least half of its names, one of two characters or more),
 // one pool line for one removed line, in order (a monotone alignment, as
-// a line diff pairs lines); but only a comment stands for a comment, and
-// only a definition for a definition. It returns, per removed line, its
+// a line diff pairs lines); but only a comment stands for a comment (and
+// for the code it holds commented out), and only a definition for a
+// definition. It returns, per removed line, its
 // pool line or -1.
 func oneForOne(del, pool []string) []int { return oneForOneIn(del, pool, nil, nil, nil) }
 
@@ -308,6 +322,12 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, k
 			if pk == k && comment == pn[j].comment && (def == "") == (pn[j].def == "") && (fit == nil || fit(k, j)) && (keeps == nil || keeps(k, j)) {
 				return pair + 2 // replaced in place
 			}
+		}
+		if !comment && pn[j].comment && commentedOut(d, pool[j]) {
+			return pair + 1 // the line commented out: kept in sight
+		}
+		if def != "" && def != "()" && importsName(pool[j], def) {
+			return pair + 1 // the definition moved to a module, imported in its place
 		}
 		nd := dn[k].names
 		if len(nd) == 0 && len(words(d)) > 0 && strings.TrimSpace(d) == strings.TrimSpace(pool[j]) && comment == pn[j].comment && (fit == nil || fit(k, j)) {
@@ -408,11 +428,13 @@ func blockOf(ok []string, i int, next string) []int {
 // definitionRE matches a line that defines a function or a class, and
 // the name it defines (none for an anonymous function): func, def, class
 // and function forms, and JavaScript's functions given to a name (name:
-// function (, const name = (...) =>, const name = function).
+// function (, const name = (...) =>, const name = function), TypeScript's
+// type parameters and return type included (const name = <T>(...): R =>):
+// a return type added is a signature changed, not another definition.
 var definitionRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:func|def|class|function)\b\s*\*?\s*(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)?` +
 		`|^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*:\s*(?:async\s+)?function\b` +
-		`|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)`)
+		`|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|(?:<[^<>=]*>\s*)?\([^()]*\)\s*(?::\s*[^=()]+?\s*)?=>|[A-Za-z_$][\w$]*\s*=>)`)
 })
 
 // defName is what line l defines: "" when it defines nothing, "()" for
@@ -901,3 +923,26 @@ func unquote(t string) string {
 
 // isQuote reports whether c opens a string literal.
 func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
+
+// commentedOut reports whether comment c holds exactly the code of line
+// d: d commented out ("// x.List()" for "x.List()"), white space aside.
+func commentedOut(d, c string) bool {
+	t := strings.TrimSpace(c)
+	for _, p := range []string{"//", "#", "--"} {
+		if r, ok := strings.CutPrefix(t, p); ok {
+			return strings.TrimSpace(r) == strings.TrimSpace(d) && strings.TrimSpace(d) != ""
+		}
+	}
+	return false
+}
+
+// importsName reports whether line l imports name: an import statement
+// (import ..., from ... import ..., const ... = require(...)) that
+// names it.
+func importsName(l, name string) bool {
+	t := strings.TrimSpace(l)
+	if !strings.HasPrefix(t, "import ") && !strings.HasPrefix(t, "from ") && !strings.Contains(t, "require(") {
+		return false
+	}
+	return slices.Contains(names(l), name)
+}

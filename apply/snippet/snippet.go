@@ -49,6 +49,11 @@ type placed struct {
 	lines       []string // the region's lines, anchors included
 	headAt      int      // the file line (0-based) its first line stands at
 	snippetLine int
+	// edge is the refusal of a region that reaches the file's edge by
+	// removing the lines between its anchor and that edge (the snippet
+	// has no marker there): where the deletion rule refuses the region,
+	// this is its refusal.
+	edge *refusal
 }
 
 // change is the region as the one located-change value (internal/textedit),
@@ -105,7 +110,7 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	poolAt := make([]int, len(out)) // where each region's new lines start in pool
 	for i, r := range out {
 		poolAt[i] = len(pool)
-		ls, sc := added(fl, r.from, r.to, r.newLines)
+		ls, sc := added(fl, r.from, r.to, r.newLines, s.Prose)
 		pool, scope = append(pool, ls...), append(scope, sc...)
 	}
 	// Brackets pair over the whole snippet: one region may open what the
@@ -118,6 +123,9 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	for i, r := range out {
 		others := total - bracketDelta(fl, r.from, r.to, r.newLines)
 		if kind, why := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, poolAt[i], others, s.Prose); kind != 0 {
+			if r.edge != nil {
+				return nil, r.edge.err()
+			}
 			return nil, (&refusal{Why: kind, Region: r.region, Line: r.snippetLine, Reason: why,
 				Candidates: []matcher.Candidate{{Line: r.from + 1, EndLine: r.to, Similarity: 1, Text: string(content[fl.Start(r.from+1):fl.Start(min(r.to, fl.Count())+1)]),
 					Reason: "the file's lines between the region's anchors"}}}).err()
