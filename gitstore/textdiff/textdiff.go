@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"math"
 )
 
 // Edit replaces lines [A0, A1) of the old text with lines [B0, B1) of the
@@ -45,8 +46,12 @@ func Split(content []byte) [][]byte {
 // Lines returns the edits that turn the lines of a into the lines of b, in
 // order and not touching one another.
 func Lines(a, b []byte) []Edit {
-	// Lines are held as the offsets they start at (8 bytes a line, where a
-	// slice of each would take 24).
+	// Lines are held as the offsets they start at (4 bytes a line, where a
+	// slice of each would take 24). Past 4 GiB (beyond any file graft
+	// edits) the texts are one edit, as a diff that costs too much is.
+	if int64(len(a)) >= math.MaxUint32 || int64(len(b)) >= math.MaxUint32 {
+		return []Edit{{0, len(Split(a)), 0, len(Split(b))}}
+	}
 	xs, ys := starts(a), starts(b)
 	x := func(i int) []byte { return a[xs[i]:xs[i+1]] }
 	y := func(j int) []byte { return b[ys[j]:ys[j+1]] }
@@ -65,17 +70,19 @@ func Lines(a, b []byte) []Edit {
 	}
 	// Myers compares each line's hash, and the lines themselves only where
 	// the hashes agree, so that the diff stays exact whatever collides. A
-	// hash a line takes 8 bytes; numbering the distinct lines through a map
-	// held a copy of every one of them (twice the file for a rewrite of
-	// every line, whose search then gives up at MaxCost anyway).
+	// hash a line takes 4 bytes (two lines whose hashes agree by chance
+	// cost one comparison of their bytes, never a wrong diff); numbering
+	// the distinct lines through a map held a copy of every one of them
+	// (twice the file for a rewrite of every line, whose search then gives
+	// up at MaxCost anyway).
 	seed := maphash.MakeSeed()
-	xi := make([]uint64, a1-a0)
+	xi := make([]uint32, a1-a0)
 	for i := range xi {
-		xi[i] = lineHash(seed, x(a0+i))
+		xi[i] = uint32(lineHash(seed, x(a0+i)))
 	}
-	yi := make([]uint64, b1-b0)
+	yi := make([]uint32, b1-b0)
 	for j := range yi {
-		yi[j] = lineHash(seed, y(b0+j))
+		yi[j] = uint32(lineHash(seed, y(b0+j)))
 	}
 	same := func(i, j int) bool { return xi[i] == yi[j] && bytes.Equal(x(a0+i), y(b0+j)) }
 	edits, ok := myers(len(xi), len(yi), same, MaxCost)
@@ -92,11 +99,12 @@ func Lines(a, b []byte) []Edit {
 }
 
 // starts returns the offset each line of content starts at, then
-// len(content): line i is content[s[i]:s[i+1]], as Split cuts it.
-func starts(content []byte) []int {
-	s := make([]int, 0, bytes.Count(content, []byte("\n"))+2)
+// len(content): line i is content[s[i]:s[i+1]], as Split cuts it;
+// content is shorter than 4 GiB.
+func starts(content []byte) []uint32 {
+	s := make([]uint32, 0, bytes.Count(content, []byte("\n"))+2)
 	for at := 0; at < len(content); {
-		s = append(s, at)
+		s = append(s, uint32(at))
 		i := bytes.IndexByte(content[at:], '\n')
 		if i < 0 {
 			at = len(content)
@@ -104,7 +112,7 @@ func starts(content []byte) []int {
 			at += i + 1
 		}
 	}
-	return append(s, len(content))
+	return append(s, uint32(len(content)))
 }
 
 // lineHash is the hash Lines compares lines by (a variable so that a test
