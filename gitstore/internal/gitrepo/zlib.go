@@ -33,6 +33,8 @@ import (
 // size of the files (a 400 KB source file 400 KB, against about 150 KB
 // compressed). Anything else go-git compresses (nothing graft calls) gets
 // zlib's default level.
+
+// registerZlib makes levelProvider go-git's zlib.
 func registerZlib() {
 	if err := plugin.Register(plugin.Zlib(), func() gitzlib.Provider { return levelProvider{} }); err != nil {
 		panic(err)
