@@ -15,11 +15,15 @@ import (
 
 // anchor is a located run of a region's lines.
 type anchor struct {
-	n          int // region lines in it
-	line       int // first file line (0-based)
-	m          matcher.Match
-	found      bool
-	ambiguous  *matcher.Refusal
+	n         int // region lines in it
+	line      int // first file line (0-based)
+	m         matcher.Match
+	found     bool
+	ambiguous *matcher.Refusal
+	ambN      int // lines of the longest block that stood several times
+	// alts are the two readings of a head whose first line stands once
+	// as sent and whose first lines stand once elsewhere shifted.
+	alts       []anchor
 	candidates []matcher.Candidate
 }
 
@@ -106,7 +110,7 @@ func grow(content []byte, fl *lineindex.Index, block func(n int) string, limit, 
 					// block that stands once elsewhere with its
 					// indentation shifted: the region, sent without its
 					// common indentation, reads both ways.
-					return anchor{ambiguous: &matcher.Refusal{Kind: matcher.ErrAmbiguous, Count: 2, Tier: matcher.Indentation,
+					return anchor{alts: []anchor{best, a}, ambiguous: &matcher.Refusal{Kind: matcher.ErrAmbiguous, Count: 2, Tier: matcher.Indentation,
 						Reason: "its first line stands once as sent, and its first lines stand once elsewhere with their indentation shifted",
 						Candidates: []matcher.Candidate{
 							fileText(content, fl, best.line, best.line+best.n, "the line as sent"),
@@ -147,7 +151,7 @@ func grow(content []byte, fl *lineindex.Index, block func(n int) string, limit, 
 			// Found only by a tier anchors do not use.
 		case errors.As(err, &ref) && errors.Is(err, matcher.ErrAmbiguous):
 			if !best.found {
-				best.ambiguous = ref
+				best.ambiguous, best.ambN = ref, n
 				continue
 			}
 		case errors.As(err, &ref) && !best.found && best.ambiguous == nil && n == 1:
@@ -156,6 +160,63 @@ func grow(content []byte, fl *lineindex.Index, block func(n int) string, limit, 
 		break
 	}
 	return best
+}
+
+// pairHead places a head that stands several times (h, not found) by
+// the region's tail. The tail, grown from the region's end as when no
+// head is found, must stand once after the previous region; a reading
+// of the head (one of its places, or, for a head whose first line
+// stands once as sent and whose first lines stand once elsewhere
+// shifted, each of the two) is kept where it ends before the tail and,
+// the region re-indented as that reading was found, the tail read after
+// it in the file's terms is that same tail without a shift of its own.
+// Exactly one reading may be kept: the pair (head, tail) is then unique
+// with one shift, as a head's block of whole lines must be unique. The
+// returned tail carries the head's ambiguity, for the refusal if the
+// tail later found after the head is not that tail.
+func pairHead(content []byte, fl *lineindex.Index, r Region, h anchor, cursor int, convert bool, opt matcher.Options) (anchor, anchor, bool) {
+	probe := tail(content, fl, r, cursor, len(r.Lines), true, convert, opt)
+	if !probe.found {
+		return h, anchor{}, false
+	}
+	readings := h.alts
+	if len(readings) == 0 && h.ambN > 0 && anchorTier(h.ambiguous.Tier) {
+		// The head's places before the tail, by the tier that found
+		// them several times: more than one there, and the pair is not
+		// unique.
+		block := strings.Join(r.Lines[:h.ambN], "")
+		m, line, err := locate(content, fl, block, cursor, probe.line, opt)
+		if err != nil || m.Tier != h.ambiguous.Tier {
+			return h, anchor{}, false
+		}
+		readings = []anchor{{n: h.ambN, line: line, m: m, found: true}}
+	}
+	var kept []anchor
+	for _, a := range readings {
+		if a.n+probe.n > len(r.Lines) || a.line+a.n > probe.line {
+			continue
+		}
+		lines := r.Lines
+		if a.m.Tier != matcher.Exact {
+			text := strings.Join(r.Lines[:a.n], "")
+			if a.m.Tier == matcher.Indentation && !oneShift(text, fl, a.line) {
+				continue
+			}
+			lines = splitKeep(reindent(a.m, strings.Join(r.Lines, "")))
+			if len(lines) != len(r.Lines) {
+				continue
+			}
+		}
+		t := tail(content, fl, Region{Lines: lines, Line: r.Line}, a.line+a.n, len(lines)-a.n, false, convert, opt)
+		if t.found && t.line+t.n == probe.line+probe.n && t.m.Tier != matcher.Indentation {
+			kept = append(kept, a)
+		}
+	}
+	if len(kept) != 1 {
+		return h, anchor{}, false
+	}
+	probe.ambiguous = h.ambiguous
+	return kept[0], probe, true
 }
 
 // oneShift reports whether the block's lines, standing in the file from
@@ -338,6 +399,12 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		}
 		return nil, h.line + h.n, nil
 	}
+	var paired *anchor // the tail that placed a head standing several times
+	if !h.found && h.ambiguous != nil && !atStart {
+		if ph, pt, ok := pairHead(content, fl, r, h, cursor, convert, opt); ok {
+			paired, h = &pt, ph
+		}
+	}
 	tailFrom := cursor
 	if h.found {
 		tailFrom = h.line + h.n
@@ -358,6 +425,15 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		adapted = true
 	}
 	t := tail(content, fl, r, tailFrom, len(r.Lines)-h.n, !h.found, convert, opt)
+	if paired != nil && (!t.found || t.line+t.n != paired.line+paired.n) {
+		// Read in the file's terms after the head, the tail is not the
+		// one that told the head's places apart (it needs a shift of
+		// its own, or stands elsewhere): the head's places stay
+		// ambiguous.
+		return nil, 0, &refusal{Why: AnchorTwice, Region: i, Line: r.Line, Count: paired.ambiguous.Count,
+			Reason:     fmt.Sprintf("its first lines stand %d times in the file and the lines after them are new: show more unchanged lines before the change", paired.ambiguous.Count),
+			Candidates: shift(paired.ambiguous.Candidates, cursor)}
+	}
 	if t.found && h.found && h.line > cursor && !atEnd && !standsOnce(content, fl, r.Lines[0], cursor, opt) {
 		// A tail that stands once after the head but also before it (after
 		// the previous region) is unique only because of where the search

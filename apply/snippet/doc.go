@@ -50,7 +50,22 @@
 // that then needs a shift of its own is refused, one that differs only by
 // trailing white space or line endings is the file's); a
 // one-line anchor found only by its indentation places the region only
-// when the other end shows the same shift. A tail is sought after the
+// when the other end shows the same shift. A head that stands several
+// times, or reads two ways (its first line once as sent, its first lines
+// once elsewhere with their indentation shifted), is placed by the
+// region's tail: the tail, grown from the region's end, must stand once
+// after the previous region, and exactly one reading of the head (one of
+// its places, or one of the two ways) must end before it such that, the
+// region re-indented as that reading was found, the tail read after it
+// in the file's terms is that same tail with no shift of its own. The
+// pair (head, tail) then stands once with one shift, as a head alone
+// must stand once; where two readings pair so (two places of the head
+// before the tail), the nearer is not chosen, and the region is refused
+// as its head standing twice. Why: a region sent without its common
+// indentation often begins with the end of a block (a statement and a
+// "}"), which, shifted, stands wherever such a block ends, while its
+// last lines stand once with that shift; a reader places it by them.
+// A tail is sought after the
 // head, in the file's order; where it also stands before the head and the
 // head's first line does not stand once (the lines the head grew by told
 // its places apart, and they may be lines the region moves), it is
