@@ -3,6 +3,7 @@ package textedit
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -225,35 +226,7 @@ func TestComposedIsComposeInto(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 20000 {
 		composedBlock = 1 + r.IntN(4)
-		base := bytes.Repeat([]byte("ab\n"), 1+r.IntN(12))
-		var c Composed
-		var want []Change
-		text := base
-		for step := range 1 + r.IntN(8) {
-			next := randomChanges(r, len(text), r.IntN(5))
-			for k := range next {
-				next[k].Line = step*10 + k // a Location to follow
-			}
-			given := slices.Clone(next)
-			want = ComposeInto(nil, base, want, next)
-			c.Add(base, next)
-			if got := c.Changes(); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
-				t.Fatalf("case %d step %d (blocks of %d): composed\n%+v\nwant\n%+v", i, step, composedBlock, got, want)
-			}
-			if c.Len() != len(want) {
-				t.Fatalf("case %d step %d: Len %d, want %d", i, step, c.Len(), len(want))
-			}
-			if !slices.Equal(next, given) {
-				t.Fatalf("case %d step %d: the step's changes were written to", i, step)
-			}
-			var err error
-			if text, err = Splice(text, next); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if got, _ := Splice(base, c.Changes()); !bytes.Equal(got, text) {
-			t.Fatalf("case %d: composed changes make %q, want %q", i, got, text)
-		}
+		checkComposed(t, r, fmt.Sprintf("case %d", i), bytes.Repeat([]byte("ab\n"), 1+r.IntN(12)), 1+r.IntN(8))
 	}
 }
 
@@ -264,21 +237,42 @@ func FuzzComposed(f *testing.F) {
 		defer func(n int) { composedBlock = n }(composedBlock)
 		r := rand.New(rand.NewPCG(a, b))
 		composedBlock = 1 + r.IntN(4)
-		base := bytes.Repeat([]byte("a\r\nb"), 1+r.IntN(8))
-		var c Composed
-		var want []Change
-		text := base
-		for step := range 1 + r.IntN(10) {
-			next := randomChanges(r, len(text), r.IntN(5))
-			for k := range next {
-				next[k].Line = step*10 + k
-			}
-			want = ComposeInto(nil, base, want, next)
-			c.Add(base, next)
-			if got := c.Changes(); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
-				t.Fatalf("step %d (blocks of %d): composed %+v, want %+v", step, composedBlock, got, want)
-			}
-			text, _ = Splice(text, next)
-		}
+		checkComposed(t, r, "fuzz", bytes.Repeat([]byte("a\r\nb"), 1+r.IntN(8)), 1+r.IntN(10))
 	})
+}
+
+// checkComposed composes steps of random changes of base in a Composed and
+// with ComposeInto, and fails unless both give the same changes, in the
+// same order, with the same Locations, after every step, without writing
+// to a step's changes, and unless they make the text the steps made.
+func checkComposed(t *testing.T, r *rand.Rand, name string, base []byte, steps int) {
+	t.Helper()
+	var c Composed
+	var want []Change
+	text := base
+	for step := range steps {
+		next := randomChanges(r, len(text), r.IntN(5))
+		for k := range next {
+			next[k].Line = step*10 + k // a Location to follow
+		}
+		given := slices.Clone(next)
+		want = ComposeInto(nil, base, want, next)
+		c.Add(base, next)
+		if got := c.Changes(); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Fatalf("%s step %d (blocks of %d): composed\n%+v\nwant\n%+v", name, step, composedBlock, got, want)
+		}
+		if c.Len() != len(want) {
+			t.Fatalf("%s step %d: Len %d, want %d", name, step, c.Len(), len(want))
+		}
+		if !slices.Equal(next, given) {
+			t.Fatalf("%s step %d: the step's changes were written to", name, step)
+		}
+		var err error
+		if text, err = Splice(text, next); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := Splice(base, c.Changes()); !bytes.Equal(got, text) {
+		t.Fatalf("%s: composed changes make %q, want %q", name, got, text)
+	}
 }
