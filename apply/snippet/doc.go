@@ -227,7 +227,12 @@
 // never count; but a case label (case 0x01:, case "get":) counts, its
 // value being what it is about as a name is (a switch's labels dropped
 // are a table's rows gone), and in prose every word counts, a version
-// number too ("0.5.0 (2017-02-06)" names its changelog section).
+// number too ("0.5.0 (2017-02-06)" names its changelog section). Lines of
+// a comment or a docstring count as code's do, even rewritten between
+// delimiters the region shows: a marker forgotten among prose a commit
+// edits leaves exactly that shape (new sentences between the same
+// block's lines, old ones gone), and letting it pass landed more such
+// markers than rewrites (docs/ACCURACY.md, eighth pass).
 //
 // 4. Structure. Whatever is accounted for: the lines the snippet removes
 // and the lines it puts in their place open as many brackets as they
