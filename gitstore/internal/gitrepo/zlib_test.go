@@ -38,17 +38,23 @@ func TestStoredObjectsNeedNoCompressor(t *testing.T) {
 		if a := after.TotalAlloc - before.TotalAlloc; a > 64<<10 {
 			t.Errorf("%d bytes: writing stored blocks allocated %d bytes", n, a)
 		}
-		zr, err := zlib.NewReader(&out)
-		if err != nil {
-			t.Fatalf("%d bytes: %v", n, err)
-		}
-		got, err := io.ReadAll(zr)
-		if err != nil {
-			t.Fatalf("%d bytes: %v", n, err)
-		}
-		if want := append(head, content...); !bytes.Equal(got, want) {
-			t.Fatalf("%d bytes: read back %d bytes that differ", n, len(got))
-		}
+		readsBack(t, &out, append(head, content...))
+	}
+}
+
+// readsBack fails unless the zlib stream in out inflates to want.
+func readsBack(t *testing.T, out *bytes.Buffer, want []byte) {
+	t.Helper()
+	zr, err := zlib.NewReader(out)
+	if err != nil {
+		t.Fatalf("%d bytes: %v", len(want), err)
+	}
+	got, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("%d bytes: %v", len(want), err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%d bytes: read back %d bytes that differ", len(want), len(got))
 	}
 }
 
@@ -68,17 +74,7 @@ func TestLooseWritersOutliveCollections(t *testing.T) {
 			t.Fatal(err)
 		}
 		runtime.ReadMemStats(&after)
-		zr, err := zlib.NewReader(&out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := io.ReadAll(zr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := append(fmt.Appendf(nil, "blob %d\x00", n), content...); !bytes.Equal(got, want) {
-			t.Fatalf("read back %d bytes that differ", len(got))
-		}
+		readsBack(t, &out, append(fmt.Appendf(nil, "blob %d\x00", n), content...))
 		return after.TotalAlloc - before.TotalAlloc
 	}
 	write() // the first makes the writer and its buffer
