@@ -48,7 +48,7 @@ func (tx *Tx) editSnippet(path, code string, overwrite bool, version string) err
 	if s.Markers == 0 {
 		// No marker: the snippet is the whole file.
 		if f.Exists && !overwrite {
-			return invalidf(f.Rel, "", "the snippet has no \"// ... existing code ...\" marker, so it would replace the whole file: add markers where the file's lines stay, or pass overwrite: true to replace it")
+			return invalidf(f.Rel, "", "the snippet has no marker such as %q, so it would replace the whole file: add markers where the file's lines stay, or pass overwrite: true to replace it", s.Marker)
 		}
 		if err := tx.checkVersion(f, version, ""); err != nil {
 			return err

@@ -648,11 +648,11 @@ func nonBlankIn(fl *lineindex.Index, from, to int) int {
 // first lines stand at file line at (1-based), its last lines end at line
 // at of n.
 func notAtStart(fail func(Reason, string, ...any) *refusal, at int) *refusal {
-	return fail(NotAtEdge, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"// ... existing code ...\" before them", at)
+	return fail(NotAtEdge, "the snippet has no marker at its start, so it must begin where the file begins, but its first lines stand at line %d: add a marker such as \"%s\" before them", at, markerHint)
 }
 
 func notAtEnd(fail func(Reason, string, ...any) *refusal, at, n int) *refusal {
-	return fail(NotAtEdge, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"// ... existing code ...\" after them", at, n)
+	return fail(NotAtEdge, "the snippet has no marker at its end, so it must end where the file ends, but its last lines stand at line %d of %d: add a marker such as \"%s\" after them", at, n, markerHint)
 }
 
 func looser(a, b matcher.Tier) bool { return a != matcher.Exact && b == matcher.Exact }

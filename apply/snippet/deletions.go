@@ -88,8 +88,8 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		for k, i := range lines {
 			ls[k] = ok[i]
 		}
-		return fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), %s:%s\nif they stay, put a marker such as \"// ... existing code ...\" where they are; to delete them, use edit or replace_in_file",
-			len(removed), from+removed[0]+1, clip(old[removed[0]]), why, listLines(ls))
+		return fmt.Sprintf("it would delete %d line(s) of the file it does not show (from line %d, %q), %s:%s\nif they stay, put a marker such as \"%s\" where they are; to delete them, use edit or replace_in_file",
+			len(removed), from+removed[0]+1, clip(old[removed[0]]), why, listLines(ls), markerHint)
 	}
 	next := ""
 	if to < fl.Count() {
@@ -387,8 +387,8 @@ func cutOpening(ok []string, removed []int, nk []string, next string) string {
 	}
 	cut = unpaired
 	i := cut[len(cut)-1]
-	return fmt.Sprintf("it would delete %q, which opens the block of the file's lines after the region, and leave that block's lines where they are: if it stays, show it or put a marker such as \"// ... existing code ...\" where it is; to delete it, use edit or replace_in_file",
-		clip(strings.TrimSpace(ok[i])))
+	return fmt.Sprintf("it would delete %q, which opens the block of the file's lines after the region, and leave that block's lines where they are: if it stays, show it or put a marker such as \"%s\" where it is; to delete it, use edit or replace_in_file",
+		clip(strings.TrimSpace(ok[i])), markerHint)
 }
 
 // added is the region's new lines that stand for no file line between its

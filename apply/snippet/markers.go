@@ -136,7 +136,41 @@ func ParseFile(name, code string, content []byte) Snippet {
 	prose := IsProse(name)
 	s := parse(code, content, prose)
 	s.Prose = prose
+	if s.Marker == "" {
+		s.Marker = MarkerFor(name)
+	}
 	return s
+}
+
+// MarkerFor is a marker in the comment syntax of the file named name, by
+// its extension (as IsProse reads names): "# ... existing code ..." where
+// comments begin with # (Python, shell, YAML, TOML, Ruby, Makefiles),
+// "-- ..." for SQL and Lua, "<!-- ... -->" for Markdown, HTML and XML,
+// "/* ... */" for CSS, and "// ... existing code ..." for the rest (C-like
+// languages, and JSON, whose snippets models write with // markers). A
+// refusal suggests it, and an agent writes what it is told.
+func MarkerFor(name string) string {
+	base := strings.ToLower(name[strings.LastIndexAny(name, "/\\")+1:])
+	ext := base
+	if dot := strings.LastIndexByte(base, '.'); dot >= 0 {
+		ext = base[dot+1:]
+	}
+	switch ext {
+	case "py", "pyi", "pyw", "rb", "sh", "bash", "zsh", "fish", "yaml", "yml", "toml", "r", "pl", "pm", "ex", "exs",
+		"nim", "jl", "ps1", "tf", "cmake", "conf", "cfg", "makefile", "gnumakefile", "mk", "dockerfile", "containerfile",
+		"gitignore", "dockerignore", "gemfile", "rakefile", "justfile", "build", "bzl", "star":
+		return "# ... existing code ..."
+	case "sql", "lua", "hs", "elm":
+		return "-- ... existing code ..."
+	case "md", "markdown", "mdx", "html", "htm", "xml", "svg", "xhtml":
+		return "<!-- ... existing code ... -->"
+	case "css":
+		return "/* ... existing code ... */"
+	}
+	if base == "cmakelists.txt" {
+		return "# ... existing code ..."
+	}
+	return "// ... existing code ..."
 }
 
 func parse(code string, content []byte, prose bool) Snippet {
@@ -170,6 +204,9 @@ func parse(code string, content []byte, prose bool) Snippet {
 	for i, l := range lines {
 		if k := markerKind(l); k == ellipsisMarker || k == phraseMarker && !prose && !standsAsLine(content, l) {
 			flush(false)
+			if s.Markers == 0 {
+				s.Marker = strings.TrimSpace(l)
+			}
 			s.Markers++
 			if k == phraseMarker {
 				s.Phrases++

@@ -5,6 +5,7 @@ package snippet
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/graftdev/graft/internal/lineindex"
 	"github.com/graftdev/graft/internal/textedit"
@@ -31,6 +32,10 @@ type Snippet struct {
 	// Prose says the file is prose (Markdown, plain text), where
 	// brackets need not pair up; the caller sets it (IsProse).
 	Prose bool
+	// Marker is the marker a refusal suggests adding: the snippet's
+	// first marker as sent, or else (ParseFile) one in the file's
+	// comment syntax (MarkerFor). Empty means "// ... existing code ...".
+	Marker string
 }
 
 // placed is one region as the planner placed it: file bytes [start,
@@ -78,10 +83,22 @@ type refusal struct {
 
 // err is the refusal as graft's one error value: not found, ambiguous, or
 // a conflict (lines it would delete, ends that do not reach the file's).
-func (e *refusal) err() *textedit.Error {
+// Where its reason suggests a marker, it is marker (none: the // form):
+// an agent copies the suggestion, so it is written in the snippet's own
+// marker style or the file's comment syntax.
+func (e *refusal) err(marker string) *textedit.Error {
+	if marker == "" {
+		marker = "// ... existing code ..."
+	}
+	why := strings.ReplaceAll(e.Reason, markerHint, marker)
 	return &textedit.Error{Code: textedit.KindCode(e.Why.Kind()), Edit: fmt.Sprintf("region %d", e.Region+1),
-		Msg: fmt.Sprintf("(snippet line %d) %s", e.Line, e.Reason), Count: e.Count, Candidates: e.Candidates, Err: e.Why}
+		Msg: fmt.Sprintf("(snippet line %d) %s", e.Line, why), Count: e.Count, Candidates: e.Candidates, Err: e.Why}
 }
+
+// markerHint stands in a refusal's reason where it suggests a marker; err
+// writes the snippet's. A NUL cannot stand in the file's lines a reason
+// quotes (%q escapes it), so only the suggestion is replaced.
+const markerHint = "\x00marker\x00"
 
 // maxAnchor bounds an anchor's length in lines.
 const maxAnchor = 40
@@ -96,7 +113,7 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	for i, r := range s.Regions {
 		rep, end, rf := planRegion(content, fl, r, i, cursor, opt, i == 0 && !s.Lead, i == len(s.Regions)-1 && !s.Trail)
 		if rf != nil {
-			return nil, rf.err()
+			return nil, rf.err(s.Marker)
 		}
 		if rep != nil {
 			out = append(out, *rep)
@@ -124,11 +141,11 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 		others := total - bracketDelta(fl, r.from, r.to, r.newLines)
 		if kind, why := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, poolAt[i], others, s.Prose); kind != 0 {
 			if r.edge != nil {
-				return nil, r.edge.err()
+				return nil, r.edge.err(s.Marker)
 			}
 			return nil, (&refusal{Why: kind, Region: r.region, Line: r.snippetLine, Reason: why,
 				Candidates: []matcher.Candidate{{Line: r.from + 1, EndLine: r.to, Similarity: 1, Text: string(content[fl.Start(r.from+1):fl.Start(min(r.to, fl.Count())+1)]),
-					Reason: "the file's lines between the region's anchors"}}}).err()
+					Reason: "the file's lines between the region's anchors"}}}).err(s.Marker)
 		}
 	}
 	changes := make([]textedit.Change, len(out))

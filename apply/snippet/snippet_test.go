@@ -352,3 +352,41 @@ func TestCutOpening(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalSuggestsTheSnippetsMarker: a refusal that tells the caller to
+// add a marker writes it as the snippet writes its markers, or else in the
+// file's comment syntax: an agent copies the suggestion into its retry, and
+// "// ..." is not a comment in Python or YAML.
+func TestRefusalSuggestsTheSnippetsMarker(t *testing.T) {
+	const py = "import os\nimport re\nimport sys\n\n\ndef a():\n    x = 1\n    y = compute(x)\n    z = other(y)\n    w = more(z)\n    return w\n\n\ndef b():\n    return 2\n"
+	for _, c := range []struct{ name, file, content, snippet, want string }{
+		{"the snippet's own marker", "m.py", py,
+			"# ... rest of the module ...\ndef a():\n    x = 1\n    return w\n# ... rest of the module ...\n", `"# ... rest of the module ..."`},
+		{"no marker at the start: the snippet's other one", "m.py", py,
+			"def a():\n    x = 1\n    y = compute(x)\n    z = other(y, 2)\n    w = more(z)\n# ... existing code ...\n", `"# ... existing code ..."`},
+		{"Go", "m.go", "package p\n\nfunc a() {\n\tx := 1\n\ty := f(x)\n\tz := g(y)\n\th(z)\n}\n",
+			"// ... existing code ...\nfunc a() {\n\tx := 1\n}\n// ... existing code ...\n", `"// ... existing code ..."`},
+	} {
+		_, err := Plan([]byte(c.content), ParseFile(c.file, c.snippet, []byte(c.content)), matcher.Options{})
+		if err == nil || !strings.Contains(err.Error(), "such as "+c.want) || strings.Contains(err.Error(), "\x00") {
+			t.Errorf("%s: err %v, want a refusal suggesting %s", c.name, err, c.want)
+		}
+	}
+}
+
+func TestMarkerFor(t *testing.T) {
+	for name, want := range map[string]string{
+		"main.go": "// ... existing code ...", "src/app.py": "# ... existing code ...", "ci/build.yml": "# ... existing code ...",
+		"Cargo.toml": "# ... existing code ...", "Makefile": "# ... existing code ...", "CMakeLists.txt": "# ... existing code ...",
+		"docs/README.md": "<!-- ... existing code ... -->", "q.sql": "-- ... existing code ...", "a.css": "/* ... existing code ... */",
+		"package.json": "// ... existing code ...", `C:\src\x.RB`: "# ... existing code ...",
+	} {
+		got := MarkerFor(name)
+		if got != want {
+			t.Errorf("MarkerFor(%q) = %q, want %q", name, got, want)
+		}
+		if !IsMarker(got) {
+			t.Errorf("MarkerFor(%q) = %q, which is not read as a marker", name, got)
+		}
+	}
+}
