@@ -325,13 +325,7 @@ func (s *Store) patch(from, to oid) (string, error) {
 			fmt.Fprintf(&w, "Binary files %s and %s differ\n", oldName, newName)
 			continue
 		}
-		edits := textdiff.Lines(before, after)
-		if len(edits) == 0 {
-			continue
-		}
-		fmt.Fprintf(&w, "--- %s\n+++ %s\n", oldName, newName)
-		la, lb := textdiff.Split(before), textdiff.Split(after)
-		textdiff.WriteHunks(&w, edits, 3, len(la), func(i int) []byte { return la[i] }, func(i int) []byte { return lb[i] })
+		textdiff.WriteFile(&w, oldName, newName, before, after)
 	}
 	return w.String(), nil
 }

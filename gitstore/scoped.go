@@ -184,13 +184,7 @@ func writeFileDiff(w *strings.Builder, path string, before, after []byte, mode u
 		fmt.Fprintf(w, "Binary files %s and %s differ\n", oldName, newName)
 		return
 	}
-	edits := textdiff.Lines(before, after)
-	if len(edits) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "--- %s\n+++ %s\n", oldName, newName)
-	la, lb := textdiff.Split(before), textdiff.Split(after)
-	textdiff.WriteHunks(w, edits, 3, len(la), func(i int) []byte { return la[i] }, func(i int) []byte { return lb[i] })
+	textdiff.WriteFile(w, oldName, newName, before, after)
 }
 
 // changedSince says, for a refused undo of edit id on path, which later

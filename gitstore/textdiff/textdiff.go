@@ -194,6 +194,19 @@ type Writer interface {
 	io.ByteWriter
 }
 
+// WriteFile writes the unified diff of one file's old content a and new
+// content b, as git writes a text file's: the "---" and "+++" names, then
+// the hunks with three lines of context; nothing when no line changed.
+func WriteFile(w Writer, oldName, newName string, a, b []byte) {
+	edits := Lines(a, b)
+	if len(edits) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "--- %s\n+++ %s\n", oldName, newName)
+	la, lb := Split(a), Split(b)
+	WriteHunks(w, edits, 3, len(la), func(i int) []byte { return la[i] }, func(i int) []byte { return lb[i] })
+}
+
 // WriteHunks writes edits (in order, as Lines returns them) as the "@@"
 // hunks of a unified diff, with context unchanged lines around each change
 // and changes closer than twice that joined into one hunk. nA is the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/maphash"
+	"strings"
 	"testing"
 )
 
@@ -96,5 +97,17 @@ func BenchmarkLines(b *testing.B) {
 		if len(Lines(old.Bytes(), new.Bytes())) != 20 {
 			b.Fatal("want 20 edits")
 		}
+	}
+}
+
+func TestWriteFile(t *testing.T) {
+	var w strings.Builder
+	WriteFile(&w, "a/f", "b/f", []byte("x\ny\n"), []byte("x\ny\n"))
+	if w.Len() != 0 {
+		t.Fatalf("no line changed, wrote %q", w.String())
+	}
+	WriteFile(&w, "a/f", "b/f", []byte("x\ny\n"), []byte("x\nz"))
+	if want := "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n x\n-y\n+z\n\\ No newline at end of file\n"; w.String() != want {
+		t.Fatalf("wrote %q, want %q", w.String(), want)
 	}
 }
