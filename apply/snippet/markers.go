@@ -170,8 +170,11 @@ func MarkerFor(name string) string {
 	if base == "cmakelists.txt" {
 		return "# ... existing code ..."
 	}
-	return "// ... existing code ..."
+	return defaultMarker
 }
+
+// defaultMarker is the marker suggested where nothing says another.
+const defaultMarker = "// ... existing code ..."
 
 func parse(code string, content []byte, prose bool) Snippet {
 	var s Snippet

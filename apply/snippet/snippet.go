@@ -88,7 +88,7 @@ type refusal struct {
 // marker style or the file's comment syntax.
 func (e *refusal) err(marker string) *textedit.Error {
 	if marker == "" {
-		marker = "// ... existing code ..."
+		marker = defaultMarker
 	}
 	why := strings.ReplaceAll(e.Reason, markerHint, marker)
 	return &textedit.Error{Code: textedit.KindCode(e.Why.Kind()), Edit: fmt.Sprintf("region %d", e.Region+1),
