@@ -219,6 +219,43 @@ func pairHead(content []byte, fl *lineindex.Index, r Region, h anchor, cursor in
 	return kept[0], probe, true
 }
 
+// roomForTail reads region r once more where its head h, grown as far as
+// the file's lines go, leaves its tail no place after it: a region that
+// inserts a block copied from the code around it (an assertion repeated
+// and changed) has new lines that are the file's next lines too, and the
+// head grows through them. Each shorter head that stands once, exactly, at
+// h's place and that the region's tail follows directly, exactly (the
+// region inserts between them and removes nothing), is a reading; where
+// every reading ends the region at the same file line, they all give the
+// same file, and that is the region's place. Readings that end it at
+// different lines are refused as before (graft does not pick).
+func roomForTail(content []byte, fl *lineindex.Index, r Region, h anchor, cursor int, convert bool, opt matcher.Options) (anchor, anchor, bool) {
+	end := -1
+	var rh, rt anchor
+	for n := h.n - 1; n >= 1; n-- {
+		text := strings.Join(r.Lines[:n], "")
+		if nonBlankLines(text) == 0 {
+			continue
+		}
+		m, line, err := locate(content, fl, text, cursor, -1, opt)
+		if err != nil || m.Tier != matcher.Exact || line != h.line {
+			continue
+		}
+		t := tail(content, fl, r, h.line+n, len(r.Lines)-n, false, convert, opt)
+		if !t.found || t.m.Tier != matcher.Exact || t.line != h.line+n {
+			continue
+		}
+		switch e := t.line + t.n; {
+		case end < 0:
+			end, rh, rt = e, h, t
+			rh.n, rh.m = n, m
+		case e != end:
+			return h, anchor{}, false
+		}
+	}
+	return rh, rt, end >= 0
+}
+
 // oneShift reports whether the block's lines, standing in the file from
 // 0-based line at, differ from the file's lines by one shift of their
 // indentation: every line that is not blank has the same white space
@@ -500,6 +537,11 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 			e.Candidates = append(e.Candidates, fileText(content, fl, a, t.line+t.n, "the file's lines up to where the region's last lines stand"))
 		}
 		return nil, 0, e
+	}
+	if !t.found && t.ambiguous == nil && !atEnd && h.found && h.m.Tier == matcher.Exact && !adapted && paired == nil {
+		if rh, rt, ok := roomForTail(content, fl, r, h, cursor, convert, opt); ok {
+			h, t = rh, rt
+		}
 	}
 	if !t.found && !atEnd {
 		e := fail(NoAnchor, "its last line %q is not in the file after its first lines: end the region with unchanged lines of the file (a region inserting new lines shows the line before them and the line after)", clip(r.Lines[len(r.Lines)-1]))
