@@ -232,9 +232,27 @@ func pairHead(content []byte, fl *lineindex.Index, r Region, h anchor, cursor in
 func roomForTail(content []byte, fl *lineindex.Index, r Region, h anchor, cursor int, convert bool, opt matcher.Options) (anchor, anchor, bool) {
 	end := -1
 	var rh, rt anchor
+	L := len(r.Lines)
+	// follows reports whether some last lines of the region are the
+	// file's lines from line at on, as they are: a byte comparison that
+	// spares the matcher a search of the file for every shorter head
+	// (this runs on a refusal's path, and models often misremember a
+	// region's last line).
+	follows := func(at int) bool {
+		for t := 1; t <= L-1 && at+t <= fl.Count(); t++ {
+			k := 0
+			for k < t && strings.TrimRight(r.Lines[L-t+k], "\r\n") == string(fl.Text(at+k+1)) {
+				k++
+			}
+			if k == t {
+				return true
+			}
+		}
+		return false
+	}
 	for n := h.n - 1; n >= 1; n-- {
 		text := strings.Join(r.Lines[:n], "")
-		if nonBlankLines(text) == 0 {
+		if nonBlankLines(text) == 0 || !follows(h.line+n) {
 			continue
 		}
 		m, line, err := locate(content, fl, text, cursor, -1, opt)

@@ -65,3 +65,25 @@ func BenchmarkForgottenMarkerOverTable(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMisrememberedLastLine: a 2 MB file and a region whose 40-line
+// head stands exactly and whose last line stands nowhere, the refusal a
+// misremembered line gets. The reading with shorter heads (roomForTail)
+// runs on this path: without its byte comparison first it searched the
+// file for each of the 39 shorter heads (0.96 s against 0.06 s).
+func BenchmarkMisrememberedLastLine(b *testing.B) {
+	var f strings.Builder
+	for i := 0; f.Len() < 2<<20; i++ {
+		fmt.Fprintf(&f, "func f%d(x int) int {\n\tif x > %d {\n\t\treturn x\n\t}\n\treturn %d\n}\n\n", i, i, i)
+	}
+	content := f.String()
+	ls := strings.SplitAfter(content, "\n")
+	code := "// ... existing code ...\n" + strings.Join(ls[7000:7040], "") + "\tnewCall()\n\treturn misremembered(42)\n// ... existing code ...\n"
+	s := Parse(code)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := Plan([]byte(content), s, matcher.Options{}); err == nil {
+			b.Fatal("landed")
+		}
+	}
+}
