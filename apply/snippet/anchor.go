@@ -561,6 +561,16 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 			h, t = rh, rt
 		}
 	}
+	if !t.found && t.ambiguous == nil && atStart && h.found && h.m.Tier != matcher.Exact {
+		// Without a marker at the snippet's start the region begins where
+		// the file does; a head that stands only shifted, further down,
+		// with no tail after it, is a changed first line that happens to
+		// stand shifted elsewhere (a key repeated in a nested block). Read
+		// without it, as sent, the tail alone places the region's end.
+		if t2 := tail(content, fl, sent, cursor, len(sent.Lines), true, convert, opt); t2.found {
+			r, adapted, h, t = sent, false, anchor{}, t2
+		}
+	}
 	if !t.found && !atEnd {
 		e := fail(NoAnchor, "its last line %q is not in the file after its first lines: end the region with unchanged lines of the file (a region inserting new lines shows the line before them and the line after)", clip(r.Lines[len(r.Lines)-1]))
 		e.Candidates = shift(t.candidates, tailFrom)

@@ -266,7 +266,10 @@
 // # The ends of the snippet
 //
 // Without a marker at its start, a snippet begins where the file begins:
-// its first region replaces from line 1. Where its first lines stand
+// its first region replaces from line 1. Where its first lines stand only
+// shifted, further down (a changed first key that a nested block repeats),
+// and its last lines stand nowhere after them, that place is no reading:
+// the region is read without a head, its last lines placing its end. Where its first lines stand
 // further down (found exactly), the file's lines before them are lines
 // the region removes, under the deletion rule, as between any region's
 // anchors: a change that drops a file's first import is sent so. But at
