@@ -219,25 +219,23 @@ func pairHead(content []byte, fl *lineindex.Index, r Region, h anchor, cursor in
 	return kept[0], probe, true
 }
 
-// roomForTail reads region r once more where its head h, grown as far as
-// the file's lines go, leaves its tail no place after it: a region that
-// inserts a block copied from the code around it (an assertion repeated
-// and changed) has new lines that are the file's next lines too, and the
-// head grows through them. Each shorter head that stands once, exactly, at
-// h's place and that the region's tail follows directly, exactly (the
-// region inserts between them and removes nothing), is a reading; where
-// every reading ends the region at the same file line, they all give the
-// same file, and that is the region's place. Readings that end it at
-// different lines are refused as before (graft does not pick).
-func roomForTail(content []byte, fl *lineindex.Index, r Region, h anchor, cursor int, convert bool, opt matcher.Options) (anchor, anchor, bool) {
-	end := -1
-	var rh, rt anchor
+// shorterHeads reads region r once more with heads shorter than h, which
+// stands exactly and was grown as far as the file's lines go: a region
+// that inserts a block copied from the code around it (an assertion
+// repeated and changed) has new lines that are the file's next lines too,
+// and the head grows through them, so that its tail stands further on, or
+// nowhere after it. Each shorter head that stands once, exactly, at h's
+// place and that the region's tail follows directly, exactly (the region
+// inserts between them and removes nothing), is a reading. It returns the
+// longest such reading, how many there are, and whether two of them end
+// the region at different file lines (they give different files).
+func shorterHeads(content []byte, fl *lineindex.Index, r Region, h anchor, cursor int, convert bool, opt matcher.Options) (rh, rt anchor, n int, split bool) {
 	L := len(r.Lines)
 	// follows reports whether some last lines of the region are the
 	// file's lines from line at on, as they are: a byte comparison that
 	// spares the matcher a search of the file for every shorter head
-	// (this runs on a refusal's path, and models often misremember a
-	// region's last line).
+	// (most regions have no such reading, and a refusal's path runs this
+	// too: models often misremember a region's last line).
 	follows := func(at int) bool {
 		for t := 1; t <= L-1 && at+t <= fl.Count(); t++ {
 			k := 0
@@ -250,28 +248,30 @@ func roomForTail(content []byte, fl *lineindex.Index, r Region, h anchor, cursor
 		}
 		return false
 	}
-	for n := h.n - 1; n >= 1; n-- {
-		text := strings.Join(r.Lines[:n], "")
-		if nonBlankLines(text) == 0 || !follows(h.line+n) {
+	end := -1
+	for k := h.n - 1; k >= 1; k-- {
+		text := strings.Join(r.Lines[:k], "")
+		if nonBlankLines(text) == 0 || !follows(h.line+k) {
 			continue
 		}
 		m, line, err := locate(content, fl, text, cursor, -1, opt)
 		if err != nil || m.Tier != matcher.Exact || line != h.line {
 			continue
 		}
-		t := tail(content, fl, r, h.line+n, len(r.Lines)-n, false, convert, opt)
-		if !t.found || t.m.Tier != matcher.Exact || t.line != h.line+n {
+		t := tail(content, fl, r, h.line+k, L-k, false, convert, opt)
+		if !t.found || t.m.Tier != matcher.Exact || t.line != h.line+k {
 			continue
 		}
 		switch e := t.line + t.n; {
 		case end < 0:
 			end, rh, rt = e, h, t
-			rh.n, rh.m = n, m
+			rh.n, rh.m = k, m
 		case e != end:
-			return h, anchor{}, false
+			split = true
 		}
+		n++
 	}
-	return rh, rt, end >= 0
+	return rh, rt, n, split
 }
 
 // oneShift reports whether the block's lines, standing in the file from
@@ -556,8 +556,19 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		}
 		return nil, 0, e
 	}
-	if !t.found && t.ambiguous == nil && !atEnd && h.found && h.m.Tier == matcher.Exact && !adapted && paired == nil {
-		if rh, rt, ok := roomForTail(content, fl, r, h, cursor, convert, opt); ok {
+	if t.ambiguous == nil && !atEnd && h.found && h.m.Tier == matcher.Exact && !adapted && paired == nil && (!t.found || t.m.Tier == matcher.Exact) {
+		// Shorter heads the tail follows directly: where the head leaves
+		// the tail no place after it, they alone can place the region, and
+		// they do where they all end it at one line; where the tail stands
+		// after the head, they must end it there too, or the region reads
+		// two ways (the head grown through lines it inserts, and the lines
+		// between it and the tail gone) and is refused.
+		rh, rt, n, split := shorterHeads(content, fl, r, h, cursor, convert, opt)
+		switch {
+		case split || n > 0 && t.found && rt.line+rt.n != t.line+t.n:
+			return nil, 0, &refusal{Why: EndsEitherWay, Region: i, Line: r.Line, Count: 2,
+				Reason: fmt.Sprintf("its first lines stand at line %d, and the lines after them read both as the file's next lines and as lines it inserts, so they do not say where the region ends: show the unchanged lines after the change", h.line+1)}
+		case n > 0 && !t.found:
 			h, t = rh, rt
 		}
 	}

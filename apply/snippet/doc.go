@@ -70,15 +70,19 @@
 // head's first line does not stand once (the lines the head grew by told
 // its places apart, and they may be lines the region moves), it is
 // refused: the region's ends could be read either way. A head that
-// stands exactly and leaves its tail no place after it may have grown
-// through the region's new lines: a block inserted as a copy of the code
-// after it (an assertion repeated, then changed) begins with that code's
-// lines, so the head takes them for its own. It is read once more with
+// stands exactly may have grown through the region's new lines: a block
+// inserted as a copy of the code after it (an assertion repeated, then
+// changed) begins with that code's lines, so the head takes them for its
+// own, and the tail then stands further on (the lines between read as
+// removed), or nowhere after it. So the region is read once more with
 // shorter heads: each that stands once, exactly, at the head's place, and
 // that the region's tail follows directly, exactly (the region inserts
-// between them and removes nothing), is a reading; where every reading
-// ends the region at the same file line, they give one file and it lands;
-// where two end it at different lines, the region is refused as before.
+// between them and removes nothing), is a reading. Where the tail stands
+// after the head, every reading must end the region where it does; where
+// it stands nowhere after it, the readings place the region when they
+// all end it at one file line (they give one file). Readings that end it
+// at different lines leave the region two ways to read, and it is refused
+// (EndsEitherWay).
 // The file's lines between head and tail are replaced by the region's
 // lines between them. A region must be anchored at both ends (but where the
 // snippet has no marker, at the file's start or end): a line that is not
