@@ -274,6 +274,33 @@ func shorterHeads(content []byte, fl *lineindex.Index, r Region, h anchor, curso
 	return rh, rt, n, split
 }
 
+// pairsElsewhere reports whether region r, whose lines stand together
+// from file line at, has its first and last lines at another pair of
+// places in the file after line cursor, the first before the last (white
+// space at their ends aside): only then could the region also be read as
+// deleting the lines between them. A first line that stands again only
+// after the region's last line (a docstring's quotes), or a last line
+// that stands again only before its first, pairs with nothing else.
+func pairsElsewhere(fl *lineindex.Index, r Region, cursor, at int) bool {
+	first, last := strings.TrimSpace(r.Lines[0]), strings.TrimSpace(r.Lines[len(r.Lines)-1])
+	end := at + len(r.Lines) - 1
+	var firsts []int // the first line's other places
+	maxLast := end   // the last line's last place
+	for i := cursor; i < fl.Count(); i++ {
+		switch l := strings.TrimSpace(string(fl.Text(i + 1))); {
+		case l == last && i != end && i > at:
+			return true // the region's first line, and the last line further on
+		case l == last:
+			maxLast = max(maxLast, i)
+		}
+		if l := strings.TrimSpace(string(fl.Text(i + 1))); l == first && i != at {
+			firsts = append(firsts, i)
+		}
+	}
+	// Another place of the first line, and a place of the last after it.
+	return len(firsts) > 0 && firsts[0] < maxLast
+}
+
 // oneShift reports whether the block's lines, standing in the file from
 // 0-based line at, differ from the file's lines by one shift of their
 // indentation: every line that is not blank has the same white space
@@ -399,7 +426,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		L := len(r.Lines)
 		_, _, e1 := locate(content, fl, r.Lines[0], cursor, -1, opt)
 		_, _, e2 := locate(content, fl, strings.TrimSuffix(r.Lines[L-1], "\n")+"\n", cursor, -1, opt)
-		if L > 1 && (e1 != nil || e2 != nil) {
+		if L > 1 && (e1 != nil || e2 != nil) && pairsElsewhere(fl, r, cursor, h.line) {
 			return nil, 0, fail(UnchangedTwice, "it changes nothing, and its first or last line stands more than once in the file, so it could also mean deleting lines between them (graft does not delete lines a snippet does not show): show the change the region makes, or use edit to delete lines")
 		}
 		if edge != nil {

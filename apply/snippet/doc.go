@@ -92,8 +92,11 @@
 //
 // A region that changes nothing (all its lines stand together in the file)
 // is also how a deletion of the lines between two of its lines would look;
-// it is taken as unchanged only when its first and its last line each
-// stand once, and refused otherwise.
+// it is taken as unchanged only when no other place of its first line and
+// place of its last line pair up, the first before the last (white space
+// at their ends aside), and refused otherwise: a first line that stands
+// again only after the last (a docstring's quotes), or a last line only
+// before the first, reads no other way.
 //
 // Behind anchors that stand exactly, the region's new lines are written
 // as sent: re-indentation applies only where a tier found an indentation
