@@ -97,7 +97,7 @@ func grow(content []byte, fl *lineindex.Index, block func(n int) string, limit, 
 			}
 			a := anchor{n: n, line: line, m: m, found: true}
 			if best.found && anchorPlace(a, isTail) != anchorPlace(best, isTail) {
-				if shift && best.n == 1 && len(words(block(1))) == 0 && m.Tier == matcher.Indentation && nonBlankLines(text) >= 2 {
+				if shift && best.n == 1 && len(words(block(1))) == 0 && m.Tier == matcher.Indentation && nonBlankLines(text) >= 2 && showsShift(text, fl, line) {
 					// A brace that stands once at the margin is no place
 					// of its own when it and the next line stand once
 					// elsewhere with their indentation shifted: the
@@ -105,7 +105,7 @@ func grow(content []byte, fl *lineindex.Index, block func(n int) string, limit, 
 					best = a
 					continue
 				}
-				if shift && best.n == 1 && best.m.Tier == matcher.Exact && m.Tier == matcher.Indentation && nonBlankLines(text) >= 2 {
+				if shift && best.n == 1 && best.m.Tier == matcher.Exact && m.Tier == matcher.Indentation && nonBlankLines(text) >= 2 && showsShift(text, fl, line) {
 					// One line that stands once exactly, and a longer
 					// block that stands once elsewhere with its
 					// indentation shifted: the region, sent without its
@@ -133,7 +133,7 @@ func grow(content []byte, fl *lineindex.Index, block func(n int) string, limit, 
 				return best
 			}
 			if !best.found && best.ambiguous != nil && best.ambiguous.Tier != m.Tier &&
-				(!shift || best.ambiguous.Tier != matcher.Exact || m.Tier != matcher.Indentation || nonBlankLines(text) < 2) {
+				(!shift || best.ambiguous.Tier != matcher.Exact || m.Tier != matcher.Indentation || nonBlankLines(text) < 2 || !showsShift(text, fl, line)) {
 				// The shorter block stood several times by one tier; a
 				// looser tier cannot be what tells its places apart. But
 				// with shift, a block of two lines or more that stands
@@ -309,6 +309,15 @@ func pairsElsewhere(fl *lineindex.Index, r Region, cursor, at int) bool {
 // as spaces, or the reverse) are not read here: they are the matcher's
 // conversion, and say nothing against a shift.
 func oneShift(block string, fl *lineindex.Index, at int) bool {
+	_, one := shiftAt(block, fl, at)
+	return one
+}
+
+// shiftAt is oneShift's reading: whether the block's lines keep one shift
+// (one), and whether that shift is some white space added or removed
+// (shifted); lines whose indentation differs from the file's only by tabs
+// written as spaces, or the reverse, show none.
+func shiftAt(block string, fl *lineindex.Index, at int) (shifted, one bool) {
 	const unset = "\x00"
 	added, removed := unset, unset
 	for k, l := range splitKeep(block) {
@@ -332,10 +341,19 @@ func oneShift(block string, fl *lineindex.Index, at int) bool {
 			continue
 		}
 		if a != added || r != removed {
-			return false
+			return false, false
 		}
 	}
-	return true
+	return added != unset && (added != "" || removed != ""), true
+}
+
+// showsShift reports whether the block, found by its indentation at file
+// line at, is the region sent with its indentation shifted: one shift,
+// and not an empty one (a line or two with tabs written as spaces is the
+// matcher's conversion, which the second reading of a region is for).
+func showsShift(block string, fl *lineindex.Index, at int) bool {
+	shifted, one := shiftAt(block, fl, at)
+	return shifted && one
 }
 
 func nonBlankLines(text string) int {

@@ -45,7 +45,10 @@
 // for a region sent without its common indentation, a block of two lines
 // or more that stands once with its indentation shifted is found so, even
 // where its first line (a "}") stands exactly elsewhere, at the margin,
-// once or more. A head found with a shift rewrites the whole region as the
+// once or more; shifted means white space added or removed, one shift for
+// every line: a block that differs from the file only by tabs written as
+// spaces is no region sent shifted (that is the second reading, below),
+// and its exact lines stay the anchor. A head found with a shift rewrites the whole region as the
 // matcher re-indents (so the tail is sought in the file's terms; a tail
 // that then needs a shift of its own is refused, one that differs only by
 // trailing white space or line endings is the file's); a
