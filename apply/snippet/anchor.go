@@ -220,8 +220,7 @@ func pairHead(content []byte, fl *lineindex.Index, r Region, h anchor, cursor in
 }
 
 // shorterHeads reads region r once more with heads shorter than h, which
-// stands exactly (or with one shift, r then rewritten in the file's terms)
-// and was grown as far as the file's lines go: a region
+// stands exactly and was grown as far as the file's lines go: a region
 // that inserts a block copied from the code around it (an assertion
 // repeated and changed) has new lines that are the file's next lines too,
 // and the head grows through them, so that its tail stands further on, or
@@ -266,10 +265,7 @@ func shorterHeads(content []byte, fl *lineindex.Index, r Region, h anchor, curso
 		switch e := t.line + t.n; {
 		case end < 0:
 			end, rh, rt = e, h, t
-			rh.n = k
-			if h.m.Tier == matcher.Exact {
-				rh.m = m
-			}
+			rh.n, rh.m = k, m
 		case e != end:
 			split = true
 		}
@@ -605,7 +601,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		}
 		return nil, 0, e
 	}
-	if t.ambiguous == nil && !atEnd && h.found && (h.m.Tier == matcher.Exact && !adapted || adapted && h.m.Tier == matcher.Indentation) && paired == nil && (!t.found || t.m.Tier == matcher.Exact) {
+	if t.ambiguous == nil && !atEnd && h.found && h.m.Tier == matcher.Exact && !adapted && paired == nil && (!t.found || t.m.Tier == matcher.Exact) {
 		// Shorter heads the tail follows directly: where the head leaves
 		// the tail no place after it, they alone can place the region, and
 		// they do where they all end it at one line; where the tail stands

@@ -73,8 +73,7 @@
 // head's first line does not stand once (the lines the head grew by told
 // its places apart, and they may be lines the region moves), it is
 // refused: the region's ends could be read either way. A head that
-// stands exactly (or with one shift, the region then read in the file's
-// terms) may have grown through the region's new lines: a block
+// stands exactly may have grown through the region's new lines: a block
 // inserted as a copy of the code after it (an assertion repeated, then
 // changed) begins with that code's lines, so the head takes them for its
 // own, and the tail then stands further on (the lines between read as
