@@ -287,13 +287,14 @@ func pairsElsewhere(fl *lineindex.Index, r Region, cursor, at int) bool {
 	var firsts []int // the first line's other places
 	maxLast := end   // the last line's last place
 	for i := cursor; i < fl.Count(); i++ {
-		switch l := strings.TrimSpace(string(fl.Text(i + 1))); {
+		l := strings.TrimSpace(string(fl.Text(i + 1)))
+		switch {
 		case l == last && i != end && i > at:
 			return true // the region's first line, and the last line further on
 		case l == last:
 			maxLast = max(maxLast, i)
 		}
-		if l := strings.TrimSpace(string(fl.Text(i + 1))); l == first && i != at {
+		if l == first && i != at {
 			firsts = append(firsts, i)
 		}
 	}
