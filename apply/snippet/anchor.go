@@ -250,8 +250,11 @@ func shorterHeads(content []byte, fl *lineindex.Index, r Region, h anchor, curso
 	}
 	end := -1
 	for k := h.n - 1; k >= 1; k-- {
+		if !follows(h.line + k) {
+			continue
+		}
 		text := strings.Join(r.Lines[:k], "")
-		if nonBlankLines(text) == 0 || !follows(h.line+k) {
+		if nonBlankLines(text) == 0 {
 			continue
 		}
 		m, line, err := locate(content, fl, text, cursor, -1, opt)
@@ -284,7 +287,7 @@ func shorterHeads(content []byte, fl *lineindex.Index, r Region, h anchor, curso
 func pairsElsewhere(fl *lineindex.Index, r Region, cursor, at int) bool {
 	first, last := strings.TrimSpace(r.Lines[0]), strings.TrimSpace(r.Lines[len(r.Lines)-1])
 	end := at + len(r.Lines) - 1
-	var firsts []int // the first line's other places
+	firstOther := -1 // the first line's first other place
 	maxLast := end   // the last line's last place
 	for i := cursor; i < fl.Count(); i++ {
 		l := strings.TrimSpace(string(fl.Text(i + 1)))
@@ -294,12 +297,12 @@ func pairsElsewhere(fl *lineindex.Index, r Region, cursor, at int) bool {
 		case l == last:
 			maxLast = max(maxLast, i)
 		}
-		if l == first && i != at {
-			firsts = append(firsts, i)
+		if l == first && i != at && firstOther < 0 {
+			firstOther = i
 		}
 	}
 	// Another place of the first line, and a place of the last after it.
-	return len(firsts) > 0 && firsts[0] < maxLast
+	return firstOther >= 0 && firstOther < maxLast
 }
 
 // oneShift reports whether the block's lines, standing in the file from

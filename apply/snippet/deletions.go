@@ -40,14 +40,10 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	}
 	// allman: the file's lines whose brace stood alone on the next line
 	// (folded onto them).
-	allman := map[int]bool{}
+	var allman map[int]bool
 	if !prose {
-		ok, nk = foldBraces(ok), foldBraces(nk)
-		for i := 0; i+1 < len(ok); i++ {
-			if ok[i+1] == "" && strings.TrimSpace(old[i+1]) == "{" {
-				allman[i] = true
-			}
-		}
+		ok, allman = foldBraces(ok)
+		nk, _ = foldBraces(nk)
 	}
 	// The removed lines: the file's lines the region does not show,
 	// blank lines aside (a blank line holds no code: dropping one is
@@ -403,7 +399,8 @@ func added(fl *lineindex.Index, from, to int, newLines []string, prose bool) (li
 		nk = append(nk, strings.TrimRight(l, " \t\r\n"))
 	}
 	if !prose {
-		ok, nk = foldBraces(ok), foldBraces(nk)
+		ok, _ = foldBraces(ok)
+		nk, _ = foldBraces(nk)
 	}
 	paired := make([]bool, len(nk))
 	for _, p := range trustedPairs(ok, nk) {
@@ -693,9 +690,11 @@ func itemIdentity(d []string, sib [][]string) []string {
 // and 2). The line before must be code that can take a block: not blank,
 // not a comment, not ending a statement or inside brackets (;, {, }, (,
 // [, ,), where the brace opens a value (an array's object) of its own.
-// It returns ls itself where nothing folds.
-func foldBraces(ls []string) []string {
+// It returns ls itself where nothing folds, and the lines folded onto
+// (by index).
+func foldBraces(ls []string) ([]string, map[int]bool) {
 	var out []string
+	folded := map[int]bool{}
 	for i := 1; i < len(ls); i++ {
 		if strings.TrimSpace(ls[i]) != "{" {
 			continue
@@ -708,9 +707,10 @@ func foldBraces(ls []string) []string {
 			out = slices.Clone(ls)
 		}
 		out[i-1], out[i] = out[i-1]+" {", ""
+		folded[i-1] = true
 	}
 	if out == nil {
-		return ls
+		return ls, folded
 	}
-	return out
+	return out, folded
 }
