@@ -322,8 +322,18 @@ func oneShift(block string, fl *lineindex.Index, at int) bool {
 // (shifted); lines whose indentation differs from the file's only by tabs
 // written as spaces, or the reverse, show none.
 func shiftAt(block string, fl *lineindex.Index, at int) (shifted, one bool) {
+	added, removed, one, _ := shiftOf(block, fl, at)
+	return one && (added != "" || removed != ""), one
+}
+
+// shiftOf is the shift itself: the white space every line of the block
+// needs added before its indentation to be the file's line (added), or
+// removed from its start (removed); one reports whether there is one such
+// shift for all the lines that show one, and converted whether some line
+// shows none (its indentation written in the other character).
+func shiftOf(block string, fl *lineindex.Index, at int) (added, removed string, one, converted bool) {
 	const unset = "\x00"
-	added, removed := unset, unset
+	added, removed = unset, unset
 	for k, l := range splitKeep(block) {
 		body := strings.TrimRight(l, "\r\n")
 		if strings.TrimSpace(body) == "" || at+k >= fl.Count() {
@@ -338,6 +348,7 @@ func shiftAt(block string, fl *lineindex.Index, at int) (shifted, one bool) {
 		case strings.HasSuffix(si, fi):
 			r = si[:len(si)-len(fi)]
 		default:
+			converted = true
 			continue
 		}
 		if added == unset {
@@ -345,10 +356,49 @@ func shiftAt(block string, fl *lineindex.Index, at int) (shifted, one bool) {
 			continue
 		}
 		if a != added || r != removed {
-			return false, false
+			return "", "", false, converted
 		}
 	}
-	return added != unset && (added != "" || removed != ""), true
+	if added == unset {
+		return "", "", true, converted
+	}
+	return added, removed, true, converted
+}
+
+// shiftDisagrees returns the first of the region's lines (sent) whose
+// indentation, as the matcher re-indented it (got), is not the sent
+// indentation with the one shift its head (standing at file line at)
+// shows, or -1. The matcher reads indentation as levels and tab widths,
+// which is right for a block written in another unit or character (a head
+// line with tabs written as spaces shows that, and then levels decide); a
+// head found with one shift and no such line says the region was sent
+// shifted by it. Where the two give a line different indentation, the
+// region leaves it open.
+func shiftDisagrees(sent, got []string, head string, fl *lineindex.Index, at int, tier matcher.Tier) int {
+	if tier != matcher.Indentation {
+		return -1
+	}
+	added, removed, one, converted := shiftOf(head, fl, at)
+	if !one || converted || added == "" && removed == "" {
+		return -1 // no shift, or tabs written as spaces: levels are the reading
+	}
+	for k, l := range sent {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ind := l[:indentWidth(l)]
+		want := added + ind
+		if removed != "" {
+			var ok bool
+			if want, ok = strings.CutPrefix(ind, removed); !ok {
+				continue // dedented past the shift: the matcher's reading alone
+			}
+		}
+		if g := got[k]; g[:indentWidth(g)] != want {
+			return k
+		}
+	}
+	return -1
 }
 
 // showsShift reports whether the block, found by its indentation at file
@@ -525,6 +575,9 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		if len(lines) != len(r.Lines) {
 			return nil, 0, fail(Unshiftable, "its lines could not be re-indented line for line as its first lines were found: send the region with the file's indentation")
 		}
+		if k := shiftDisagrees(r.Lines, lines, strings.Join(r.Lines[:h.n], ""), fl, h.line, h.m.Tier); k >= 0 {
+			return nil, 0, fail(Unshiftable, "its first lines were found with their indentation shifted, but its line %d (%q) reads two ways: with that shift, or re-indented as the file's indentation levels go: send the region with the file's indentation", r.Line+k, clip(r.Lines[k]))
+		}
 		r.Lines = lines
 		adapted = true
 	}
@@ -605,19 +658,24 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		}
 		return nil, 0, e
 	}
-	if t.ambiguous == nil && !atEnd && h.found && h.m.Tier == matcher.Exact && !adapted && paired == nil && (!t.found || t.m.Tier == matcher.Exact) {
+	if t.ambiguous == nil && !atEnd && h.found && (h.m.Tier == matcher.Exact && !adapted || adapted && h.m.Tier == matcher.Indentation) && paired == nil && (!t.found || t.m.Tier == matcher.Exact) {
 		// Shorter heads the tail follows directly: where the head leaves
 		// the tail no place after it, they alone can place the region, and
 		// they do where they all end it at one line; where the tail stands
 		// after the head, they must end it there too, or the region reads
 		// two ways (the head grown through lines it inserts, and the lines
-		// between it and the tail gone) and is refused.
+		// between it and the tail gone) and is refused. A region sent
+		// shifted (read here in the file's terms) has the same two
+		// readings, so the same refusal; but its shorter heads do not
+		// place it where its tail stands nowhere after the head (tried:
+		// FuzzOneChange found blank-line regions so placed past the
+		// file's end).
 		rh, rt, n, split := shorterHeads(content, fl, r, h, cursor, convert, opt)
 		switch {
 		case split || n > 0 && t.found && rt.line+rt.n != t.line+t.n:
 			return nil, 0, &refusal{Why: EndsEitherWay, Region: i, Line: r.Line, Count: 2,
 				Reason: fmt.Sprintf("its first lines stand at line %d, and the lines after them read both as the file's next lines and as lines it inserts, so they do not say where the region ends: show the unchanged lines after the change", h.line+1)}
-		case n > 0 && !t.found:
+		case n > 0 && !t.found && !adapted:
 			h, t = rh, rt
 		}
 	}

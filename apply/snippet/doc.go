@@ -51,7 +51,13 @@
 // and its exact lines stay the anchor. A head found with a shift rewrites the whole region as the
 // matcher re-indents (so the tail is sought in the file's terms; a tail
 // that then needs a shift of its own is refused, one that differs only by
-// trailing white space or line endings is the file's); a
+// trailing white space or line endings is the file's). The matcher reads
+// indentation as levels and tab widths; a head whose every line shows
+// the same white space added or removed says the region was sent shifted
+// by it, and where the two readings give one of the region's lines
+// different indentation (a line sent with a tab in a block that mixes
+// tabs and spaces) the region leaves it open and is refused
+// (Unshiftable); a
 // one-line anchor found only by its indentation places the region only
 // when the other end shows the same shift. A head that stands several
 // times, or reads two ways (its first line once as sent, its first lines
@@ -85,7 +91,9 @@
 // it stands nowhere after it, the readings place the region when they
 // all end it at one file line (they give one file). Readings that end it
 // at different lines leave the region two ways to read, and it is refused
-// (EndsEitherWay).
+// (EndsEitherWay). A region sent shifted is read so too, in the file's
+// terms, for that refusal; its shorter heads do not place it where its
+// tail stands nowhere after the head.
 // The file's lines between head and tail are replaced by the region's
 // lines between them. A region must be anchored at both ends (but where the
 // snippet has no marker, at the file's start or end): a line that is not

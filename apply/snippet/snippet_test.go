@@ -240,6 +240,85 @@ func FuzzOneChange(f *testing.F) {
 	})
 }
 
+// FuzzDedentedOneChange is FuzzOneChange with the region sent without
+// its common indentation, as models often send nested code: the result is
+// exactly the changed file, the new line indented like the region's
+// lines, or a refusal; never another file. The region's unchanged pairs
+// must stand once in the file even compared without indentation (what a
+// careful reader needs to place a dedented region) and nowhere as sent.
+func FuzzDedentedOneChange(f *testing.F) {
+	f.Add("func f() {\n\ta()\n\tb()\n\tc()\n\td()\n\te()\n}\n", 3, "\tC()", false)
+	f.Add("class A:\n    def f(self):\n        x = 1\n        y = 2\n        return x\n    def g(self):\n        pass\n", 3, "        z = 3", true)
+	f.Add("{\n  {\n    a\n    b\n    c\n    d\n  }\n}\n", 4, "    B", false)
+	f.Fuzz(func(t *testing.T, content string, at int, line string, insert bool) {
+		if strings.ContainsAny(line, "\r\n") || !strings.HasSuffix(content, "\n") || strings.Contains(content, "\r") {
+			return
+		}
+		ls := strings.SplitAfter(content, "\n")
+		ls = ls[:len(ls)-1]
+		if len(ls) < 5 || at < 2 || at > len(ls)-3 {
+			return
+		}
+		want := append([]string{}, ls[:at]...)
+		want = append(want, line+"\n")
+		rest := ls[at+1:]
+		if insert {
+			rest = ls[at:]
+		}
+		want = append(want, rest...)
+		if !insert && wordOverlap(ls[at], line) < 0.5 && strings.TrimSpace(ls[at]) != "" {
+			return // not a change a snippet can make (FuzzOneChange)
+		}
+		region := want[at-2 : at+3]
+		for _, l := range region {
+			if strings.TrimSpace(l) == "" {
+				return // blank lines' indentation says nothing either way
+			}
+		}
+		// The common indentation: the longest run of spaces or tabs that
+		// begins every line of the region.
+		prefix := region[0][:len(region[0])-len(strings.TrimLeft(region[0], " \t"))]
+		for _, l := range region[1:] {
+			for !strings.HasPrefix(l, prefix) {
+				prefix = prefix[:len(prefix)-1]
+			}
+		}
+		if prefix == "" {
+			return
+		}
+		sent := make([]string, len(region))
+		for i, l := range region {
+			sent[i] = l[len(prefix):]
+		}
+		trimmed := func(ls []string) []string {
+			out := make([]string, len(ls))
+			for i, l := range ls {
+				out[i] = strings.TrimSpace(l)
+			}
+			return out
+		}
+		tls := trimmed(ls)
+		for _, pair := range [][]string{sent[0:2], sent[3:5]} {
+			if blockCount(ls, pair) != 0 || blockCount(tls, trimmed(pair)) != 1 {
+				return
+			}
+		}
+		var b strings.Builder
+		b.WriteString("// ... existing code ...\n")
+		for _, l := range sent {
+			b.WriteString(l)
+		}
+		b.WriteString("// ... existing code ...\n")
+		reps, err := Plan([]byte(content), Parse(b.String()), matcher.Options{Budget: 20000})
+		if err != nil {
+			return
+		}
+		if got := apply(content, reps); got != strings.Join(want, "") && got != content {
+			t.Fatalf("content %q, snippet %q:\ngot  %q\nwant %q", content, b.String(), got, strings.Join(want, ""))
+		}
+	})
+}
+
 // blockCount counts the places where block stands as consecutive lines
 // of ls (overlapping places too).
 func blockCount(ls, block []string) int {
