@@ -319,6 +319,88 @@ func FuzzDedentedOneChange(f *testing.F) {
 	})
 }
 
+// FuzzForgottenMarker: a region that shows the lines around a run of
+// three or more of the file's lines with names but not the run itself (the
+// marker over it forgotten), maybe with a new line inserted before the
+// gap, and whose lines name nothing of the run's: no part of the deletion
+// rule can account for the run (no line reads like its lines, no call
+// names their values, more than two are left over), so the result is a
+// refusal, the file unchanged (nothing was meant to change), or, with a
+// new line, the file with that line inserted and the run kept; never the
+// run gone.
+func FuzzForgottenMarker(f *testing.F) {
+	f.Add("func f() {\n\ta := 1\n\tb := 2\n\tcx := load(qq)\n\tdy := save(rr)\n\tez := keep(cx, dy)\n\tuse(a, b)\n\treturn\n}\n", 1, 3, 3, "\tlog(zz)", true)
+	f.Add("x = 1\ny = 2\nalpha = 3\nbeta = 4\ngamma = 5\nz = x + y\nprint(z)\n", 0, 2, 3, "", false)
+	f.Fuzz(func(t *testing.T, content string, a, g, n int, line string, insert bool) {
+		if strings.ContainsAny(line, "\r\n") || !strings.HasSuffix(content, "\n") || strings.Contains(content, "\r") {
+			return
+		}
+		ls := strings.SplitAfter(content, "\n")
+		ls = ls[:len(ls)-1]
+		// The region: ls[a:g] (at least two lines), the gap ls[g:g+n]
+		// (at least three), ls[g+n:g+n+2].
+		if a < 0 || g < a+2 || n < 3 || g+n+2 > len(ls) {
+			return
+		}
+		gap := ls[g : g+n]
+		sent := append(append([]string{}, ls[a:g]...), ls[g+n:g+n+2]...)
+		if insert {
+			if strings.TrimSpace(line) == "" {
+				return
+			}
+			sent = slices.Insert(sent, g-a, line+"\n")
+		}
+		if blockCount(ls, ls[a:a+2]) != 1 || blockCount(ls, ls[g+n:g+n+2]) != 1 ||
+			strings.TrimSpace(ls[a]) == "" || strings.TrimSpace(ls[g+n+1]) == "" {
+			return // a careful reader could not place it either (FuzzOneChange)
+		}
+		// The gap's names, none of them named by the region, nor a part
+		// or a whole of a region's word (processItem for item).
+		named := 0
+		var gapNames []string
+		for _, l := range gap {
+			if strings.TrimSpace(l) == "" {
+				return
+			}
+			ns := names(l)
+			if len(ns) > 0 {
+				named++
+			}
+			gapNames = append(gapNames, ns...)
+		}
+		if named < 3 {
+			return
+		}
+		for _, l := range sent {
+			for _, w := range words(l) {
+				w = strings.ToLower(w)
+				for _, d := range gapNames {
+					d = strings.ToLower(d)
+					if strings.Contains(w, d) || len(w) > 1 && strings.Contains(d, w) {
+						return
+					}
+				}
+			}
+		}
+		code := "// ... existing code ...\n" + strings.Join(sent, "") + "// ... existing code ...\n"
+		sn := Parse(code)
+		if len(sn.Regions) != 1 || len(sn.Regions[0].Lines) != len(sent) {
+			return // a line of the region reads as a marker
+		}
+		reps, err := Plan([]byte(content), sn, matcher.Options{Budget: 20000})
+		if err != nil {
+			return
+		}
+		want := content
+		if insert {
+			want = strings.Join(ls[:g], "") + line + "\n" + strings.Join(ls[g:], "")
+		}
+		if got := apply(content, reps); got != want && got != content {
+			t.Fatalf("content %q, snippet %q:\ngot  %q\nwant %q (or a refusal)", content, code, got, want)
+		}
+	})
+}
+
 // blockCount counts the places where block stands as consecutive lines
 // of ls (overlapping places too).
 func blockCount(ls, block []string) int {
