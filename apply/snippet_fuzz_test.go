@@ -71,7 +71,14 @@ var snippetSources = sync.OnceValues(func() ([][2]string, error) {
 // byte for byte: its new lines as sent, whatever their indentation
 // (behind anchors that stand exactly there is no shift to apply: tabs
 // sent as spaces stay spaces).
-func FuzzEditFileLiteralMerge(f *testing.F) {
+func FuzzEditFileLiteralMerge(f *testing.F) { fuzzLiteralMerge(f, false) }
+
+// FuzzEditFileLiteralMergeCRLF is FuzzEditFileLiteralMerge on the file
+// written with CRLF line endings, the snippet sent with LF (as models
+// send them): the literal merge with every line ending the file's.
+func FuzzEditFileLiteralMergeCRLF(f *testing.F) { fuzzLiteralMerge(f, true) }
+
+func fuzzLiteralMerge(f *testing.F, crlf bool) {
 	for i := range 8 {
 		f.Add(uint16(i*31), uint64(i))
 	}
@@ -95,6 +102,10 @@ func FuzzEditFileLiteralMerge(f *testing.F) {
 		code, want, ok := literalMerge(ls, lang, rng)
 		if !ok {
 			return
+		}
+		if crlf {
+			content = strings.ReplaceAll(content, "\n", "\r\n")
+			want = strings.ReplaceAll(want, "\n", "\r\n")
 		}
 		name := "f." + lang
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
