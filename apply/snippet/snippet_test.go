@@ -240,6 +240,73 @@ func FuzzOneChange(f *testing.F) {
 	})
 }
 
+// FuzzTwoChanges is FuzzOneChange with two changes, each sent as its own
+// region (two unchanged lines on each side, standing once in the file),
+// a marker between them: the result is exactly the file with both
+// changes, or a refusal.
+func FuzzTwoChanges(f *testing.F) {
+	f.Add("a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n", 3, "C", true, 8, "H", true)
+	f.Add("}\n}\n}\nx\n}\n}\n}\ny\n}\n}\n}\n", 3, "z", true, 7, "w", true)
+	f.Fuzz(func(t *testing.T, content string, at1 int, line1 string, insert1 bool, at2 int, line2 string, insert2 bool) {
+		if strings.ContainsAny(line1+line2, "\r\n") || !strings.HasSuffix(content, "\n") || strings.Contains(content, "\r") {
+			return
+		}
+		ls := strings.SplitAfter(content, "\n")
+		ls = ls[:len(ls)-1]
+		if at1 < 2 || at2 < at1+5 || at2 > len(ls)-3 {
+			return
+		}
+		// want: the file with both changes; region k is want[w-2:w+3]
+		// around the k-th change's line w.
+		var want []string
+		var ws []int
+		prev := 0
+		for _, c := range []struct {
+			at     int
+			line   string
+			insert bool
+		}{{at1, line1, insert1}, {at2, line2, insert2}} {
+			if !c.insert && wordOverlap(ls[c.at], c.line) < 0.5 && strings.TrimSpace(ls[c.at]) != "" {
+				return // not a change a snippet can make (FuzzOneChange)
+			}
+			want = append(want, ls[prev:c.at]...)
+			ws = append(ws, len(want))
+			want = append(want, c.line+"\n")
+			prev = c.at + 1
+			if c.insert {
+				prev = c.at
+			}
+		}
+		want = append(want, ls[prev:]...)
+		var b strings.Builder
+		b.WriteString("// ... existing code ...\n")
+		for _, w := range ws {
+			if blockCount(ls, want[w-2:w]) != 1 || blockCount(ls, want[w+1:w+3]) != 1 ||
+				strings.TrimSpace(want[w-2]) == "" || strings.TrimSpace(want[w+2]) == "" {
+				return
+			}
+			for _, l := range want[w-2 : w+3] {
+				b.WriteString(l)
+			}
+			b.WriteString("// ... existing code ...\n")
+		}
+		if ws[1]-2 <= ws[0]+2 {
+			return // the regions overlap: one change, not two
+		}
+		sn := Parse(b.String())
+		if len(sn.Regions) != 2 {
+			return // a line of the file reads as a marker
+		}
+		reps, err := Plan([]byte(content), sn, matcher.Options{Budget: 20000})
+		if err != nil {
+			return
+		}
+		if got := apply(content, reps); got != strings.Join(want, "") && got != content {
+			t.Fatalf("content %q, snippet %q:\ngot  %q\nwant %q", content, b.String(), got, strings.Join(want, ""))
+		}
+	})
+}
+
 // FuzzDedentedOneChange is FuzzOneChange with the region sent without
 // its common indentation, as models often send nested code: the result is
 // exactly the changed file, the new line indented like the region's
