@@ -92,7 +92,23 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		next = string(fl.Text(to + 1))
 	}
 	// Structure first: what no rewrite does.
-	if why := cutOpening(ok, removed, nk, next); why != "" {
+	// body is the file's lines past the region deeper than depth: the
+	// body of a block whose opening line the region removes.
+	body := func(depth int) []string {
+		var out []string
+		for i := to; i < fl.Count(); i++ {
+			l := fl.Text(i + 1)
+			if len(bytes.TrimSpace(l)) == 0 {
+				continue
+			}
+			if indentWidth(string(l)) <= depth {
+				break
+			}
+			out = append(out, string(l))
+		}
+		return out
+	}
+	if why := cutOpening(ok, removed, nk, next, body); why != "" {
 		return CutsBlock, why
 	}
 	if prose && fences(ok)%2 != fences(nk)%2 {
@@ -309,8 +325,10 @@ func definitionGone(del []string, like []int) bool {
 // lines). It is a rewrite when each such opening line reads like a new
 // one (rewritten in place), but for one at most whose block the region's
 // last new line, an opening line that reads like no other removed one,
-// takes over.
-func cutOpening(ok []string, removed []int, nk []string, next string) string {
+// takes over, or the new block the region ends in, where the body keeps
+// what it reads of the removed line (keepsValues). body gives the file's
+// lines past the region deeper than a depth.
+func cutOpening(ok []string, removed []int, nk []string, next string, body func(depth int) []string) string {
 	if strings.TrimSpace(next) == "" {
 		return ""
 	}
@@ -332,16 +350,26 @@ func cutOpening(ok []string, removed []int, nk []string, next string) string {
 	// A cut opening line rewritten in place (a signature, a condition
 	// changed) reads like a new opening line.
 	var newOpeners []string
-	lastAt := -1 // the new opening line that is the region's last line
+	lastAt := -1    // the new opening line that is the region's last line
+	enclosing := -1 // the new opening line whose block the region ends in
+	enclosingIndent := 0
 	for _, l := range nk {
 		if opens(l) && !isComment(l) {
 			newOpeners = append(newOpeners, l)
 		}
-		if strings.TrimSpace(l) != "" {
-			lastAt = -1
-			if opens(l) && !isComment(l) {
-				lastAt = len(newOpeners) - 1
-			}
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		lastAt = -1
+		if opens(l) && !isComment(l) {
+			lastAt = len(newOpeners) - 1
+		}
+		if enclosing >= 0 && indentWidth(l) > enclosingIndent {
+			continue // within that block: its first lines
+		}
+		enclosing = lastAt
+		if lastAt >= 0 {
+			enclosingIndent = indentWidth(l)
 		}
 	}
 	cutText := make([]string, len(cut))
@@ -376,7 +404,16 @@ func cutOpening(ok []string, removed []int, nk []string, next string) string {
 		return ""
 	}
 	// One opening line may give its block to the new block that ends the
-	// region, when that line reads like no other removed opening line.
+	// region, when that line reads like no other removed opening line;
+	// or to a new block the region ends in (its first lines new, the
+	// body after them the file's: a loop's header rewritten, a guard put
+	// first in its body), where the body still has what it uses of the
+	// removed line: every name of that line that the body uses is named
+	// by the region's new lines (a body re-parented without the loop
+	// variable it reads is a loop a forgotten marker dropped).
+	if len(unpaired) == 1 && lastAt < 0 && enclosing >= 0 && keepsValues(ok[unpaired[0]], body(indentWidth(ok[unpaired[0]])), nk) {
+		lastAt = enclosing
+	}
 	if len(unpaired) == 1 && lastAt >= 0 && !taken[lastAt] &&
 		(len(openers) == 0 || oneForOne(openers, newOpeners[lastAt:lastAt+1])[0] < 0) {
 		return ""
@@ -385,6 +422,29 @@ func cutOpening(ok []string, removed []int, nk []string, next string) string {
 	i := cut[len(cut)-1]
 	return fmt.Sprintf("it would delete %q, which opens the block of the file's lines after the region, and leave that block's lines where they are: if it stays, show it or put a marker such as \"%s\" where it is; to delete it, use edit or replace_in_file",
 		clip(strings.TrimSpace(ok[i])), markerHint)
+}
+
+// keepsValues reports whether the new lines nk name every name of the
+// removed opening line that its body's lines use.
+func keepsValues(opening string, body, nk []string) bool {
+	used := map[string]bool{}
+	for _, l := range body {
+		for _, n := range names(l) {
+			used[n] = true
+		}
+	}
+	kept := map[string]bool{}
+	for _, l := range nk {
+		for _, n := range names(l) {
+			kept[n] = true
+		}
+	}
+	for _, n := range names(opening) {
+		if used[n] && !kept[n] {
+			return false
+		}
+	}
+	return true
 }
 
 // added is the region's new lines that stand for no file line between its

@@ -269,7 +269,13 @@
 // a removed line that opens a block may not leave the block's body past
 // the region where it is, unless it reads like a new opening line or, for
 // one such line, the region's last new line opens a block that reads like
-// no other removed opening line and takes the body over; a block may not
+// no other removed opening line and takes the body over, or the region
+// ends inside such a new block (its last new lines deeper than that
+// block's opening line: the body's new first lines, a guard put first in
+// a loop whose header is rewritten) and its new lines name every name of
+// the removed line that the body uses (a body re-parented without the
+// loop variable it reads is a loop a forgotten marker dropped, with new
+// code before it); a block may not
 // vanish with new lines in its place none of which reads like a line of
 // its gap or opens a block (new code inserted, and a marker forgotten for
 // the block after it); and a removed declaration (a, b :=, var, let,
