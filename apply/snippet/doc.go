@@ -16,8 +16,12 @@
 // the same"), unless the file holds that very comment as a line (there it
 // is code) or is prose (Markdown, plain text), where such a line is a
 // heading or a list item. A bare "..." without a comment is not a marker
-// (it is code in Python and TypeScript). Markers keep the file's lines
-// between the regions they separate, unchanged.
+// (it is code in Python and TypeScript). In prose, a fenced code block
+// holds code of its own language: there a comment in another syntax than
+// the snippet's markers outside such blocks is the example's ("// ..." in
+// a JavaScript example of a Markdown snippet that marks with "<!-- ...
+// -->"), not a marker. Markers keep the file's lines between the regions
+// they separate, unchanged.
 //
 // # Regions
 //

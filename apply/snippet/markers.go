@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // IsProse reports whether a file of this name is prose, by its extension:
@@ -203,9 +204,36 @@ func parse(code string, content []byte, prose bool) Snippet {
 		}
 		cur = nil
 	}
+	// In prose, a fenced code block holds code of its own language: a
+	// comment there in another syntax than the snippet's markers outside
+	// such blocks is that code's ("// ..." in a JavaScript example of a
+	// Markdown file whose snippet marks with "<!-- ... -->"), not a marker.
+	var fenced []bool
+	if prose {
+		fenced = make([]bool, len(lines))
+		outside := map[string]bool{}
+		in := false
+		for i, l := range lines {
+			if isFence(l) {
+				// A fence with an info string ("```js") opens a block; a
+				// bare one closes the open block, or opens one (a
+				// snippet may begin inside a block it then closes, and
+				// the next fence with an info string reads right again).
+				in = !in || fenceInfo(l)
+				continue
+			}
+			fenced[i] = in
+			if !in && markerKind(l) == ellipsisMarker {
+				outside[markerOpener(l)] = true
+			}
+		}
+		for i, l := range lines {
+			fenced[i] = fenced[i] && len(outside) > 0 && !outside[markerOpener(l)]
+		}
+	}
 	seenCode := false
 	for i, l := range lines {
-		if k := markerKind(l); k == ellipsisMarker || k == phraseMarker && !prose && !standsAsLine(content, l) {
+		if k := markerKind(l); (k == ellipsisMarker || k == phraseMarker && !prose && !standsAsLine(content, l)) && (fenced == nil || !fenced[i]) {
 			flush(false)
 			if s.Markers == 0 {
 				s.Marker = strings.TrimSpace(l)
@@ -231,6 +259,31 @@ func parse(code string, content []byte, prose bool) Snippet {
 	}
 	flush(true)
 	return s
+}
+
+// isFence reports whether l opens or closes a fenced code block of
+// Markdown: three backticks or tildes, indented at most three spaces.
+func isFence(l string) bool {
+	t := strings.TrimLeft(l, " ")
+	return len(l)-len(t) <= 3 && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"))
+}
+
+// fenceInfo reports whether fence line l names a language ("```js").
+func fenceInfo(l string) bool {
+	return strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "`~")) != ""
+}
+
+// markerOpener is the comment opener a marker line begins with ("//",
+// "#", "<!--", "/*", "{/*").
+func markerOpener(l string) string {
+	t := strings.TrimSpace(l)
+	n := strings.IndexFunc(t, func(r rune) bool {
+		return r == ' ' || r == '.' || r == '…' || unicode.IsLetter(r) || unicode.IsDigit(r)
+	})
+	if n < 0 {
+		return t
+	}
+	return t[:n]
 }
 
 // standsAsLine reports whether content has a line that is l, white space
