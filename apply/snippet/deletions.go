@@ -25,7 +25,7 @@ const maxUnaccounted = 2
 // headAt (0-based) on; others is how many more brackets the other regions
 // open than they close (bracketDelta). It returns why the region is refused (0 and ""
 // when it may delete what it does).
-func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, poolAt, others int, prose bool) (Reason, string) {
+func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, poolAt, others int, prose bool, used func(name string) bool) (Reason, string) {
 	var old []string
 	for i := from; i < to && i < fl.Count(); i++ {
 		old = append(old, string(fl.Text(i+1)))
@@ -147,19 +147,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	// name is a rename only where the rest of its line stays as it was:
 	// with its parameters changed too, it is another definition (a new
 	// one beside it, the old one dropped by a forgotten marker).
-	stillUsed := map[string]bool{}
-	usedElsewhere := func(name string) bool {
-		u, seen := stillUsed[name]
-		if !seen {
-			for i := 0; i < fl.Count() && !u; i++ {
-				if l := string(fl.Text(i + 1)); !removedAt[i] && !isComment(l) && strings.Contains(l, name) && defName(l) != name {
-					u = slices.Contains(names(l), name)
-				}
-			}
-			stillUsed[name] = u
-		}
-		return u
-	}
+	usedElsewhere := func(name string) bool { return used(name) }
 	renamedOnly := func(k, j int) bool {
 		old, nw := defName(del[k]), defName(pool[j])
 		return strings.TrimSpace(strings.Replace(del[k], old, nw, 1)) == strings.TrimSpace(pool[j]) || !usedElsewhere(old)

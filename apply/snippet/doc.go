@@ -200,10 +200,12 @@
 // the name it drops, and with both the file would define it twice), and like one of another name (a
 // rename) only where its body stays shown and the rest of its line reads
 // alike: a function renamed with its body gone is a function deleted; and
-// where code the file keeps still calls the old name, only where the rest
-// of its line is unchanged (a function whose name and parameters both
-// changed while its callers stay is another function, added beside the
-// one a forgotten marker would drop). A
+// where code the result keeps still calls the old name (a line of the
+// file that no region replaces, or a line a region writes), only where
+// the rest of its line is unchanged (a function whose name and parameters
+// both changed while its callers stay is another function, added beside
+// the one a forgotten marker would drop; a caller another region rewrites
+// to the new name stays nowhere). A
 // print or log line reads like no line that works. And the new line must
 // stand in the same definition as the removed one (by indentation), in
 // one nested in it (a closure), or in a helper that the definition's new

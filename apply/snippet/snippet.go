@@ -5,6 +5,7 @@ package snippet
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/graftdev/graft/internal/lineindex"
@@ -137,9 +138,38 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	for _, r := range out {
 		total += bracketDelta(fl, r.from, r.to, r.newLines)
 	}
+	// A name is still used where a line of the file that no region
+	// replaces, or a line a region writes, uses it (but its definition):
+	// a definition renamed with its callers rewritten by the snippet's
+	// other regions is used by nothing the result keeps.
+	replaced := map[int]bool{}
+	for _, r := range out {
+		for i := r.from; i < r.to; i++ {
+			replaced[i] = true
+		}
+	}
+	stillUsed := map[string]bool{}
+	used := func(name string) bool {
+		u, seen := stillUsed[name]
+		if !seen {
+			uses := func(l string) bool {
+				return !isComment(l) && strings.Contains(l, name) && defName(l) != name && slices.Contains(names(l), name)
+			}
+			for i := 0; i < fl.Count() && !u; i++ {
+				u = !replaced[i] && uses(string(fl.Text(i+1)))
+			}
+			for _, r := range out {
+				for _, l := range r.newLines {
+					u = u || uses(l)
+				}
+			}
+			stillUsed[name] = u
+		}
+		return u
+	}
 	for i, r := range out {
 		others := total - bracketDelta(fl, r.from, r.to, r.newLines)
-		if kind, why := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, poolAt[i], others, s.Prose); kind != 0 {
+		if kind, why := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, poolAt[i], others, s.Prose, used); kind != 0 {
 			if r.edge != nil {
 				return nil, r.edge.err(s.Marker)
 			}
