@@ -658,19 +658,20 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		}
 		return nil, 0, e
 	}
-	if t.ambiguous == nil && !atEnd && h.found && (h.m.Tier == matcher.Exact && !adapted || adapted && h.m.Tier == matcher.Indentation) && paired == nil {
+	if t.ambiguous == nil && !atEnd && h.found && paired == nil {
 		// Shorter heads the tail follows directly: where the head leaves
 		// the tail no place after it, they alone can place the region, and
 		// they do where they all end it at one line; where the tail stands
 		// after the head, they must end it there too, or the region reads
 		// two ways (the head grown through lines it inserts, and the lines
-		// between it and the tail gone) and is refused. A region sent
-		// shifted (read here in the file's terms), or whose tail was
-		// found by a looser tier (trailing white space forgiven), has the
-		// same two readings, so the same refusal; but its shorter heads do
-		// not place it where its tail stands nowhere after the head
-		// (tried: FuzzOneChange found blank-line regions so placed past
-		// the file's end).
+		// between it and the tail gone) and is refused. A region whose
+		// head or tail was found by a looser tier (its indentation shifted,
+		// trailing white space or line endings forgiven; the region then
+		// read in the file's terms) has the same two readings, so the same
+		// refusal; but its shorter heads do not place it where its tail
+		// stands nowhere after the head (tried for shifted regions:
+		// FuzzOneChange found blank-line regions so placed past the
+		// file's end).
 		rh, rt, n, split := shorterHeads(content, fl, r, h, cursor, convert, opt)
 		switch {
 		case split || n > 0 && t.found && rt.line+rt.n != t.line+t.n:

@@ -95,10 +95,11 @@
 // it stands nowhere after it, the readings place the region when they
 // all end it at one file line (they give one file). Readings that end it
 // at different lines leave the region two ways to read, and it is refused
-// (EndsEitherWay). A region sent shifted (read in the file's terms), or
-// whose last lines were found by forgiving trailing white space, is read
-// so too, for that refusal; a shifted region's shorter heads do not place
-// it where its tail stands nowhere after the head.
+// (EndsEitherWay). A region whose first or last lines were found by a
+// looser tier (shifted, trailing white space or line endings forgiven;
+// the region read in the file's terms) is read so too, for that refusal;
+// such a region's shorter heads do not place it where its tail stands
+// nowhere after the head.
 // The file's lines between head and tail are replaced by the region's
 // lines between them. A region must be anchored at both ends (but where the
 // snippet has no marker, at the file's start or end): a line that is not
