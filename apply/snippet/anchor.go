@@ -803,6 +803,12 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		// space only: the model does not carry it, so its unchanged lines
 		// keep the file's. Otherwise the region's bytes are taken as sent
 		// (trailing white space it changes is a change).
+		if adapted && h.m.Tier == matcher.TrailingSpace {
+			// Its lines as sent, not as the matcher rewrote them for the
+			// head: that took the slip off once where every head line
+			// carried it, and it is taken off here, once.
+			text = strings.Join(sent.Lines[hn:len(sent.Lines)-tn], "")
+		}
 		text = keepFileBytes(fl, from, to, text, trailingSlip(fl, sent, h, t))
 	}
 	rep := &placed{start: fl.Start(from + 1), end: fl.Start(min(to, N) + 1), text: text, region: i,

@@ -191,37 +191,8 @@ func FuzzOneChange(f *testing.F) {
 	f.Add("}\n}\n}\nx\n}\n}\n}\n", 3, "y", true)
 	f.Add("\tif a {\n\t\tb()\n\t}\n\treturn\n", 1, "\t\tc()", true)
 	f.Fuzz(func(t *testing.T, content string, at int, line string, insert bool) {
-		if strings.ContainsAny(line, "\r\n") || !strings.HasSuffix(content, "\n") || strings.Contains(content, "\r") {
-			return
-		}
-		ls := strings.SplitAfter(content, "\n")
-		ls = ls[:len(ls)-1]
-		if len(ls) < 5 || at < 2 || at > len(ls)-3 {
-			return
-		}
-		want := append([]string{}, ls[:at]...)
-		want = append(want, line+"\n")
-		rest := ls[at+1:]
-		if insert {
-			rest = ls[at:]
-		}
-		want = append(want, rest...)
-		if !insert && wordOverlap(ls[at], line) < 0.5 && strings.TrimSpace(ls[at]) != "" {
-			// A line replaced by one that shares no words with it is not
-			// a change a snippet can make (the deletion rule refuses it),
-			// so such a snippet has no intended reading to compare with.
-			return
-		}
-		// The unchanged lines around the change must say where it is, as
-		// a careful reader needs: the two before it stand once together
-		// in the file, and so do the two after it.
-		if blockCount(ls, want[at-2:at]) != 1 || blockCount(ls, want[at+1:at+3]) != 1 {
-			return
-		}
-		if strings.TrimSpace(want[at-2]) == "" || strings.TrimSpace(want[at+2]) == "" {
-			// Blank lines at a region's edges belong to the code the
-			// markers keep (package doc): such a region says nothing
-			// about them.
+		_, want, ok := oneChange(content, at, line, insert)
+		if !ok {
 			return
 		}
 		var b strings.Builder
@@ -307,6 +278,77 @@ func FuzzTwoChanges(f *testing.F) {
 	})
 }
 
+// oneChange is FuzzOneChange's case: the file's lines, and the lines of
+// the file with line at replaced by line (or line inserted before it),
+// where a careful reader can place a region of two unchanged lines on each
+// side of the change; ok is false for inputs that make no such case.
+func oneChange(content string, at int, line string, insert bool) (ls, want []string, ok bool) {
+	if strings.ContainsAny(line, "\r\n") || !strings.HasSuffix(content, "\n") || strings.Contains(content, "\r") {
+		return nil, nil, false
+	}
+	ls = strings.SplitAfter(content, "\n")
+	ls = ls[:len(ls)-1]
+	if len(ls) < 5 || at < 2 || at > len(ls)-3 {
+		return nil, nil, false
+	}
+	want = append([]string{}, ls[:at]...)
+	want = append(want, line+"\n")
+	rest := ls[at+1:]
+	if insert {
+		rest = ls[at:]
+	}
+	want = append(want, rest...)
+	if !insert && wordOverlap(ls[at], line) < 0.5 && strings.TrimSpace(ls[at]) != "" {
+		// A line replaced by one that shares no words with it is not
+		// a change a snippet can make (the deletion rule refuses it),
+		// so such a snippet has no intended reading to compare with.
+		return nil, nil, false
+	}
+	// The unchanged lines around the change must say where it is, as
+	// a careful reader needs: the two before it stand once together
+	// in the file, and so do the two after it.
+	if blockCount(ls, want[at-2:at]) != 1 || blockCount(ls, want[at+1:at+3]) != 1 {
+		return nil, nil, false
+	}
+	if strings.TrimSpace(want[at-2]) == "" || strings.TrimSpace(want[at+2]) == "" {
+		// Blank lines at a region's edges belong to the code the
+		// markers keep (package doc): such a region says nothing
+		// about them.
+		return nil, nil, false
+	}
+	return ls, want, true
+}
+
+// FuzzTrailingSlipOneChange is FuzzOneChange with a space added at the end
+// of every line of the region, as some models send them: the result is
+// exactly the changed file (the file's bytes for its lines, the new line
+// without the space every line was given), or a refusal. A new line of
+// white space only is all trailing white space, which the slip's removal
+// takes; it is left out.
+func FuzzTrailingSlipOneChange(f *testing.F) {
+	f.Add("a\nb\nc\nd\ne\nf\ng\n", 3, "C", false)
+	f.Add("func f() {\n\ta()\n\tb()\n\tc()\n\td()\n}\n", 3, "\tx()", true)
+	f.Fuzz(func(t *testing.T, content string, at int, line string, insert bool) {
+		_, want, ok := oneChange(content, at, line, insert)
+		if !ok || strings.TrimSpace(line) == "" {
+			return
+		}
+		var b strings.Builder
+		b.WriteString("// ... existing code ...\n")
+		for _, l := range want[at-2 : at+3] {
+			b.WriteString(strings.TrimSuffix(l, "\n") + " \n")
+		}
+		b.WriteString("// ... existing code ...\n")
+		reps, err := Plan([]byte(content), Parse(b.String()), matcher.Options{Budget: 20000})
+		if err != nil {
+			return
+		}
+		if got := apply(content, reps); got != strings.Join(want, "") && got != content {
+			t.Fatalf("content %q, snippet %q:\ngot  %q\nwant %q", content, b.String(), got, strings.Join(want, ""))
+		}
+	})
+}
+
 // FuzzDedentedOneChange is FuzzOneChange with the region sent without
 // its common indentation, as models often send nested code: the result is
 // exactly the changed file, the new line indented like the region's
@@ -318,23 +360,9 @@ func FuzzDedentedOneChange(f *testing.F) {
 	f.Add("class A:\n    def f(self):\n        x = 1\n        y = 2\n        return x\n    def g(self):\n        pass\n", 3, "        z = 3", true)
 	f.Add("{\n  {\n    a\n    b\n    c\n    d\n  }\n}\n", 4, "    B", false)
 	f.Fuzz(func(t *testing.T, content string, at int, line string, insert bool) {
-		if strings.ContainsAny(line, "\r\n") || !strings.HasSuffix(content, "\n") || strings.Contains(content, "\r") {
+		ls, want, ok := oneChange(content, at, line, insert)
+		if !ok {
 			return
-		}
-		ls := strings.SplitAfter(content, "\n")
-		ls = ls[:len(ls)-1]
-		if len(ls) < 5 || at < 2 || at > len(ls)-3 {
-			return
-		}
-		want := append([]string{}, ls[:at]...)
-		want = append(want, line+"\n")
-		rest := ls[at+1:]
-		if insert {
-			rest = ls[at:]
-		}
-		want = append(want, rest...)
-		if !insert && wordOverlap(ls[at], line) < 0.5 && strings.TrimSpace(ls[at]) != "" {
-			return // not a change a snippet can make (FuzzOneChange)
 		}
 		region := want[at-2 : at+3]
 		for _, l := range region {
