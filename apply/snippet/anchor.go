@@ -591,6 +591,23 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 			Reason:     fmt.Sprintf("its first lines stand %d times in the file and the lines after them are new: show more unchanged lines before the change", paired.ambiguous.Count),
 			Candidates: shift(paired.ambiguous.Candidates, cursor)}
 	}
+	if h.found && t.found && h.m.Tier == matcher.Exact && t.m.Tier == matcher.TrailingSpace {
+		// The tail carries trailing white space that the file's lines do
+		// not, while the head stands exactly: where the head with that
+		// slip taken off stands too, at another place before the tail,
+		// the region's first lines read two ways (the model's slip on
+		// every line, or lines of the file that end in that white space).
+		if slip := trailingSlip(fl, r, anchor{}, t); slip != "" {
+			var b strings.Builder
+			for _, l := range r.Lines[:h.n] {
+				b.WriteString(strings.TrimSuffix(strings.TrimRight(l, "\r\n"), slip) + "\n")
+			}
+			if m, line, err := locate(content, fl, b.String(), cursor, t.line, opt); err == nil && m.Tier == matcher.Exact && line != h.line {
+				return nil, 0, &refusal{Why: EndsEitherWay, Region: i, Line: r.Line, Count: 2,
+					Reason: fmt.Sprintf("its first lines stand at line %d as sent and, without the trailing white space its last lines add to the file's, at line %d, so they do not say where the region starts: send the region's lines as the file has them", h.line+1, line+1)}
+			}
+		}
+	}
 	if t.found && h.found && h.line > cursor && !atEnd && !standsOnce(content, fl, r.Lines[0], cursor, opt) {
 		// A tail that stands once after the head but also before it (after
 		// the previous region) is unique only because of where the search
@@ -884,10 +901,10 @@ func keepFileBytes(fl *lineindex.Index, from, to int, text, slip string) string 
 	}
 	paired := make([]bool, len(nl))
 	for _, p := range lcs(ok, nk) {
-		paired[p[1]] = true
 		if ok[p[0]] == "" {
-			continue
+			continue // a blank line: written as sent, but for the slip
 		}
+		paired[p[1]] = true
 		line := string(fl.Content()[fl.Start(from+p[0]+1):fl.End(from+p[0]+1)])
 		if !strings.HasSuffix(line, "\n") && strings.HasSuffix(nl[p[1]], "\n") {
 			line += "\n"
