@@ -796,10 +796,15 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 	// only when the other end shows the same shift (the region as sent
 	// does not stand in the file as it is there).
 	weak := func(a anchor, block string) bool {
-		return a.found && a.m.Tier == matcher.Indentation && nonBlankLines(block) < 2
+		return a.found && (a.m.Tier == matcher.Indentation || a.m.Tier == matcher.TrailingSpace) && nonBlankLines(block) < 2
 	}
 	L := len(sent.Lines)
-	if weak(h, strings.Join(sent.Lines[:h.n], "")) || weak(t, strings.Join(r.Lines[L-t.n:], "")) {
+	weakHead := weak(h, strings.Join(sent.Lines[:h.n], ""))
+	if weakHead || weak(t, strings.Join(r.Lines[L-t.n:], "")) {
+		tier := t.m.Tier
+		if weakHead {
+			tier = h.m.Tier
+		}
 		other := !h.found || !t.found
 		if h.found && t.found {
 			tailSent := strings.Join(sent.Lines[L-t.n:], "")
@@ -809,9 +814,12 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 			m, _, err := locate(content, fl, tailSent, t.line, t.line+t.n, opt)
 			headSent := strings.Join(sent.Lines[:h.n], "")
 			hm, _, herr := locate(content, fl, headSent, h.line, h.line+h.n, opt)
-			other = err == nil && m.Tier == matcher.Indentation && herr == nil && hm.Tier == matcher.Indentation
+			other = err == nil && m.Tier == tier && herr == nil && hm.Tier == tier
 		}
 		if !other {
+			if tier == matcher.TrailingSpace {
+				return nil, 0, fail(WeakShift, "it is placed by one line whose trailing white space differs from the file's, and its other end does not show the same difference, so that line may be new: show more unchanged lines, as the file has them")
+			}
 			return nil, 0, fail(WeakShift, "it is placed by one line whose indentation differs from the file's, and its other end does not show the same shift, so that line may be new: show more unchanged lines, indented as in the file")
 		}
 	}

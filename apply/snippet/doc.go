@@ -62,8 +62,9 @@
 // different indentation (a line sent with a tab in a block that mixes
 // tabs and spaces) the region leaves it open and is refused
 // (Unshiftable); a
-// one-line anchor found only by its indentation places the region only
-// when the other end shows the same shift. A head that stands several
+// one-line anchor found only by its indentation (or only by forgiving its
+// trailing white space) places the region only when the other end shows
+// the same shift (the same difference). A head that stands several
 // times, or reads two ways (its first line once as sent, its first lines
 // once elsewhere with their indentation shifted), is placed by the
 // region's tail: the tail, grown from the region's end, must stand once
