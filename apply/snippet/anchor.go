@@ -95,6 +95,13 @@ func grow(content []byte, fl *lineindex.Index, block func(n int) string, limit, 
 				// the snippet has them.
 				return best
 			}
+			if m.Tier == matcher.TrailingSpace && !oneSlip(text, fl, line) {
+				// Likewise trailing white space: a model's slip adds the
+				// same to every line; a line with another addition is
+				// not the anchor's (it may be a new line that differs
+				// from the file's next by a trailing space).
+				return best
+			}
 			a := anchor{n: n, line: line, m: m, found: true}
 			if best.found && anchorPlace(a, isTail) != anchorPlace(best, isTail) {
 				if shift && best.n == 1 && len(words(block(1))) == 0 && m.Tier == matcher.Indentation && nonBlankLines(text) >= 2 && showsShift(text, fl, line) {
@@ -399,6 +406,29 @@ func shiftDisagrees(sent, got []string, head string, fl *lineindex.Index, at int
 		}
 	}
 	return -1
+}
+
+// oneSlip reports whether the block's lines, standing in the file from
+// 0-based line at, add the same trailing white space to the file's lines
+// wherever they add any (lines that add none, or drop the file's, say
+// nothing against it).
+func oneSlip(block string, fl *lineindex.Index, at int) bool {
+	slip := ""
+	for k, l := range splitKeep(block) {
+		body := strings.TrimRight(l, "\r\n")
+		if strings.TrimSpace(body) == "" || at+k >= fl.Count() {
+			continue
+		}
+		add, ok := strings.CutPrefix(body, strings.TrimRight(string(fl.Text(at+k+1)), "\r"))
+		if !ok || add == "" {
+			continue
+		}
+		if slip != "" && add != slip {
+			return false
+		}
+		slip = add
+	}
+	return true
 }
 
 // showsShift reports whether the block, found by its indentation at file

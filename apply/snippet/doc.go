@@ -39,7 +39,10 @@
 // blank-line, typography and escape tiers do not place anchors: a blank
 // line or a changed character at a region's edge is a change, not a slip).
 // An anchor grows one line at a time while it stays at one place by one
-// tier, and, found by its indentation, while its lines keep one shift (the
+// tier; found by forgiving trailing white space, while its lines add the
+// same white space wherever they add any (a model's slip adds it to every
+// line; a line with another is a new line, not the anchor's); and, found
+// by its indentation, while its lines keep one shift (the
 // same white space added before each line's indentation, or removed): a
 // line that the matcher fits only by scaling indentation levels (a key at
 // the margin after lines sent two columns left) ends it, so the region is
