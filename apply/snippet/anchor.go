@@ -318,7 +318,8 @@ func pairsElsewhere(fl *lineindex.Index, r Region, cursor, at int) bool {
 // added before its indentation, or the same removed. Lines whose
 // indentation and the file's are not one the other's suffix (tabs written
 // as spaces, or the reverse) are not read here: they are the matcher's
-// conversion, and say nothing against a shift.
+// conversion, and say nothing against a shift where they are as wide as
+// the file's lines at some tab width (asWide).
 func oneShift(block string, fl *lineindex.Index, at int) bool {
 	_, one := shiftAt(block, fl, at)
 	return one
@@ -341,6 +342,19 @@ func shiftAt(block string, fl *lineindex.Index, at int) (shifted, one bool) {
 func shiftOf(block string, fl *lineindex.Index, at int) (added, removed string, one, converted bool) {
 	const unset = "\x00"
 	added, removed = unset, unset
+	var convs [][2]string // the lines that show no shift: their indentation and the file's
+	defer func() {
+		// A line that shows no shift is read as tabs written as spaces
+		// (or the reverse) only where it is that: as wide as the file's
+		// line, with the shift, at some tab width (2, 4 or 8). One
+		// space for two tabs is no conversion: the line breaks the
+		// shift.
+		for _, c := range convs {
+			if one && !asWide(c[0], c[1], added, removed) {
+				added, removed, one = "", "", false
+			}
+		}
+	}()
 	for k, l := range splitKeep(block) {
 		body := strings.TrimRight(l, "\r\n")
 		if strings.TrimSpace(body) == "" || at+k >= fl.Count() {
@@ -356,6 +370,7 @@ func shiftOf(block string, fl *lineindex.Index, at int) (added, removed string, 
 			r = si[:len(si)-len(fi)]
 		default:
 			converted = true
+			convs = append(convs, [2]string{si, fi})
 			continue
 		}
 		if added == unset {
@@ -406,6 +421,35 @@ func shiftDisagrees(sent, got []string, head string, fl *lineindex.Index, at int
 		}
 	}
 	return -1
+}
+
+// asWide reports whether indentation si, with the shift (added, or
+// removed; either may be the unset marker "\x00", meaning none), is as
+// wide as fi at a tab width of 2, 4 or 8.
+func asWide(si, fi, added, removed string) bool {
+	cols := func(ind string, w int) int {
+		c := 0
+		for _, r := range ind {
+			if r == '\t' {
+				c += w - c%w
+			} else {
+				c++
+			}
+		}
+		return c
+	}
+	if added == "\x00" {
+		added = ""
+	}
+	if removed == "\x00" {
+		removed = ""
+	}
+	for _, w := range []int{2, 4, 8} {
+		if cols(added+si, w)-cols(removed, w) == cols(fi, w) || cols(si, w) == cols(fi, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // oneSlip reports whether the block's lines, standing in the file from

@@ -42,7 +42,10 @@
 // tier; found by forgiving trailing white space, while its lines add the
 // same white space wherever they add any (a model's slip adds it to every
 // line; a line with another is a new line, not the anchor's); and, found
-// by its indentation, while its lines keep one shift (the
+// by its indentation, while its lines keep one shift (a line with tabs
+// written as spaces, or the reverse, says nothing against it where it is
+// as wide as the file's, with the shift, at a tab width of 2, 4 or 8;
+// one space for two tabs breaks it) (the
 // same white space added before each line's indentation, or removed): a
 // line that the matcher fits only by scaling indentation levels (a key at
 // the margin after lines sent two columns left) ends it, so the region is
