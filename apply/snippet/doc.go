@@ -42,14 +42,14 @@
 // tier; found by forgiving trailing white space, while its lines add the
 // same white space wherever they add any (a model's slip adds it to every
 // line; a line with another is a new line, not the anchor's); and, found
-// by its indentation, while its lines keep one shift (a line with tabs
-// written as spaces, or the reverse, says nothing against it where it is
-// as wide as the file's, with the shift, at a tab width of 2, 4 or 8;
-// one space for two tabs breaks it) (the
-// same white space added before each line's indentation, or removed): a
-// line that the matcher fits only by scaling indentation levels (a key at
-// the margin after lines sent two columns left) ends it, so the region is
-// re-indented by the shift alone; a block that stands several times grows until it stands once, but
+// by its indentation, while its lines keep one shift (the same white
+// space added before each line's indentation, or removed): a line that
+// the matcher fits only by scaling indentation levels (a key at the
+// margin after lines sent two columns left) ends it, so the region is
+// re-indented by the shift alone. A line with tabs written as spaces, or
+// the reverse, says nothing against the shift where it is as wide as the
+// file's line, with the shift, at a tab width of 2, 4 or 8 (one space for
+// two tabs ends it too); a block that stands several times grows until it stands once, but
 // a blank line, or a looser tier than the one that found the places, never
 // counts as what tells them apart; but
 // for a region sent without its common indentation, a block of two lines
