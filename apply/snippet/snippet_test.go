@@ -195,19 +195,7 @@ func FuzzOneChange(f *testing.F) {
 		if !ok {
 			return
 		}
-		var b strings.Builder
-		b.WriteString("// ... existing code ...\n")
-		for _, l := range want[at-2 : at+3] {
-			b.WriteString(l)
-		}
-		b.WriteString("// ... existing code ...\n")
-		reps, err := Plan([]byte(content), Parse(b.String()), matcher.Options{Budget: 20000})
-		if err != nil {
-			return
-		}
-		if got := apply(content, reps); got != strings.Join(want, "") && got != content {
-			t.Fatalf("content %q, snippet %q:\ngot  %q\nwant %q", content, b.String(), got, strings.Join(want, ""))
-		}
+		landsOrRefuses(t, content, want[at-2:at+3], want)
 	})
 }
 
@@ -278,6 +266,21 @@ func FuzzTwoChanges(f *testing.F) {
 	})
 }
 
+// landsOrRefuses plans the snippet of one region, lines, between markers
+// on content, and fails t unless it is refused, leaves content as it is,
+// or lands as want.
+func landsOrRefuses(t *testing.T, content string, lines, want []string) {
+	t.Helper()
+	code := "// ... existing code ...\n" + strings.Join(lines, "") + "// ... existing code ...\n"
+	reps, err := Plan([]byte(content), Parse(code), matcher.Options{Budget: 20000})
+	if err != nil {
+		return
+	}
+	if got := apply(content, reps); got != strings.Join(want, "") && got != content {
+		t.Fatalf("content %q, snippet %q:\ngot  %q\nwant %q", content, code, got, strings.Join(want, ""))
+	}
+}
+
 // oneChange is FuzzOneChange's case: the file's lines, and the lines of
 // the file with line at replaced by line (or line inserted before it),
 // where a careful reader can place a region of two unchanged lines on each
@@ -333,19 +336,11 @@ func FuzzTrailingSlipOneChange(f *testing.F) {
 		if !ok || strings.TrimSpace(line) == "" {
 			return
 		}
-		var b strings.Builder
-		b.WriteString("// ... existing code ...\n")
-		for _, l := range want[at-2 : at+3] {
-			b.WriteString(strings.TrimSuffix(l, "\n") + " \n")
+		sent := make([]string, 5)
+		for k, l := range want[at-2 : at+3] {
+			sent[k] = strings.TrimSuffix(l, "\n") + " \n"
 		}
-		b.WriteString("// ... existing code ...\n")
-		reps, err := Plan([]byte(content), Parse(b.String()), matcher.Options{Budget: 20000})
-		if err != nil {
-			return
-		}
-		if got := apply(content, reps); got != strings.Join(want, "") && got != content {
-			t.Fatalf("content %q, snippet %q:\ngot  %q\nwant %q", content, b.String(), got, strings.Join(want, ""))
-		}
+		landsOrRefuses(t, content, sent, want)
 	})
 }
 
@@ -398,19 +393,7 @@ func FuzzDedentedOneChange(f *testing.F) {
 				return
 			}
 		}
-		var b strings.Builder
-		b.WriteString("// ... existing code ...\n")
-		for _, l := range sent {
-			b.WriteString(l)
-		}
-		b.WriteString("// ... existing code ...\n")
-		reps, err := Plan([]byte(content), Parse(b.String()), matcher.Options{Budget: 20000})
-		if err != nil {
-			return
-		}
-		if got := apply(content, reps); got != strings.Join(want, "") && got != content {
-			t.Fatalf("content %q, snippet %q:\ngot  %q\nwant %q", content, b.String(), got, strings.Join(want, ""))
-		}
+		landsOrRefuses(t, content, sent, want)
 	})
 }
 
