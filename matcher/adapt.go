@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/graftdev/graft/internal/indent"
 )
 
 // lineAdapter rewrites new text for a block located by a line tier. It
@@ -137,7 +139,7 @@ func (a *lineAdapter) render(nl []string, endsNL bool, match []int) (string, str
 		out, ok := a.mixedIndent(line, a.gapOld(match, j))
 		if !ok && openIndent == "" {
 			openIndent = fmt.Sprintf("line %d of the new text, indented %q (%d columns, a tab counting %d), could take the tabs or the spaces",
-				j+1, ind, columns(ind, a.indent.tabW), a.indent.tabW)
+				j+1, ind, indent.Columns(ind, a.indent.tabW), a.indent.tabW)
 		}
 		return out
 	}
@@ -204,7 +206,7 @@ func (a *lineAdapter) render(nl []string, endsNL bool, match []int) (string, str
 func (a *lineAdapter) mixedIndent(line string, gap []int) (string, bool) {
 	mb, w := a.indent.mixed, a.indent.tabW
 	ind := indentOf(line)
-	c := columns(ind, w)
+	c := indent.Columns(ind, w)
 	if c < w {
 		return strings.Repeat(" ", c), true
 	}
@@ -217,7 +219,7 @@ func (a *lineAdapter) mixedIndent(line string, gap []int) (string, bool) {
 			continue
 		}
 		f := indentOf(a.file[i])
-		if columns(f, w) != c {
+		if indent.Columns(f, w) != c {
 			continue
 		}
 		if form != "" && f != form {

@@ -281,7 +281,7 @@ func mixedTabs(pairs []pair, fileTabs bool, unit int, checked bool) (indentMap, 
 	}
 	found := 0
 	for _, w := range widths {
-		if allPairs(pairs, func(p pair) bool { return columns(p.old, w) == columns(p.file, w) }) {
+		if allPairs(pairs, func(p pair) bool { return indent.Columns(p.old, w) == indent.Columns(p.file, w) }) {
 			if found != 0 {
 				return indentMap{}, false // two widths read it the same: open
 			}
@@ -303,7 +303,7 @@ func mixedTabs(pairs []pair, fileTabs bool, unit int, checked bool) (indentMap, 
 	uniform, tabbed, spaced := true, false, false
 	for _, p := range pairs {
 		mb.oldForm[p.old] = true
-		c := columns(p.file, found)
+		c := indent.Columns(p.file, found)
 		if !slices.Contains(mb.forms[c], p.file) {
 			mb.forms[c] = append(mb.forms[c], p.file)
 		}
@@ -322,7 +322,7 @@ func mixedTabs(pairs []pair, fileTabs bool, unit int, checked bool) (indentMap, 
 		return indentMap{}, false
 	}
 	for ind := range m.kept {
-		if len(mb.forms[columns(ind, found)]) > 1 {
+		if len(mb.forms[indent.Columns(ind, found)]) > 1 {
 			delete(m.kept, ind) // the block writes that width several ways
 		}
 	}
@@ -342,19 +342,6 @@ func (m indentMap) styled(c int) string {
 // tabStyle writes c columns as tabs of w columns, then spaces.
 func tabStyle(c, w int) string {
 	return strings.Repeat("\t", c/w) + strings.Repeat(" ", c%w)
-}
-
-// columns is the width of an indentation with tab stops every w columns.
-func columns(ind string, w int) int {
-	c := 0
-	for i := 0; i < len(ind); i++ {
-		if ind[i] == '\t' {
-			c += w - c%w
-		} else {
-			c++
-		}
-	}
-	return c
 }
 
 // levelDelta checks that every pair maps by the same shift of levels, with
@@ -474,7 +461,7 @@ func (m indentMap) apply(ind string) string {
 		if m.kept[ind] {
 			return ind // copied as the file writes it
 		}
-		return m.styled(columns(ind, m.tabW))
+		return m.styled(indent.Columns(ind, m.tabW))
 	}
 	return ind
 }

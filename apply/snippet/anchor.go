@@ -227,7 +227,8 @@ func pairHead(content []byte, fl *lineindex.Index, r Region, h anchor, cursor in
 }
 
 // shorterHeads reads region r once more with heads shorter than h, which
-// stands exactly and was grown as far as the file's lines go: a region
+// stands exactly (r as sent, or, where a looser tier found an anchor, r
+// read in the file's terms) and was grown as far as the file's lines go: a region
 // that inserts a block copied from the code around it (an assertion
 // repeated and changed) has new lines that are the file's next lines too,
 // and the head grows through them, so that its tail stands further on, or

@@ -3,6 +3,7 @@ package snippet
 import (
 	"strings"
 
+	"github.com/graftdev/graft/internal/indent"
 	"github.com/graftdev/graft/internal/lineindex"
 	"github.com/graftdev/graft/matcher"
 )
@@ -124,28 +125,10 @@ func shiftDisagrees(sent, got []string, head string, fl *lineindex.Index, at int
 }
 
 // asWide reports whether indentation si, with the shift (added, or
-// removed; either may be the unset marker "\x00", meaning none), is as
-// wide as fi at a tab width of 2, 4 or 8.
+// removed), is as wide as fi at a tab width of 2, 4 or 8.
 func asWide(si, fi, added, removed string) bool {
-	cols := func(ind string, w int) int {
-		c := 0
-		for _, r := range ind {
-			if r == '\t' {
-				c += w - c%w
-			} else {
-				c++
-			}
-		}
-		return c
-	}
-	if added == "\x00" {
-		added = ""
-	}
-	if removed == "\x00" {
-		removed = ""
-	}
 	for _, w := range []int{2, 4, 8} {
-		if cols(added+si, w)-cols(removed, w) == cols(fi, w) || cols(si, w) == cols(fi, w) {
+		if indent.Columns(added+si, w)-indent.Columns(removed, w) == indent.Columns(fi, w) || indent.Columns(si, w) == indent.Columns(fi, w) {
 			return true
 		}
 	}

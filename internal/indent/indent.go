@@ -45,3 +45,16 @@ func Unit(n int, line func(i int) []byte) int {
 	}
 	return best
 }
+
+// Columns is the width of an indentation with tab stops every w columns.
+func Columns(ind string, w int) int {
+	c := 0
+	for i := 0; i < len(ind); i++ {
+		if ind[i] == '\t' {
+			c += w - c%w
+		} else {
+			c++
+		}
+	}
+	return c
+}
