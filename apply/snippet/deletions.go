@@ -147,10 +147,9 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	// name is a rename only where the rest of its line stays as it was:
 	// with its parameters changed too, it is another definition (a new
 	// one beside it, the old one dropped by a forgotten marker).
-	usedElsewhere := func(name string) bool { return used(name) }
 	renamedOnly := func(k, j int) bool {
 		old, nw := defName(del[k]), defName(pool[j])
-		return strings.TrimSpace(strings.Replace(del[k], old, nw, 1)) == strings.TrimSpace(pool[j]) || !usedElsewhere(old)
+		return strings.TrimSpace(strings.Replace(del[k], old, nw, 1)) == strings.TrimSpace(pool[j]) || !used(old)
 	}
 	renamable := func(k int) bool {
 		own := removedScope[removed[k]]

@@ -142,11 +142,13 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	// replaces, or a line a region writes, uses it (but its definition):
 	// a definition renamed with its callers rewritten by the snippet's
 	// other regions is used by nothing the result keeps.
-	replaced := map[int]bool{}
-	for _, r := range out {
-		for i := r.from; i < r.to; i++ {
-			replaced[i] = true
+	replaced := func(i int) bool {
+		for _, r := range out {
+			if r.from <= i && i < r.to {
+				return true
+			}
 		}
+		return false
 	}
 	stillUsed := map[string]bool{}
 	used := func(name string) bool {
@@ -156,11 +158,13 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 				return !isComment(l) && strings.Contains(l, name) && defName(l) != name && slices.Contains(names(l), name)
 			}
 			for i := 0; i < fl.Count() && !u; i++ {
-				u = !replaced[i] && uses(string(fl.Text(i+1)))
+				u = uses(string(fl.Text(i+1))) && !replaced(i)
 			}
 			for _, r := range out {
 				for _, l := range r.newLines {
-					u = u || uses(l)
+					if !u {
+						u = uses(l)
+					}
 				}
 			}
 			stillUsed[name] = u
