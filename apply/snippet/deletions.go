@@ -111,6 +111,9 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	if why := cutOpening(ok, removed, nk, next, body); why != "" {
 		return CutsBlock, why
 	}
+	if d, l := adoptsBody(fl, from, to, ok, nk, removed); d != "" {
+		return CutsBlock, deletes(fmt.Sprintf("and a new definition, %s, takes over lines of %s, which stays: %q", d, scopeName(l.old), l.line), removed)
+	}
 	if prose && fences(ok)%2 != fences(nk)%2 {
 		return UnpairedBrackets, deletes("and they open or close a code fence that the lines in their place do not", removed)
 	}
@@ -474,6 +477,7 @@ type frame struct {
 // indentation, outermost first, joined by "/". It returns the stack
 // after the lines too.
 func scopes(lines []string, stack []frame) ([]string, []frame) {
+	stack = slices.Clone(stack) // popped and pushed below: the caller's stays as it was
 	out := make([]string, len(lines))
 	name := func() string {
 		var b strings.Builder
@@ -760,4 +764,82 @@ func foldBraces(ls []string) ([]string, map[int]bool) {
 		return ls, folded
 	}
 	return out, folded
+}
+
+// adopted is a kept line that a new definition takes over: its text and
+// the scope it stood in.
+type adopted struct {
+	line, old string
+}
+
+// scopeName is the last definition of scope sc, for a message.
+func scopeName(sc string) string { return sc[strings.LastIndexByte(sc, '/')+1:] }
+
+// adoptsBody reports the name of a new definition among the region's new
+// lines (nk, in place of the file's lines [from, to), ok) that takes over
+// a line the region keeps from a definition that stays (its opening line
+// is not among the removed lines): by indentation, the kept line stood in
+// that definition, and stands in the new one. A definition inserted
+// between another's opening line and its body, with lines removed around
+// it, is new code put before a marker forgotten for the body: a rewrite
+// that keeps a definition keeps its body in it. The file's lines past the
+// region are read too, up to the first with a name: where the region's
+// tail follows the new definition directly, that line tells.
+func adoptsBody(fl *lineindex.Index, from, to int, ok, nk []string, removed []int) (string, adopted) {
+	newDef := false
+	for _, l := range nk {
+		newDef = newDef || defName(l) != ""
+	}
+	if !newDef {
+		return "", adopted{}
+	}
+	gone := map[string]bool{} // definitions whose opening line is removed
+	for _, i := range removed {
+		if n := defName(ok[i]); n != "" {
+			gone[n] = true
+		}
+	}
+	var past []string // the file's lines after the region, to the first with a name
+	for i := to; i < fl.Count(); i++ {
+		l := string(fl.Text(i + 1))
+		past = append(past, l)
+		if len(words(codeOf(l))) > 0 {
+			break
+		}
+	}
+	stack := stackAt(fl, from)
+	oldSc, _ := scopes(append(slices.Clip(ok), past...), stack)
+	newSc, _ := scopes(append(slices.Clip(nk), past...), stack)
+	pairs := trustedPairs(ok, nk)
+	for t := range past {
+		pairs = append(pairs, [2]int{len(ok) + t, len(nk) + t})
+	}
+	kept := map[int]bool{}
+	for _, p := range pairs {
+		kept[p[1]] = true
+	}
+	text := func(j int) string {
+		if j < len(nk) {
+			return nk[j]
+		}
+		return past[j-len(nk)]
+	}
+	for _, p := range pairs {
+		os, ns := oldSc[p[0]], newSc[p[1]]
+		l := text(p[1])
+		if os == ns || os == "" || len(words(codeOf(l))) == 0 || gone[scopeName(os)] || inside(ns, os) {
+			continue
+		}
+		// ns's last definition must be a new line's.
+		d := scopeName(ns)
+		for j := p[1] - 1; j >= 0; j-- {
+			if defName(text(j)) == d && indentWidth(text(j)) < indentWidth(l) {
+				if j < len(nk) && !kept[j] {
+					return d, adopted{l, os}
+				}
+				break
+			}
+		}
+	}
+	return "", adopted{}
 }

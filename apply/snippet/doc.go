@@ -289,7 +289,13 @@
 // a loop whose header is rewritten) and its new lines name every name of
 // the removed line that the body uses (a body re-parented without the
 // loop variable it reads is a loop a forgotten marker dropped, with new
-// code before it); a block may not
+// code before it); a new definition may not take over a line the region
+// keeps from a definition whose opening line it keeps (by indentation,
+// the line stood in that one and stands in the new one, which is not
+// nested in it; the lines past the region are read too): a test inserted
+// after the previous test's docstring, with the marker for that test's
+// body forgotten, re-parents the body, and a rewrite that keeps a
+// definition keeps its body in it; a block may not
 // vanish with new lines in its place none of which reads like a line of
 // its gap or opens a block (new code inserted, and a marker forgotten for
 // the block after it); and a removed declaration (a, b :=, var, let,
