@@ -237,7 +237,10 @@
 // without declaring. A line that names nothing (for {, try {, if err !=
 // nil {) is stood for by no call: any call inserted before a forgotten
 // marker would do. One call stands for one block, and not for a block
-// nested in one that vanishes around it; a call that reads like a
+// nested in one that vanishes around it (nor does such a block's opening
+// line, read like a new opening line, take the block with it: a test
+// dropped whole whose first statement reads like the next test's new
+// first line is no rewrite; the nested lines answer for themselves); a call that reads like a
 // removed line outside the block stands for no block (one that reads
 // like a line inside it may: it replaced that line too); a print or log call
 // and a definition's line stand for none. An opening line read like a new

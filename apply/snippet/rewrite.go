@@ -168,6 +168,12 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 			// as a call.
 			continue
 		}
+		if !outer && !byCall && like[k] >= 0 && opens(pool[like[k]]) {
+			// Nor does an opening line read like a new opening line
+			// take its block within a block that vanishes around it:
+			// its lines answer for themselves.
+			continue
+		}
 		for _, j := range block {
 			if kk, isRemoved := at[j]; isRemoved {
 				acc[kk] = true
