@@ -141,19 +141,36 @@ func asWide(si, fi, added, removed string) bool {
 // nothing against it).
 func oneSlip(block string, fl *lineindex.Index, at int) bool {
 	slip := ""
+	same := false // a line that adds none, and ends in white space
 	for k, l := range splitKeep(block) {
 		body := strings.TrimRight(l, "\r\n")
 		if strings.TrimSpace(body) == "" || at+k >= fl.Count() {
 			continue
 		}
 		add, ok := strings.CutPrefix(body, strings.TrimRight(string(fl.Text(at+k+1)), "\r"))
-		if !ok || add == "" {
+		if !ok {
+			continue
+		}
+		if add == "" {
+			same = same || body != strings.TrimRight(body, " \t")
 			continue
 		}
 		if slip != "" && add != slip {
 			return false
 		}
 		slip = add
+	}
+	// A line that adds none but ends in white space the slip could be
+	// ("0 " where the file has "0 " and the slip is a space) reads two
+	// ways: the file's line sent without the slip, or a new line "0"
+	// sent with it. Such an anchor ends before it, the line read as new.
+	if same && slip != "" {
+		for k, l := range splitKeep(block) {
+			body := strings.TrimRight(l, "\r\n")
+			if at+k < fl.Count() && strings.TrimSpace(body) != "" && body == strings.TrimRight(string(fl.Text(at+k+1)), "\r") && strings.HasSuffix(body, slip) {
+				return false
+			}
+		}
 	}
 	return true
 }
@@ -186,8 +203,35 @@ func keepFileBytes(fl *lineindex.Index, from, to int, text, slip string) string 
 	for j, l := range nl {
 		nk[j] = key(l)
 	}
+	pairs := lcs(ok, nk)
+	if slip != "" {
+		// With the model's slip known, a new line is the file's line
+		// where it is that line plus the slip, exactly: "0  " is the
+		// file's "0 " slipped, and "0 " beside it a new "0". Lines that
+		// pair so are paired first; the others, in the gaps between
+		// them, trailing white space aside.
+		eo, en := make([]string, len(ok)), make([]string, len(nl))
+		for i := range ok {
+			eo[i] = strings.TrimRight(string(fl.Text(from+i+1)), "\r")
+		}
+		for j, l := range nl {
+			en[j] = strings.TrimRight(l, "\r\n")
+			en[j] = strings.TrimSuffix(en[j], slip)
+		}
+		pairs = nil
+		pi, pj := 0, 0
+		for _, p := range append(lcs(eo, en), [2]int{len(eo), len(en)}) {
+			for _, q := range lcs(ok[pi:p[0]], nk[pj:p[1]]) {
+				pairs = append(pairs, [2]int{pi + q[0], pj + q[1]})
+			}
+			if p[0] < len(eo) {
+				pairs = append(pairs, p)
+			}
+			pi, pj = p[0]+1, p[1]+1
+		}
+	}
 	paired := make([]bool, len(nl))
-	for _, p := range lcs(ok, nk) {
+	for _, p := range pairs {
 		if ok[p[0]] == "" {
 			continue // a blank line: written as sent, but for the slip
 		}
