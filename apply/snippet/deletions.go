@@ -51,9 +51,10 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	// and for each, whether new lines stand in its gap (between the same
 	// two paired lines).
 	var removed []int
-	filled := map[int]bool{} // removed lines with new lines in their gap
-	gap := map[int]int{}     // removed line -> the first file line of its gap
-	inPlace := map[int]int{} // a removed line replaced by one new line in place -> that line's pool index
+	filled := map[int]bool{}   // removed lines with new lines in their gap
+	gap := map[int]int{}       // removed line -> the first file line of its gap
+	inPlace := map[int]int{}   // a removed line replaced by one new line in place -> that line's pool index
+	gapPool := map[int][]int{} // removed line -> the pool indexes of the new lines in its gap
 	pi, pj, at := 0, 0, poolAt
 	for _, p := range append(trustedPairs(ok, nk), [2]int{len(ok), len(nk)}) {
 		var gapNew []int // pool indexes of the gap's new lines
@@ -68,7 +69,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 			if strings.TrimSpace(ok[i]) != "" {
 				removed = append(removed, i)
 				gapOld = append(gapOld, len(removed)-1)
-				filled[i], gap[i] = len(gapNew) > 0, pi
+				filled[i], gap[i], gapPool[i] = len(gapNew) > 0, pi, gapNew
 			}
 		}
 		if len(gapOld) == 1 && len(gapNew) == 1 {
@@ -229,7 +230,36 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		}
 		return inScope(removedScope[removed[k]], scope[j], calls)
 	}, inPlace, keeps)
-	var unaccounted, blocks []int
+	// A test or a route (a block's opening line at the margin, with
+	// siblings) whose body the region changes too, replaced by a new line
+	// of its shape that does not keep its identity, or keeps it only by
+	// extending it ('timeout option' to 'timeout option as object'), is
+	// another one beside it: a commit adds a test copied from the one
+	// before and changed, and a marker forgotten over the old one leaves
+	// exactly that. (A test renamed with its body as it was is renamed.)
+	anotherRow := func(k, j int) bool {
+		i, d := removed[k], del[k]
+		if !opens(d) || isComment(d) || indentWidth(d) != 0 || !bodyChanged(ok, i, removed) {
+			return false
+		}
+		if sibs == nil {
+			sibs = readSiblings(fl, prose)
+		}
+		shape := sibs.shape[from+i]
+		if j >= 0 {
+			return keeps(k, j) && len(ids[k]) > 0 && extendsIdentity(ids[k], tokens(pool[j])) && skeleton(tokens(pool[j])) == shape
+		}
+		if len(sibs.of(from+i)) == 0 {
+			return false
+		}
+		for _, g := range gapPool[i] {
+			if skeleton(tokens(pool[g])) == shape {
+				return true
+			}
+		}
+		return false
+	}
+	var unaccounted, blocks, rows []int
 	newBlock := false // a new line of the region opens a block
 	for _, l := range nk {
 		newBlock = newBlock || opens(l) && !isComment(l)
@@ -251,6 +281,9 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	}
 	for k, j := range like {
 		i := removed[k]
+		if !prose && anotherRow(k, j) {
+			rows = append(rows, i)
+		}
 		if j >= 0 {
 			continue
 		}
@@ -263,6 +296,9 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 			// inserted, and a marker forgotten for the block after it.
 			blocks = append(blocks, i)
 		}
+	}
+	if len(rows) > 0 {
+		return DeletesUnlike, deletes("and a new line of the shape of one of them, with its block changed too, does not keep what tells it apart from the lines like it (or only extends it): it reads as another one beside it", rows)
 	}
 	if len(unaccounted) <= maxUnaccounted && len(blocks) == 0 && !definitionGone(del, like) && !vanished() {
 		return 0, ""
@@ -842,4 +878,43 @@ func adoptsBody(fl *lineindex.Index, from, to int, ok, nk []string, removed []in
 		}
 	}
 	return "", adopted{}
+}
+
+// bodyChanged reports whether the region removes a line with a name from
+// the block that ok[i] opens (the lines after it, deeper, within ok).
+func bodyChanged(ok []string, i int, removed []int) bool {
+	depth := indentWidth(ok[i])
+	for j := i + 1; j < len(ok); j++ {
+		if strings.TrimSpace(ok[j]) == "" {
+			continue
+		}
+		if indentWidth(ok[j]) <= depth {
+			return false
+		}
+		if _, found := slices.BinarySearch(removed, j); found && len(words(codeOf(ok[j]))) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// extendsIdentity reports whether new line n (as tokens) keeps identity
+// id only by extending it: each token of id is the start of a longer one
+// of n ('timeout option' of 'timeout option as object', '/413' of
+// '/413withTimestamp').
+func extendsIdentity(id, n []string) bool {
+	for _, t := range id {
+		tl := strings.ToLower(unquote(t))
+		ext := false
+		for _, x := range n {
+			if xl := strings.ToLower(unquote(x)); len(xl) > len(tl) && strings.HasPrefix(xl, tl) && tl != "" {
+				ext = true
+				break
+			}
+		}
+		if !ext {
+			return false
+		}
+	}
+	return true
 }

@@ -194,7 +194,15 @@
 // nearest it on either side, because on a file that is one long table,
 // where every removed row reads like a new row, reading each row
 // against all the others costs the square of the file (a table a
-// reader compares by eye is shorter). In prose (Markdown, plain text),
+// reader compares by eye is shorter). A block's opening line at the
+// margin with siblings (a test, a route) whose block the region changes
+// too, with a new line of its shape in its place that does not keep its
+// identity, or keeps it only by extending it ('timeout option' to
+// 'timeout option as object', '/413' to '/413withTimestamp'), is refused
+// whatever else the region accounts for: a commit adds a test copied
+// from the one before it and changed, and a marker forgotten over the old
+// one leaves exactly that; a test renamed with its body as it was is the
+// test renamed (a copy would be no test). In prose (Markdown, plain text),
 // a list item's siblings are the items of its marker (-, *, +, 1.)
 // whatever their length, read as words (inline code too): a changelog's
 // items share no punctuation but their marker, and each is told apart
