@@ -43,7 +43,8 @@
 // same white space wherever they add any (a model's slip adds it to every
 // line; a line with another is a new line, not the anchor's, and so is
 // one that adds none but ends in that white space, as the file's line
-// does: "0 " is the file's "0 " or a new "0" slipped); and, found
+// does, or drops or changes the file's: "0 " is the file's "0 " or "0\f",
+// or a new "0" slipped); and, found
 // by its indentation, while its lines keep one shift (the same white
 // space added before each line's indentation, or removed): a line that
 // the matcher fits only by scaling indentation levels (a key at the
@@ -140,9 +141,11 @@
 // Unchanged lines keep the file's bytes where the anchors were found only
 // by forgiving trailing white space, and then the new lines lose the
 // trailing white space the model added to every anchor line (a line is
-// the file's first where it is that line plus that white space exactly,
-// then where it is that line with trailing white space aside); otherwise
-// the region's lines are taken as sent.
+// the file's where it is that line plus that white space exactly; one
+// that drops or changes the file's own is a change, written as sent);
+// where the anchors add none (the model dropped the file's trailing white
+// space), a line is the file's where it is that line with trailing white
+// space aside; otherwise the region's lines are taken as sent.
 //
 // # What a region may delete
 //

@@ -137,22 +137,29 @@ func asWide(si, fi, added, removed string) bool {
 
 // oneSlip reports whether the block's lines, standing in the file from
 // 0-based line at, add the same trailing white space to the file's lines
-// wherever they add any (lines that add none, or drop the file's, say
-// nothing against it).
+// wherever they add any, the slip. Where no line adds any, lines that
+// drop the file's say nothing against it. Where one does, every other
+// line must be the file's line plus the slip, or the file's line as it
+// is where that does not end in the slip's white space: a line that adds
+// none but ends in it ("0 " where the file has "0 " and the slip is a
+// space) reads two ways, the file's line sent without the slip or a new
+// line "0" sent with it, and so does one that drops or changes the
+// file's trailing white space ("0 " where the file has "0\f": the file's
+// line, its form feed dropped, or a new "0"). Such an anchor ends before
+// it, the line read as new.
 func oneSlip(block string, fl *lineindex.Index, at int) bool {
+	type line struct{ body, file string }
+	var ls []line
 	slip := ""
-	same := false // a line that adds none, and ends in white space
 	for k, l := range splitKeep(block) {
 		body := strings.TrimRight(l, "\r\n")
 		if strings.TrimSpace(body) == "" || at+k >= fl.Count() {
 			continue
 		}
-		add, ok := strings.CutPrefix(body, strings.TrimRight(string(fl.Text(at+k+1)), "\r"))
-		if !ok {
-			continue
-		}
-		if add == "" {
-			same = same || body != strings.TrimRight(body, " \t")
+		file := strings.TrimRight(string(fl.Text(at+k+1)), "\r")
+		ls = append(ls, line{body, file})
+		add, ok := strings.CutPrefix(body, file)
+		if !ok || add == "" {
 			continue
 		}
 		if slip != "" && add != slip {
@@ -160,16 +167,12 @@ func oneSlip(block string, fl *lineindex.Index, at int) bool {
 		}
 		slip = add
 	}
-	// A line that adds none but ends in white space the slip could be
-	// ("0 " where the file has "0 " and the slip is a space) reads two
-	// ways: the file's line sent without the slip, or a new line "0"
-	// sent with it. Such an anchor ends before it, the line read as new.
-	if same && slip != "" {
-		for k, l := range splitKeep(block) {
-			body := strings.TrimRight(l, "\r\n")
-			if at+k < fl.Count() && strings.TrimSpace(body) != "" && body == strings.TrimRight(string(fl.Text(at+k+1)), "\r") && strings.HasSuffix(body, slip) {
-				return false
-			}
+	if slip == "" {
+		return true
+	}
+	for _, l := range ls {
+		if l.body != l.file+slip && (l.body != l.file || strings.HasSuffix(l.body, slip)) {
+			return false
 		}
 	}
 	return true
@@ -205,30 +208,19 @@ func keepFileBytes(fl *lineindex.Index, from, to int, text, slip string) string 
 	}
 	pairs := lcs(ok, nk)
 	if slip != "" {
-		// With the model's slip known, a new line is the file's line
-		// where it is that line plus the slip, exactly: "0  " is the
-		// file's "0 " slipped, and "0 " beside it a new "0". Lines that
-		// pair so are paired first; the others, in the gaps between
-		// them, trailing white space aside.
+		// With the model's slip known, a line is the file's line where
+		// it is that line plus the slip, exactly: "0  " is the file's
+		// "0 " slipped, and "0 " beside it a new "0"; a line that drops
+		// or changes the file's trailing white space changes it, and is
+		// written as sent (the slip aside).
 		eo, en := make([]string, len(ok)), make([]string, len(nl))
 		for i := range ok {
 			eo[i] = strings.TrimRight(string(fl.Text(from+i+1)), "\r")
 		}
 		for j, l := range nl {
-			en[j] = strings.TrimRight(l, "\r\n")
-			en[j] = strings.TrimSuffix(en[j], slip)
+			en[j] = strings.TrimSuffix(strings.TrimRight(l, "\r\n"), slip)
 		}
-		pairs = nil
-		pi, pj := 0, 0
-		for _, p := range append(lcs(eo, en), [2]int{len(eo), len(en)}) {
-			for _, q := range lcs(ok[pi:p[0]], nk[pj:p[1]]) {
-				pairs = append(pairs, [2]int{pi + q[0], pj + q[1]})
-			}
-			if p[0] < len(eo) {
-				pairs = append(pairs, p)
-			}
-			pi, pj = p[0]+1, p[1]+1
-		}
+		pairs = lcs(eo, en)
 	}
 	paired := make([]bool, len(nl))
 	for _, p := range pairs {
