@@ -56,7 +56,8 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	inPlace := map[int]int{}   // a removed line replaced by one new line in place -> that line's pool index
 	gapPool := map[int][]int{} // removed line -> the pool indexes of the new lines in its gap
 	pi, pj, at := 0, 0, poolAt
-	for _, p := range append(trustedPairs(ok, nk), [2]int{len(ok), len(nk)}) {
+	pairs := trustedPairs(ok, nk)
+	for _, p := range append(slices.Clip(pairs), [2]int{len(ok), len(nk)}) {
 		var gapNew []int // pool indexes of the gap's new lines
 		for j := pj; j < p[1]; j++ {
 			if strings.TrimSpace(nk[j]) != "" {
@@ -112,7 +113,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	if why := cutOpening(ok, removed, nk, next, body); why != "" {
 		return CutsBlock, why
 	}
-	if d, l := adoptsBody(fl, from, to, ok, nk, removed); d != "" {
+	if d, l := adoptsBody(fl, from, to, ok, nk, pairs, removed); d != "" {
 		return CutsBlock, deletes(fmt.Sprintf("and a new definition, %s, takes over lines of %s, which stays: %q", d, scopeName(l.old), l.line), removed)
 	}
 	if prose && fences(ok)%2 != fences(nk)%2 {
@@ -231,35 +232,58 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		return inScope(removedScope[removed[k]], scope[j], calls)
 	}, inPlace, keeps)
 	// A test or a route (a block's opening line at the margin, with
-	// siblings) whose body the region changes too, replaced by a new line
+	// siblings, not a definition: a definition renamed has rules of its
+	// own) whose body the region changes too, replaced by a new line
 	// of its shape that does not keep its identity, or keeps it only by
 	// extending it ('timeout option' to 'timeout option as object'), is
 	// another one beside it: a commit adds a test copied from the one
 	// before and changed, and a marker forgotten over the old one leaves
 	// exactly that. (A test renamed with its body as it was is renamed.)
+	poolShape := make([]string, len(pool)) // read once, when asked
+	shapeAt := func(j int) string {
+		if poolShape[j] == "" {
+			poolShape[j] = "\x00" + skeleton(tokens(pool[j]))
+		}
+		return poolShape[j][1:]
+	}
 	anotherRow := func(k, j int) bool {
 		i, d := removed[k], del[k]
-		if !opens(d) || isComment(d) || indentWidth(d) != 0 || !bodyChanged(ok, i, removed) {
+		if indentWidth(d) != 0 || delDef[k] != "" || !opens(d) || isComment(d) || !bodyChanged(ok, i, removed) {
 			return false
 		}
-		if sibs == nil {
-			sibs = readSiblings(fl, prose)
-		}
-		shape := sibs.shape[from+i]
+		shape := skeleton(tokens(d))
 		if j >= 0 {
-			return keeps(k, j) && len(ids[k]) > 0 && extendsIdentity(ids[k], tokens(pool[j])) && skeleton(tokens(pool[j])) == shape
-		}
-		if len(sibs.of(from+i)) == 0 {
-			return false
+			return shapeAt(j) == shape && keeps(k, j) && len(ids[k]) > 0 && extendsIdentity(ids[k], tokens(pool[j]))
 		}
 		for _, g := range gapPool[i] {
-			if skeleton(tokens(pool[g])) == shape {
-				return true
+			if shapeAt(g) == shape {
+				if sibs == nil {
+					sibs = readSiblings(fl, prose)
+				}
+				id := identity(sibs.tokens[from+i], sibs.of(from+i))
+				if len(id) > 0 && !keepsIdentity(id, tokens(pool[g])) {
+					return true
+				}
 			}
 		}
 		return false
 	}
-	var unaccounted, blocks, rows []int
+	// rows is the removed lines anotherRow finds, read only where the
+	// region would land otherwise (most large deletions are refused
+	// before).
+	rows := func() []int {
+		var out []int
+		for k, j := range like {
+			if !prose && anotherRow(k, j) {
+				out = append(out, removed[k])
+			}
+		}
+		return out
+	}
+	refuseRows := func(rows []int) (Reason, string) {
+		return DeletesUnlike, deletes("and a new line of the shape of one of them, with its block changed too, does not keep what tells it apart from the lines like it (or only extends it): it reads as another one beside it", rows)
+	}
+	var unaccounted, blocks []int
 	newBlock := false // a new line of the region opens a block
 	for _, l := range nk {
 		newBlock = newBlock || opens(l) && !isComment(l)
@@ -281,9 +305,6 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	}
 	for k, j := range like {
 		i := removed[k]
-		if !prose && anotherRow(k, j) {
-			rows = append(rows, i)
-		}
 		if j >= 0 {
 			continue
 		}
@@ -297,10 +318,10 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 			blocks = append(blocks, i)
 		}
 	}
-	if len(rows) > 0 {
-		return DeletesUnlike, deletes("and a new line of the shape of one of them, with its block changed too, does not keep what tells it apart from the lines like it (or only extends it): it reads as another one beside it", rows)
-	}
 	if len(unaccounted) <= maxUnaccounted && len(blocks) == 0 && !definitionGone(del, like) && !vanished() {
+		if r := rows(); len(r) > 0 {
+			return refuseRows(r)
+		}
 		return 0, ""
 	}
 	// The second reading: blocks replaced by a call.
@@ -311,6 +332,9 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		}
 	}
 	if rewritesBlocks(fl.Content(), ok, removed, regionAdded, pool, like, next, vanished, allman) {
+		if r := rows(); len(r) > 0 {
+			return refuseRows(r)
+		}
 		return 0, ""
 	}
 	switch {
@@ -821,7 +845,7 @@ func scopeName(sc string) string { return sc[strings.LastIndexByte(sc, '/')+1:] 
 // that keeps a definition keeps its body in it. The file's lines past the
 // region are read too, up to the first with a name: where the region's
 // tail follows the new definition directly, that line tells.
-func adoptsBody(fl *lineindex.Index, from, to int, ok, nk []string, removed []int) (string, adopted) {
+func adoptsBody(fl *lineindex.Index, from, to int, ok, nk []string, pairs [][2]int, removed []int) (string, adopted) {
 	newDef := false
 	for _, l := range nk {
 		newDef = newDef || defName(l) != ""
@@ -846,7 +870,7 @@ func adoptsBody(fl *lineindex.Index, from, to int, ok, nk []string, removed []in
 	stack := stackAt(fl, from)
 	oldSc, _ := scopes(append(slices.Clip(ok), past...), stack)
 	newSc, _ := scopes(append(slices.Clip(nk), past...), stack)
-	pairs := trustedPairs(ok, nk)
+	pairs = slices.Clip(pairs)
 	for t := range past {
 		pairs = append(pairs, [2]int{len(ok) + t, len(nk) + t})
 	}
@@ -863,7 +887,7 @@ func adoptsBody(fl *lineindex.Index, from, to int, ok, nk []string, removed []in
 	for _, p := range pairs {
 		os, ns := oldSc[p[0]], newSc[p[1]]
 		l := text(p[1])
-		if os == ns || os == "" || len(words(codeOf(l))) == 0 || gone[scopeName(os)] || inside(ns, os) {
+		if os == ns || os == "" || gone[scopeName(os)] || inside(ns, os) || len(words(codeOf(l))) == 0 {
 			continue
 		}
 		// ns's last definition must be a new line's.

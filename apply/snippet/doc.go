@@ -198,9 +198,10 @@
 // where every removed row reads like a new row, reading each row
 // against all the others costs the square of the file (a table a
 // reader compares by eye is shorter). A block's opening line at the
-// margin with siblings (a test, a route) whose block the region changes
-// too, with a new line of its shape in its place that does not keep its
-// identity, or keeps it only by extending it ('timeout option' to
+// margin with siblings and an identity (a test, a route; not a
+// definition, which the rule for definitions below reads) whose block
+// the region changes too, with a new line of its shape in its place that
+// does not keep its identity, or keeps it only by extending it ('timeout option' to
 // 'timeout option as object', '/413' to '/413withTimestamp'), is refused
 // whatever else the region accounts for: a commit adds a test copied
 // from the one before it and changed, and a marker forgotten over the old
