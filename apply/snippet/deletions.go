@@ -239,12 +239,14 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	// another one beside it: a commit adds a test copied from the one
 	// before and changed, and a marker forgotten over the old one leaves
 	// exactly that. (A test renamed with its body as it was is renamed.)
-	poolShape := make([]string, len(pool)) // read once, when asked
+	poolShape := map[int]string{} // pool lines' skeletons, read once when asked
 	shapeAt := func(j int) string {
-		if poolShape[j] == "" {
-			poolShape[j] = "\x00" + skeleton(tokens(pool[j]))
+		sh, read := poolShape[j]
+		if !read {
+			sh = skeleton(tokens(pool[j]))
+			poolShape[j] = sh
 		}
-		return poolShape[j][1:]
+		return sh
 	}
 	anotherRow := func(k, j int) bool {
 		i, d := removed[k], del[k]

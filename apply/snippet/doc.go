@@ -201,12 +201,15 @@
 // margin with siblings and an identity (a test, a route; not a
 // definition, which the rule for definitions below reads) whose block
 // the region changes too, with a new line of its shape in its place that
-// does not keep its identity, or keeps it only by extending it ('timeout option' to
-// 'timeout option as object', '/413' to '/413withTimestamp'), is refused
-// whatever else the region accounts for: a commit adds a test copied
-// from the one before it and changed, and a marker forgotten over the old
-// one leaves exactly that; a test renamed with its body as it was is the
-// test renamed (a copy would be no test). In prose (Markdown, plain text),
+// does not keep its identity, or keeps it only by extending it ('timeout
+// option' to 'timeout option as object', '/413' to '/413withTimestamp'),
+// is refused whatever else the region accounts for: a commit adds a test
+// copied from the one before it and changed, and a marker forgotten over
+// the old one leaves exactly that; a test renamed with its body as it
+// was is the test renamed (a copy would be no test). Not within a block
+// (a route inside a hook, a catch clause): there lines of one shape are
+// control flow that rewrites change (measured: docs/ACCURACY.md, twelfth
+// pass). In prose (Markdown, plain text),
 // a list item's siblings are the items of its marker (-, *, +, 1.)
 // whatever their length, read as words (inline code too): a changelog's
 // items share no punctuation but their marker, and each is told apart
@@ -256,8 +259,9 @@
 // nested in one that vanishes around it (nor does such a block's opening
 // line, read like a new opening line, take the block with it: a test
 // dropped whole whose first statement reads like the next test's new
-// first line is no rewrite; the nested lines answer for themselves); a call that reads like a
-// removed line outside the block stands for no block (one that reads
+// first line is no rewrite; the nested lines answer for themselves); a
+// call that reads like a removed line outside the block stands for no
+// block (one that reads
 // like a line inside it may: it replaced that line too); a print or log call
 // and a definition's line stand for none. An opening line read like a new
 // line that opens nothing (a comprehension, a call) takes its block with

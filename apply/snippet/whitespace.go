@@ -189,10 +189,11 @@ func showsShift(block string, fl *lineindex.Index, at int) bool {
 
 // keepFileBytes is for a region whose anchors were found only by
 // forgiving trailing white space: its lines that stand unchanged in the
-// file's lines [from, to) (paired in order, trailing white space and line
-// endings aside) get the file's own bytes, as the matcher keeps unchanged
-// lines of an edit, and its new lines lose the trailing white space the
-// model adds.
+// file's lines [from, to) (paired in order: where the model added a slip
+// to every anchor line, a line that is the file's plus the slip; else
+// trailing white space and line endings aside) get the file's own bytes,
+// as the matcher keeps unchanged lines of an edit, and its new lines lose
+// the slip.
 func keepFileBytes(fl *lineindex.Index, from, to int, text, slip string) string {
 	if text == "" {
 		return text
@@ -206,8 +207,10 @@ func keepFileBytes(fl *lineindex.Index, from, to int, text, slip string) string 
 	for j, l := range nl {
 		nk[j] = key(l)
 	}
-	pairs := lcs(ok, nk)
-	if slip != "" {
+	var pairs [][2]int
+	if slip == "" {
+		pairs = lcs(ok, nk)
+	} else {
 		// With the model's slip known, a line is the file's line where
 		// it is that line plus the slip, exactly: "0  " is the file's
 		// "0 " slipped, and "0 " beside it a new "0"; a line that drops
