@@ -7,6 +7,7 @@ package snippet
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/graftdev/graft/internal/lineindex"
 )
@@ -141,6 +142,90 @@ func extendsIdentity(id, n []string) bool {
 			}
 		}
 		if !ext {
+			return false
+		}
+	}
+	return true
+}
+
+// firstDifference is where lines of tokens a and b, alike lines of a
+// repetitive block, differ first: the index of the first token they
+// differ at, or -1 when they are not such lines. They are when they have
+// as many tokens, the same punctuation, and differ at some of their
+// words or strings but not at all of them.
+func firstDifference(a, b []string) int {
+	if len(a) != len(b) {
+		return -1
+	}
+	first, differ, wordsN := -1, 0, 0
+	for i := range a {
+		wa, wb := wordy(a[i]), wordy(b[i])
+		if wa != wb || !wa && a[i] != b[i] {
+			return -1
+		}
+		if !wa {
+			continue
+		}
+		wordsN++
+		if a[i] != b[i] {
+			differ++
+			if first < 0 && !keywords()[a[i]] {
+				first = i // a keyword (const for let) tells nothing apart
+			}
+		}
+	}
+	if differ == 0 || differ == wordsN || first < 0 {
+		return -1
+	}
+	return first
+}
+
+// identity is what tells removed line d apart from its siblings, the
+// file's lines near it of the same shape (firstDifference; sib gives
+// them, as tokens): the token at which it first differs from each. A
+// line without siblings has none: its shape is its own.
+func identity(d []string, sib [][]string) []string {
+	var out []string
+	for _, s := range sib {
+		if i := firstDifference(d, s); i >= 0 && !slices.Contains(out, d[i]) {
+			out = append(out, d[i])
+		}
+	}
+	return out
+}
+
+// keepsIdentity reports whether new line n (as tokens) keeps every token
+// of id, the identity of the removed line it would stand for: the same
+// token (in other quotes, or other letter case), a name that begins or
+// ends with it (d1Edited for d1), one that holds it or that it holds, of
+// three characters or more (a name prefixed, a name in a template
+// string), or a string of mostly its words. Alike lines of a repetitive block (a
+// table's rows, tests of the same calls, a changelog's sections) have
+// the same shape and another identity; a line rewritten keeps its own.
+func keepsIdentity(id, n []string) bool {
+	for _, t := range id {
+		kept := false
+		for _, x := range n {
+			if !wordy(x) {
+				continue
+			}
+			tq, xq := isQuote(t[0]), isQuote(x[0])
+			tl, xl := strings.ToLower(unquote(t)), strings.ToLower(unquote(x))
+			switch {
+			case tl == xl:
+				kept = true
+			case tq && xq:
+				tw, xw := words(tl), words(xl)
+				kept = len(tw) > 0 && overlap(tw, xw) >= 0.5 && sharesLong(tw, xw)
+			case !tq && !unicode.IsDigit(rune(t[0])):
+				kept = !xq && (strings.HasPrefix(xl, tl) || strings.HasSuffix(xl, tl)) ||
+					len(tl) >= 3 && len(xl) >= 3 && (strings.Contains(xl, tl) || !xq && strings.Contains(tl, xl))
+			}
+			if kept {
+				break
+			}
+		}
+		if !kept {
 			return false
 		}
 	}
