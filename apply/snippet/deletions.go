@@ -114,7 +114,8 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	if why := cutOpening(ok, removed, nk, next, body); why != "" {
 		return CutsBlock, why
 	}
-	if d, l := adoptsBody(fl, from, to, ok, nk, pairs, removed); d != "" {
+	stack := stackAt(fl, from) // the definitions open at the region (scopes copies it)
+	if d, l := adoptsBody(fl, to, ok, nk, pairs, removed, stack); d != "" {
 		return CutsBlock, deletes(fmt.Sprintf("and a new definition, %s, takes over lines of %s, which stays: %q", d, scopeName(l.old), l.line), removed)
 	}
 	if prose && fences(ok)%2 != fences(nk)%2 {
@@ -137,7 +138,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	for k, i := range removed {
 		del[k] = ok[i]
 	}
-	removedScope, _ := scopes(ok, stackAt(fl, from))
+	removedScope, _ := scopes(ok, stack)
 	calls := callsByScope(pool, scope)
 	// A definition may be renamed where its body stays: none of the
 	// removed lines stands in it.

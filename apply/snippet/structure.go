@@ -177,7 +177,9 @@ type adopted struct {
 func scopeName(sc string) string { return sc[strings.LastIndexByte(sc, '/')+1:] }
 
 // adoptsBody reports the name of a new definition among the region's new
-// lines (nk, in place of the file's lines [from, to), ok) that takes over
+// lines (nk, in place of the file's lines ok, which end before file line
+// to; stack the definitions open before them; pairs the lines of ok and
+// nk that stand for each other) that takes over
 // a line the region keeps from a definition that stays (its opening line
 // is not among the removed lines): by indentation, the kept line stood in
 // that definition, and stands in the new one. A definition inserted
@@ -186,7 +188,7 @@ func scopeName(sc string) string { return sc[strings.LastIndexByte(sc, '/')+1:] 
 // that keeps a definition keeps its body in it. The file's lines past the
 // region are read too, up to the first with a name: where the region's
 // tail follows the new definition directly, that line tells.
-func adoptsBody(fl *lineindex.Index, from, to int, ok, nk []string, pairs [][2]int, removed []int) (string, adopted) {
+func adoptsBody(fl *lineindex.Index, to int, ok, nk []string, pairs [][2]int, removed []int, stack []frame) (string, adopted) {
 	newDef := false
 	for _, l := range nk {
 		newDef = newDef || defName(l) != ""
@@ -208,7 +210,6 @@ func adoptsBody(fl *lineindex.Index, from, to int, ok, nk []string, pairs [][2]i
 			break
 		}
 	}
-	stack := stackAt(fl, from)
 	oldSc, _ := scopes(append(slices.Clip(ok), past...), stack)
 	newSc, _ := scopes(append(slices.Clip(nk), past...), stack)
 	pairs = slices.Clip(pairs)
