@@ -200,15 +200,16 @@ func keepFileBytes(fl *lineindex.Index, from, to int, text, slip string) string 
 	}
 	nl := splitKeep(text)
 	key := func(s string) string { return strings.TrimRight(s, " \t\r\n") }
-	ok, nk := make([]string, 0, to-from), make([]string, len(nl))
+	ok := make([]string, 0, to-from)
 	for i := from; i < to && i < fl.Count(); i++ {
 		ok = append(ok, key(string(fl.Text(i+1))))
 	}
-	for j, l := range nl {
-		nk[j] = key(l)
-	}
 	var pairs [][2]int
 	if slip == "" {
+		nk := make([]string, len(nl))
+		for j, l := range nl {
+			nk[j] = key(l)
+		}
 		pairs = lcs(ok, nk)
 	} else {
 		// With the model's slip known, a line is the file's line where
