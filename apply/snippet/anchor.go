@@ -102,6 +102,13 @@ func grow(content []byte, fl *lineindex.Index, block func(n int) string, limit, 
 				// from the file's next by a trailing space).
 				return best
 			}
+			if m.Tier == matcher.Indentation && n < min(limit, maxAnchor) && convertedBeforeExact(text, block(n+1), fl, line, isTail) {
+				// The line the block grew by is the file's only with its
+				// tabs written as spaces (or the reverse), and the
+				// region's next line, with the block's shift, is that
+				// file line as it stands: the anchor ends before it.
+				return best
+			}
 			a := anchor{n: n, line: line, m: m, found: true}
 			if best.found && anchorPlace(a, isTail) != anchorPlace(best, isTail) {
 				if shift && best.n == 1 && len(words(block(1))) == 0 && m.Tier == matcher.Indentation && nonBlankLines(text) >= 2 && showsShift(text, fl, line) {

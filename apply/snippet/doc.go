@@ -52,7 +52,9 @@
 // re-indented by the shift alone. A line with tabs written as spaces, or
 // the reverse, says nothing against the shift where it is as wide as the
 // file's line, with the shift, at a tab width of 2, 4 or 8 (one space for
-// two tabs ends it too); a block that stands several times grows until it stands once, but
+// two tabs ends it too), and so long as the region's next line is not, with
+// the shift, that same file line as it stands (then the line with spaces is
+// a new one beside its twin, and the anchor ends before it); a block that stands several times grows until it stands once, but
 // a blank line, or a looser tier than the one that found the places, never
 // counts as what tells them apart; but
 // for a region sent without its common indentation, a block of two lines

@@ -124,6 +124,49 @@ func shiftDisagrees(sent, got []string, head string, fl *lineindex.Index, at int
 	return -1
 }
 
+// convertedBeforeExact reports whether the line a block grew by (its last
+// for a head, its first for a tail; the block found from file line at)
+// reads as the file's line only with its indentation written in the other
+// character, while the region's next line beyond it (the line by which
+// wider, the block one line longer, would grow) is that same file line
+// exactly once the block's one shift is applied. The region then reads two
+// ways: the grown line the file's, converted, and the next line new; or the
+// grown line new and the next line the file's. The second needs no
+// conversion (a model that writes tabs as spaces does so throughout, and a
+// new line beside its twin is what an insertion looks like), so the anchor
+// ends before the grown line and that line is read as new.
+func convertedBeforeExact(block, wider string, fl *lineindex.Index, at int, isTail bool) bool {
+	ls, ws := splitKeep(block), splitKeep(wider)
+	if len(ws) != len(ls)+1 {
+		return false
+	}
+	grown, next, fileAt := ls[len(ls)-1], ws[len(ws)-1], at+len(ls)-1
+	if isTail {
+		grown, next, fileAt = ls[0], ws[0], at
+	}
+	if fileAt >= fl.Count() || strings.TrimSpace(grown) == "" {
+		return false
+	}
+	file := strings.TrimRight(string(fl.Text(fileAt+1)), "\r")
+	g := strings.TrimRight(grown, "\r\n")
+	si, fi := g[:indentWidth(g)], file[:indentWidth(file)]
+	if strings.HasSuffix(fi, si) || strings.HasSuffix(si, fi) {
+		return false // a shift, not a conversion
+	}
+	added, removed, one, _ := shiftOf(block, fl, at)
+	if !one {
+		return false
+	}
+	nx := strings.TrimRight(next, "\r\n")
+	if removed != "" {
+		var ok bool
+		if nx, ok = strings.CutPrefix(nx, removed); !ok {
+			return false
+		}
+	}
+	return added+nx == file
+}
+
 // asWide reports whether indentation si, with the shift (added, or
 // removed), is as wide as fi at a tab width of 2, 4 or 8.
 func asWide(si, fi, added, removed string) bool {
