@@ -24,9 +24,10 @@ const maxUnaccounted = 2
 // does not stand in the file (its new code, wherever it is), and scope the
 // scope each stands in (this region's from index poolAt on); region is the region's lines, from file line
 // headAt (0-based) on; others is how many more brackets the other regions
-// open than they close (bracketDelta). It returns why the region is refused (0 and ""
+// open than they close (bracketDelta), otherComments how many more block
+// comments (commentDelta). It returns why the region is refused (0 and ""
 // when it may delete what it does).
-func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, poolAt, others int, prose bool, used func(name string) bool) (Reason, string) {
+func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, poolAt, others, otherComments int, prose bool, used func(name string) bool) (Reason, string) {
 	var old []string
 	for i := from; i < to && i < fl.Count(); i++ {
 		old = append(old, string(fl.Text(i+1)))
@@ -127,6 +128,13 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 			verb, n = "close", -n
 		}
 		return UnpairedBrackets, deletes(fmt.Sprintf("and they %s %d more bracket(s) than the lines in their place", verb, n), removed)
+	}
+	if !prose && comments(ok)-comments(nk)+otherComments != 0 {
+		// A comment's opening or closing line dropped with the code
+		// beside it, its other end kept: the lines between would turn
+		// into comment, or out of it (a marker forgotten from inside a
+		// doc comment down to the code it describes).
+		return UnpairedBrackets, deletes("and they open or close a block comment (/* */) that the lines in their place do not", removed)
 	}
 	// The lines that may still use what removed lines declare: the
 	// region's own and every new line, each in its scope.
@@ -335,7 +343,8 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 			regionAdded = append(regionAdded, l)
 		}
 	}
-	if rewritesBlocks(fl.Content(), ok, removed, regionAdded, pool, like, next, vanished, allman) {
+	fits := func(k, j int) bool { return inScope(removedScope[removed[k]], scope[j], calls) }
+	if rewritesBlocks(fl.Content(), ok, removed, regionAdded, pool, like, next, vanished, allman, fits) {
 		if r := rows(); len(r) > 0 {
 			return refuseRows(r)
 		}

@@ -255,7 +255,10 @@
 // names (processItem, for item); where the opening line names only
 // one-letter values (for n > 0 {), by a call of a function the file does
 // not hold, passed only values the block uses and half of those it uses
-// without declaring. A line that names nothing (for {, try {, if err !=
+// without declaring. The call must stand where the block's code may move,
+// as a line read like must in part 1 (its definition, one nested in it, a
+// helper it calls): a call in a new method beside it stands for nothing of
+// it. A line that names nothing (for {, try {, if err !=
 // nil {) is stood for by no call: any call inserted before a forgotten
 // marker would do. One call stands for one block, and not for a block
 // nested in one that vanishes around it (nor does such a block's opening
@@ -304,7 +307,12 @@
 // 4. Structure. Whatever is accounted for: the lines the snippet removes
 // and the lines it puts in their place open as many brackets as they
 // close, over all its regions (code that parses opens as many as it
-// closes; not in prose files, where a Markdown code fence pairs instead);
+// closes; not in prose files, where a Markdown code fence pairs instead),
+// and as many block comments, over all its regions too ("/*" that a line leaves
+// open, "*/" that ends one the line did not begin; not in prose): a
+// marker forgotten from inside a doc comment down to the code under it
+// drops the comment's end with that code, and the lines after its kept
+// beginning would turn into comment;
 // a removed line that opens a block may not leave the block's body past
 // the region where it is, unless it reads like a new opening line or, for
 // one such line, the region's last new line opens a block that reads like

@@ -25,7 +25,9 @@ const maxVanished = maxUnaccounted
 // removed line, its pool line or -1), next the file line after the
 // region's last replaced line, declGone whether a removed declaration
 // is of a name still used (usesVanishedName), and allman the lines of ok
-// whose brace stood alone on the next line (foldBraces).
+// whose brace stood alone on the next line (foldBraces), and fits whether
+// pool line j stands where removed line k's code may move (the same
+// definition, one nested in it, or a helper it calls: inScope).
 //
 // It reads as a rewrite when no definition vanishes unaccounted for, the
 // removed lines open as many brackets as the new lines do, no removed
@@ -33,7 +35,7 @@ const maxVanished = maxUnaccounted
 // lines vanish: those outside the run from the first accounted line to the
 // last (a forgotten marker leaves its lines at one end), and those inside
 // it with a name that are not accounted for.
-func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []string, like []int, next string, declGone func() bool, allman map[int]bool) bool {
+func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []string, like []int, next string, declGone func() bool, allman map[int]bool, fits func(k, j int) bool) bool {
 	if len(removed) == 0 {
 		return true
 	}
@@ -122,7 +124,7 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 				inside[b] = true
 			}
 			for j, l := range pool {
-				if byCallOf[j] || used[j] && !(bigger && j == like[k]) && !usedInside(j, inside) || pairedElsewhere(like, removed, j, inside) {
+				if byCallOf[j] || used[j] && !(bigger && j == like[k]) && !usedInside(j, inside) || pairedElsewhere(like, removed, j, inside) || !fits(k, j) {
 					// One new line stands for one thing: a line it reads
 					// like outside this block, or another block.
 					continue

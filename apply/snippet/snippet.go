@@ -134,9 +134,11 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	// Brackets pair over the whole snippet: one region may open what the
 	// next closes (a call wrapped around a closure whose end another
 	// region shows).
-	total := 0
+	// So do block comments (a block commented out across a marker).
+	total, totalComments := 0, 0
 	for _, r := range out {
 		total += bracketDelta(fl, r.from, r.to, r.newLines)
+		totalComments += commentDelta(fl, r.from, r.to, r.newLines)
 	}
 	// A name is still used where a line of the file that no region
 	// replaces, or a line a region writes, uses it (but its definition):
@@ -173,7 +175,8 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	}
 	for i, r := range out {
 		others := total - bracketDelta(fl, r.from, r.to, r.newLines)
-		if kind, why := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, poolAt[i], others, s.Prose, used); kind != 0 {
+		otherComments := totalComments - commentDelta(fl, r.from, r.to, r.newLines)
+		if kind, why := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, poolAt[i], others, otherComments, s.Prose, used); kind != 0 {
 			if r.edge != nil {
 				return nil, r.edge.err(s.Marker)
 			}

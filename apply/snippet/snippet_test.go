@@ -629,3 +629,18 @@ func TestMarkerFor(t *testing.T) {
 		}
 	}
 }
+
+// TestComments: how many block comments a line leaves open (1) or ends
+// without having begun (-1); path patterns in data begin and end none.
+func TestComments(t *testing.T) {
+	for l, want := range map[string]int{
+		"/*": 1, "/* ": 1, "/** doc": 1, "/**********": 1, "*/": -1, " */": -1, "** x */": -1, "**********/": -1,
+		"a /* b */": 0, "/*x*/": 0, "/**/": 0, "x */ y /* z": 0, "/* a */ /* b": 1,
+		"VKSTR,  /* string constant; strval = TString address;": 1, "             (string is fixed by the lexer) */": -1,
+		"paths: src/**/*.go": 0, "// see lib/*": 0, "files: lib/*": 0, "x = 1; // old /* y": 0, "f(a);/* note": 1, "STOREMAP/*\tb\tv_b k_b */": 0, "/* ELSE *//* FALLTHROUGH */": 0, "x/* y */": 0, "*/\n": -1, "/*\r\n": 1, "a **/*.js": 0, `x := "/* not a comment"`: 0, `"src/*" */`: -1,
+	} {
+		if got := comments([]string{l}); got != want {
+			t.Errorf("comments(%q) = %d, want %d", l, got, want)
+		}
+	}
+}

@@ -157,6 +157,50 @@ func fences(ls []string) int {
 	return n
 }
 
+// comments is how many more block comments ("/*") the lines ls leave
+// open than they close: a line that, strings aside, ends inside a comment
+// it begins (a comment's first line, or a trailing comment that goes on
+// to the next line), less a line that ends a comment it did not begin (a
+// comment's "*/" alone, or its last line of prose). So that a path
+// pattern in a line of data ("src/**/*.go", "lib/*") begins or ends
+// none: "/*" before ".", "/", "}" or "," begins no comment, and one that
+// the line leaves open counts only after white space, punctuation or the
+// line's start; a "*/" the line did not begin ends one only before white
+// space, the line's end or ";", or after white space; and what follows a
+// line comment ("//") is not read.
+func comments(ls []string) int {
+	n := 0
+	for _, l := range ls {
+		t := stringsRE().ReplaceAllString(strings.TrimRight(l, "\r\n"), `""`)
+		if c := strings.Index(t, "//"); c >= 0 && !strings.Contains(t[:c], "/*") {
+			t = t[:c] // a line comment, whatever it holds
+		}
+		open, begun, closed := false, false, false // open: a comment begun, and not ended, that counts
+		for i := 0; i+1 < len(t); i++ {
+			switch {
+			case t[i] == '/' && t[i+1] == '*' && (i+2 == len(t) || !strings.ContainsRune("./},", rune(t[i+2]))):
+				open = i == 0 || strings.ContainsRune(" \t;,(){}", rune(t[i-1]))
+				begun = true
+				i++
+			case t[i] == '*' && t[i+1] == '/':
+				if begun {
+					open, begun = false, false
+				} else if i+2 == len(t) || strings.ContainsRune(" \t;", rune(t[i+2])) || i > 0 && (t[i-1] == ' ' || t[i-1] == '\t') {
+					closed = true
+				}
+				i++
+			}
+		}
+		if open {
+			n++
+		}
+		if closed {
+			n--
+		}
+	}
+	return n
+}
+
 // bracketDelta is how many more brackets the file lines [from, to) open
 // than the region's new lines in their place.
 func bracketDelta(fl *lineindex.Index, from, to int, newLines []string) int {
@@ -165,6 +209,16 @@ func bracketDelta(fl *lineindex.Index, from, to int, newLines []string) int {
 		old = append(old, string(fl.Text(i+1)))
 	}
 	return brackets(old) - brackets(newLines)
+}
+
+// commentDelta is how many more block comments the file lines [from, to)
+// leave open than the region's new lines in their place.
+func commentDelta(fl *lineindex.Index, from, to int, newLines []string) int {
+	var old []string
+	for i := from; i < to && i < fl.Count(); i++ {
+		old = append(old, string(fl.Text(i+1)))
+	}
+	return comments(old) - comments(newLines)
 }
 
 // adopted is a kept line that a new definition takes over: its text and
