@@ -112,7 +112,14 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		}
 		return out
 	}
-	if why := cutOpening(ok, removed, nk, next, body); why != "" {
+	before := ""
+	for i := from - 1; i >= 0; i-- {
+		if l := string(fl.Text(i + 1)); strings.TrimSpace(l) != "" {
+			before = strings.TrimRight(l, " \t\r\n")
+			break
+		}
+	}
+	if why := cutOpening(ok, removed, nk, before, next, body); why != "" {
 		return CutsBlock, why
 	}
 	stack := stackAt(fl, from) // the definitions open at the region (scopes copies it)

@@ -244,7 +244,8 @@
 // 2. Stood for by a call. A region that the first part does not account
 // for is read once more as blocks rewritten as a call (code moved into a
 // helper the snippet may not show, a loop replaced by a call): a removed
-// line that opens a block (it ends in "{" or ":") and that no new line
+// line that opens a block (it ends in "{" or ":", strings and a comment at
+// its end aside: "else {  /* why */" opens one too) and that no new line
 // reads like is accounted for, with its whole block (the lines deeper
 // than it, and its closing line, within the region), by a call among the
 // snippet's new lines whose arguments name at least half of the values
@@ -314,7 +315,9 @@
 // drops the comment's end with that code, and the lines after its kept
 // beginning would turn into comment;
 // a removed line that opens a block may not leave the block's body past
-// the region where it is, unless it reads like a new opening line or, for
+// the region where it is (a line stacked on an opening line that stays,
+// case 4: under case 13:, leaves the body under that one), unless it
+// reads like a new opening line or, for
 // one such line, the region's last new line opens a block that reads like
 // no other removed opening line and takes the body over, or the region
 // ends inside such a new block (its last new lines deeper than that

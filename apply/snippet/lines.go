@@ -52,7 +52,7 @@ func indentWidth(l string) int { return len(l) - len(strings.TrimLeft(l, " \t"))
 // opens reports whether a line opens a block: it ends in "{" or ":"
 // (strings and a trailing comment aside).
 func opens(l string) bool {
-	l = codeOf(l)
+	l = withoutTrailingComment(codeOf(l))
 	return strings.HasSuffix(l, "{") || strings.HasSuffix(l, ":")
 }
 
@@ -67,6 +67,16 @@ func codeOf(l string) string {
 		l = l[:i]
 	}
 	return strings.TrimSpace(l)
+}
+
+// withoutTrailingComment is code (codeOf) without a block comment after
+// white space that ends the line or goes on to the next (C's "else {  /*
+// why */").
+func withoutTrailingComment(code string) string {
+	if i := strings.LastIndex(code, "/*"); i > 0 && (code[i-1] == ' ' || code[i-1] == '\t') && (strings.HasSuffix(code, "*/") || !strings.Contains(code[i:], "*/")) {
+		return strings.TrimSpace(code[:i])
+	}
+	return code
 }
 
 // isComment reports whether a line is a comment line.

@@ -16,7 +16,8 @@ import (
 // cutOpening refuses a region that removes a block's opening line while
 // the block's body, past the region, stays at its depth (ok is the file's
 // lines the region replaces, removed the indexes of the lines it removes,
-// nk its new lines, next the file line after it): the body is then
+// nk its new lines, before the file's last line before it that is not
+// blank, next the file line after it): the body is then
 // re-parented to whatever opens a block last among the new lines. That is
 // a condition rewritten (one opening line in place of one), or a marker
 // forgotten after a changed line (the opening line lost among the dropped
@@ -26,7 +27,7 @@ import (
 // takes over, or the new block the region ends in, where the body keeps
 // what it reads of the removed line (keepsValues). body gives the file's
 // lines past the region deeper than a depth.
-func cutOpening(ok []string, removed []int, nk []string, next string, body func(depth int) []string) string {
+func cutOpening(ok []string, removed []int, nk []string, before, next string, body func(depth int) []string) string {
 	if strings.TrimSpace(next) == "" {
 		return ""
 	}
@@ -37,6 +38,19 @@ func cutOpening(ok []string, removed []int, nk []string, next string, body func(
 			continue
 		}
 		if blockOf(ok, i, next) == nil && indentWidth(next) > indentWidth(ok[i]) {
+			above := before // the line over it: the file's before the region, or one the region keeps
+			if p := prevCode(ok, i); p >= 0 {
+				above = ok[p]
+				if slices.Contains(removed, p) {
+					above = ""
+				}
+			}
+			if opens(above) && !isComment(above) && indentWidth(above) == indentWidth(ok[i]) {
+				// Stacked on an opening line that stays (case 13: over
+				// case 4:, labels that share one body): the body keeps
+				// that line over it.
+				continue
+			}
 			cut = append(cut, i)
 		} else {
 			openers = append(openers, ok[i])
@@ -120,6 +134,17 @@ func cutOpening(ok []string, removed []int, nk []string, next string, body func(
 	i := cut[len(cut)-1]
 	return fmt.Sprintf("it would delete %q, which opens the block of the file's lines after the region, and leave that block's lines where they are: if it stays, show it or put a marker such as \"%s\" where it is; to delete it, use edit or replace_in_file",
 		clip(strings.TrimSpace(ok[i])), markerHint)
+}
+
+// prevCode is the index of the line of ls before i that is not blank, or
+// -1.
+func prevCode(ls []string, i int) int {
+	for p := i - 1; p >= 0; p-- {
+		if strings.TrimSpace(ls[p]) != "" {
+			return p
+		}
+	}
+	return -1
 }
 
 // keepsValues reports whether the new lines nk name every name of the
