@@ -130,11 +130,16 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		return UnpairedBrackets, deletes("and they open or close a code fence that the lines in their place do not", removed)
 	}
 	if !prose && brackets(ok)-brackets(nk)+others != 0 {
-		verb, n := "open", brackets(ok)-brackets(nk)
+		who, n := "they", brackets(ok)-brackets(nk)
+		if n == 0 {
+			// This region pairs its own; the others leave one open.
+			who, n = "with the snippet's other regions they", n+others
+		}
+		verb := "open"
 		if n < 0 {
 			verb, n = "close", -n
 		}
-		return UnpairedBrackets, deletes(fmt.Sprintf("and they %s %d more bracket(s) than the lines in their place", verb, n), removed)
+		return UnpairedBrackets, deletes(fmt.Sprintf("and %s %s %d more bracket(s) than the lines in their place", who, verb, n), removed)
 	}
 	if !prose && comments(ok)-comments(nk)+otherComments != 0 {
 		// A comment's opening or closing line dropped with the code

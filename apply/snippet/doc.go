@@ -308,7 +308,9 @@
 // 4. Structure. Whatever is accounted for: the lines the snippet removes
 // and the lines it puts in their place open as many brackets as they
 // close, over all its regions (code that parses opens as many as it
-// closes; not in prose files, where a Markdown code fence pairs instead),
+// closes; a C preprocessor line, #define and its kin, is code there though
+// it begins as a Python comment does; not in prose files, where a
+// Markdown code fence pairs instead),
 // and as many block comments, over all its regions too ("/*" that a line leaves
 // open, "*/" that ends one the line did not begin; not in prose): a
 // marker forgotten from inside a doc comment down to the code under it

@@ -95,7 +95,7 @@ func isComment(l string) bool {
 func brackets(ls []string) int {
 	n := 0
 	for _, l := range ls {
-		if isComment(l) {
+		if isComment(l) && !directive(l) {
 			continue
 		}
 		for _, r := range codeOf(l) {
@@ -109,6 +109,17 @@ func brackets(ls []string) int {
 	}
 	return n
 }
+
+// directive reports whether l is a C preprocessor directive (#define,
+// #if, ...): code, though it begins as a comment does in Python or shell
+// (a macro's brackets pair with its continuation lines').
+func directive(l string) bool {
+	return directiveRE().MatchString(l)
+}
+
+var directiveRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*#(?:define|undef|if|ifdef|ifndef|elif|else|endif|include|pragma|error|line)\b`)
+})
 
 // containsWord reports whether content holds name as a whole word.
 func containsWord(content []byte, name string) bool {
