@@ -24,8 +24,8 @@ const maxUnaccounted = 2
 // does not stand in the file (its new code, wherever it is), and scope the
 // scope each stands in (this region's from index poolAt on); region is the region's lines, from file line
 // headAt (0-based) on; others is how many more brackets the other regions
-// open than they close (bracketDelta), otherComments how many more block
-// comments (commentDelta). It returns why the region is refused (0 and ""
+// open than they close, otherComments how many more block comments
+// (pairDelta). It returns why the region is refused (0 and ""
 // when it may delete what it does).
 func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, poolAt, others, otherComments int, prose bool, used func(name string) bool) (Reason, string) {
 	var old []string

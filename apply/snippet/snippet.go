@@ -136,9 +136,11 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	// region shows).
 	// So do block comments (a block commented out across a marker).
 	total, totalComments := 0, 0
-	for _, r := range out {
-		total += bracketDelta(fl, r.from, r.to, r.newLines)
-		totalComments += commentDelta(fl, r.from, r.to, r.newLines)
+	deltas := make([][2]int, len(out))
+	for i, r := range out {
+		b, c := pairDelta(fl, r.from, r.to, r.newLines)
+		deltas[i] = [2]int{b, c}
+		total, totalComments = total+b, totalComments+c
 	}
 	// A name is still used where a line of the file that no region
 	// replaces, or a line a region writes, uses it (but its definition):
@@ -174,8 +176,7 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 		return u
 	}
 	for i, r := range out {
-		others := total - bracketDelta(fl, r.from, r.to, r.newLines)
-		otherComments := totalComments - commentDelta(fl, r.from, r.to, r.newLines)
+		others, otherComments := total-deltas[i][0], totalComments-deltas[i][1]
 		if kind, why := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, poolAt[i], others, otherComments, s.Prose, used); kind != 0 {
 			if r.edge != nil {
 				return nil, r.edge.err(s.Marker)

@@ -229,24 +229,14 @@ func comments(ls []string) int {
 	return n
 }
 
-// bracketDelta is how many more brackets the file lines [from, to) open
-// than the region's new lines in their place.
-func bracketDelta(fl *lineindex.Index, from, to int, newLines []string) int {
+// pairDelta is how many more brackets, and block comments, the file lines
+// [from, to) open than the region's new lines in their place.
+func pairDelta(fl *lineindex.Index, from, to int, newLines []string) (bracketsOpen, commentsOpen int) {
 	var old []string
 	for i := from; i < to && i < fl.Count(); i++ {
 		old = append(old, string(fl.Text(i+1)))
 	}
-	return brackets(old) - brackets(newLines)
-}
-
-// commentDelta is how many more block comments the file lines [from, to)
-// leave open than the region's new lines in their place.
-func commentDelta(fl *lineindex.Index, from, to int, newLines []string) int {
-	var old []string
-	for i := from; i < to && i < fl.Count(); i++ {
-		old = append(old, string(fl.Text(i+1)))
-	}
-	return comments(old) - comments(newLines)
+	return brackets(old) - brackets(newLines), comments(old) - comments(newLines)
 }
 
 // adopted is a kept line that a new definition takes over: its text and
