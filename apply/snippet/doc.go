@@ -170,7 +170,8 @@
 // 1. Read like. A removed line is accounted for by a new line of the
 // snippet that reads like it, one new line for one removed line: a line
 // that has at least half of its names (words that are not keywords,
-// outside string literals) and one of them of two characters or more. Half,
+// outside string literals; export is a keyword: "export type {" names
+// nothing) and one of them of two characters or more. Half,
 // because a line rewritten keeps most of what it works on; two
 // characters, because one-letter names (i, n, b) are in every line; one
 // for one, because ten removed lines that each read like one new line (a
@@ -271,7 +272,10 @@
 // like a line inside it may: it replaced that line too); a print or log call
 // and a definition's line stand for none. An opening line read like a new
 // line that opens nothing (a comprehension, a call) takes its block with
-// it too; one read like a new opening line keeps its block only where the
+// it too, but not a loop's header read like a line that calls nothing
+// either (an assignment, an argument) where the region writes no loop:
+// that line does none of the loop's work; one read like a new opening
+// line keeps its block only where the
 // snippet shows that line's block, and only where that block is about its
 // size: the removed block's lines with a name that no new line reads like
 // number at most the new block's lines with a name, and two more (the

@@ -191,7 +191,7 @@ var keywords = sync.OnceValue(func() map[string]bool {
 	for _, w := range strings.Fields(`if else for range func return var const type struct interface map chan go defer
 		select case switch default break continue nil true false err def elif while in not and or is None True False self
 		pass raise try except finally with as import from class lambda yield function let new this typeof instanceof of
-		null undefined await async throw catch do end then fn pub mut impl use package public private static void int
+		null undefined await async throw catch do end then fn pub mut impl use package public private static void int export
 		string bool error len make append`) {
 		m[w] = true
 	}

@@ -161,6 +161,13 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 		if bigger && !byCall {
 			continue
 		}
+		if loops(d) && !byCall && like[k] >= 0 && !opens(pool[like[k]]) && !works(pool[like[k]]) && !slices.ContainsFunc(added, loops) {
+			// A loop read like a new line that opens no block and
+			// calls nothing (an assignment, an argument), where the
+			// region writes no loop of its own: that line does none
+			// of the loop's work, so the body answers for itself.
+			continue
+		}
 		if !byCall && allman[i] && like[k] >= 0 && !opens(pool[like[k]]) && !strings.HasSuffix(codeOf(pool[like[k]]), ";") {
 			// A header whose brace stood alone on the next line (C
 			// style, where a statement ends in ";"), read like a new
@@ -869,4 +876,18 @@ func importsName(l, name string) bool {
 		return false
 	}
 	return slices.Contains(names(l), name)
+}
+
+// works reports whether line l calls something or is a comprehension:
+// what a block's work can be rewritten as, on one line.
+func works(l string) bool {
+	c := stringsRE().ReplaceAllString(codeOf(l), `""`)
+	return callRE().MatchString(c) || strings.Contains(c, " for ")
+}
+
+// loops reports whether line l is a loop's header (for, while).
+func loops(l string) bool {
+	w, _, _ := strings.Cut(strings.TrimSpace(l), " ")
+	w, _, _ = strings.Cut(w, "(")
+	return w == "for" || w == "while"
 }
