@@ -272,9 +272,10 @@
 // like a line inside it may: it replaced that line too); a print or log call
 // and a definition's line stand for none. An opening line read like a new
 // line that opens nothing (a comprehension, a call) takes its block with
-// it too, but not a loop's header read like a line that calls nothing
-// either (an assignment, an argument) where the region writes no loop:
-// that line does none of the loop's work; one read like a new opening
+// it too, but not a loop's or a function's header read like a line that
+// calls nothing either (an assignment, a destructuring, an argument)
+// where the region writes no loop: that line does none of the block's
+// work; one read like a new opening
 // line keeps its block only where the
 // snippet shows that line's block, and only where that block is about its
 // size: the removed block's lines with a name that no new line reads like

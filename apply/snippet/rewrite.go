@@ -161,11 +161,13 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 		if bigger && !byCall {
 			continue
 		}
-		if loops(d) && !byCall && like[k] >= 0 && !opens(pool[like[k]]) && !works(pool[like[k]]) && !slices.ContainsFunc(added, loops) {
-			// A loop read like a new line that opens no block and
-			// calls nothing (an assignment, an argument), where the
-			// region writes no loop of its own: that line does none
-			// of the loop's work, so the body answers for itself.
+		if (loops(d) || functionHeader(d)) && !byCall && like[k] >= 0 && !opens(pool[like[k]]) && !works(pool[like[k]]) &&
+			!slices.ContainsFunc(added, loops) && !(defName(d) != "" && importsName(pool[like[k]], defName(d))) {
+			// A loop or a function read like a new line that opens no
+			// block and calls nothing (an assignment, an argument),
+			// where the region writes no loop of its own: that line
+			// does none of the block's work, so the body answers for
+			// itself (a definition imported in its place is moved).
 			continue
 		}
 		if !byCall && allman[i] && like[k] >= 0 && !opens(pool[like[k]]) && !strings.HasSuffix(codeOf(pool[like[k]]), ";") {
@@ -883,6 +885,13 @@ func importsName(l, name string) bool {
 func works(l string) bool {
 	c := stringsRE().ReplaceAllString(codeOf(l), `""`)
 	return callRE().MatchString(c) || strings.Contains(c, " for ")
+}
+
+// functionHeader reports whether line l opens a function's body: an
+// arrow function's (({a, b}) => {) or one written with function.
+func functionHeader(l string) bool {
+	t := strings.TrimSpace(codeOf(l))
+	return strings.HasSuffix(t, "=> {") || strings.HasPrefix(t, "function")
 }
 
 // loops reports whether line l is a loop's header (for, while).
