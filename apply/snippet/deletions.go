@@ -342,7 +342,30 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 			blocks = append(blocks, i)
 		}
 	}
-	if len(unaccounted) <= maxUnaccounted && len(blocks) == 0 && !definitionGone(del, like) && !vanished() {
+	// wholeDefs: every definition gone is gone whole (its block removed
+	// with it) and is dead code, its name used by no other line of the
+	// file: a helper deleted, which part 3's budget then reads.
+	wholeDefs := func() bool {
+		at := map[int]bool{}
+		for _, i := range removed {
+			at[i] = true
+		}
+		for k, j := range like {
+			if j < 0 && defName(del[k]) != "" {
+				b := blockOf(ok, removed[k], next)
+				if len(b) == 0 || usedInFile(fl, defName(del[k])) {
+					return false
+				}
+				for _, i := range b {
+					if strings.TrimSpace(ok[i]) != "" && !at[i] {
+						return false
+					}
+				}
+			}
+		}
+		return true
+	}
+	if len(unaccounted) <= maxUnaccounted && len(blocks) == 0 && (!definitionGone(del, like) || wholeDefs()) && !vanished() {
 		if r := rows(); len(r) > 0 {
 			return refuseRows(r)
 		}
@@ -580,4 +603,16 @@ func foldBraces(ls []string) ([]string, map[int]bool) {
 		return ls, folded
 	}
 	return out, folded
+}
+
+// usedInFile reports whether a line of the file other than its
+// definition uses name (comments aside).
+func usedInFile(fl *lineindex.Index, name string) bool {
+	for i := 0; i < fl.Count(); i++ {
+		l := string(fl.Text(i + 1))
+		if strings.Contains(l, name) && !isComment(l) && defName(l) != name && slices.Contains(names(l), name) {
+			return true
+		}
+	}
+	return false
 }

@@ -308,7 +308,13 @@
 // delimiters the region shows: a marker forgotten among prose a commit
 // edits leaves exactly that shape (new sentences between the same
 // block's lines, old ones gone), and letting it pass landed more such
-// markers than rewrites (docs/ACCURACY.md, eighth pass).
+// markers than rewrites (docs/ACCURACY.md, eighth pass). A removed
+// definition that no new line reads like is refused whatever the budget
+// (a function dropped is what a forgotten marker drops), unless it is
+// gone whole, its block removed with it, and no other line of the file
+// uses its name: a dead helper deleted, whose lines then count against
+// the budget like any others (a helper the file still calls, or one
+// whose callers the region rewrites, stays refused).
 //
 // 4. Structure. Whatever is accounted for: the lines the snippet removes
 // and the lines it puts in their place open as many brackets as they
