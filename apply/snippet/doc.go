@@ -272,8 +272,10 @@
 // like a line inside it may: it replaced that line too); a print or log call
 // and a definition's line stand for none. An opening line read like a new
 // line that opens nothing (a comprehension, a call) takes its block with
-// it too, but not a loop's or a function's header read like a line that
-// calls nothing either (an assignment, a destructuring, an argument)
+// it too, but not a loop's, a function's or a condition's header read
+// like a line that calls nothing either (an assignment, a destructuring,
+// an argument; for a condition, one that chooses nothing either: no
+// conditional or boolean expression, which an if block may become)
 // where the region writes no loop: that line does none of the block's
 // work; one read like a new opening
 // line keeps its block only where the

@@ -161,13 +161,14 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 		if bigger && !byCall {
 			continue
 		}
-		if (loops(d) || functionHeader(d)) && !byCall && like[k] >= 0 && !opens(pool[like[k]]) && !works(pool[like[k]]) &&
-			!slices.ContainsFunc(added, loops) && !(defName(d) != "" && importsName(pool[like[k]], defName(d))) {
-			// A loop or a function read like a new line that opens no
-			// block and calls nothing (an assignment, an argument),
-			// where the region writes no loop of its own: that line
-			// does none of the block's work, so the body answers for
-			// itself (a definition imported in its place is moved).
+		if !byCall && like[k] >= 0 && !opens(pool[like[k]]) && !works(pool[like[k]]) && !slices.ContainsFunc(added, loops) &&
+			(loops(d) || functionHeader(d) && !(defName(d) != "" && importsName(pool[like[k]], defName(d))) || conditional(d) && !conditional(pool[like[k]]) && !chooses(pool[like[k]])) {
+			// A loop, a function or a condition read like a new line
+			// that opens no block and calls nothing (an assignment, an
+			// argument; for a condition, one that chooses nothing
+			// either), where the region writes no loop of its own: that
+			// line does none of the block's work, so the body answers
+			// for itself (a definition imported in its place is moved).
 			continue
 		}
 		if !byCall && allman[i] && like[k] >= 0 && !opens(pool[like[k]]) && !strings.HasSuffix(codeOf(pool[like[k]]), ";") {
@@ -899,4 +900,23 @@ func loops(l string) bool {
 	w, _, _ := strings.Cut(strings.TrimSpace(l), " ")
 	w, _, _ = strings.Cut(w, "(")
 	return w == "for" || w == "while"
+}
+
+// conditional reports whether line l is a condition's header (if, elif,
+// else if; C's without its brace too).
+func conditional(l string) bool {
+	t := strings.TrimSpace(l)
+	t = strings.TrimPrefix(t, "} ")
+	t = strings.TrimPrefix(t, "else ")
+	w, _, _ := strings.Cut(t, " ")
+	w, _, _ = strings.Cut(w, "(")
+	return w == "if" || w == "elif" || w == "unless"
+}
+
+// chooses reports whether line l's code chooses between values: a
+// conditional expression (a if c else b, c ? a : b) or a boolean one
+// (&&, ||, and, or), which an if block can be rewritten as.
+func chooses(l string) bool {
+	c := stringsRE().ReplaceAllString(codeOf(l), `""`)
+	return strings.Contains(c, " if ") || strings.Contains(c, "?") || strings.Contains(c, "&&") || strings.Contains(c, "||") || strings.Contains(c, " or ") || strings.Contains(c, " and ")
 }
