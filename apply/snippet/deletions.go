@@ -346,10 +346,6 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	// with it) and is dead code, its name used by no other line of the
 	// file: a helper deleted, which part 3's budget then reads.
 	wholeDefs := func() bool {
-		at := map[int]bool{}
-		for _, i := range removed {
-			at[i] = true
-		}
 		for k, j := range like {
 			if j < 0 && defName(del[k]) != "" {
 				b := blockOf(ok, removed[k], next)
@@ -357,7 +353,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 					return false
 				}
 				for _, i := range b {
-					if strings.TrimSpace(ok[i]) != "" && !at[i] {
+					if strings.TrimSpace(ok[i]) != "" && !removedAt[from+i] {
 						return false
 					}
 				}

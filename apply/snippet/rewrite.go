@@ -897,20 +897,23 @@ func functionHeader(l string) bool {
 
 // loops reports whether line l is a loop's header (for, while).
 func loops(l string) bool {
-	w, _, _ := strings.Cut(strings.TrimSpace(l), " ")
-	w, _, _ = strings.Cut(w, "(")
+	w := headerWord(strings.TrimSpace(l))
 	return w == "for" || w == "while"
 }
 
 // conditional reports whether line l is a condition's header (if, elif,
 // else if; C's without its brace too).
 func conditional(l string) bool {
-	t := strings.TrimSpace(l)
-	t = strings.TrimPrefix(t, "} ")
-	t = strings.TrimPrefix(t, "else ")
+	t := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(l), "} "), "else ")
+	w := headerWord(t)
+	return w == "if" || w == "elif" || w == "unless"
+}
+
+// headerWord is the first word of t, up to a space or "(" (for (, if().
+func headerWord(t string) string {
 	w, _, _ := strings.Cut(t, " ")
 	w, _, _ = strings.Cut(w, "(")
-	return w == "if" || w == "elif" || w == "unless"
+	return w
 }
 
 // chooses reports whether line l's code chooses between values: a
