@@ -158,6 +158,13 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	for k, i := range removed {
 		del[k] = ok[i]
 	}
+	// A block comment's end and, after code, another's beginning, both
+	// removed (part 4): what stays of the two comments reads as one.
+	if !prose {
+		if k := joinsComments(del); k >= 0 && !closesThenOpens(nk) {
+			return UnpairedBrackets, deletes("and they end a block comment and begin another, with code between them: what stays of the two comments would read as one", []int{removed[k]})
+		}
+	}
 	removedScope, _ := scopes(ok, stack)
 	calls := callsByScope(pool, scope)
 	// A definition may be renamed where its body stays: none of the
@@ -340,6 +347,11 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 			// like any line of the gap nor opening a block: new code
 			// inserted, and a marker forgotten for the block after it.
 			blocks = append(blocks, i)
+		}
+	}
+	if prose {
+		if g := headingsGone(fl, from, ok, removed, like, nk, removedAt); len(g) > 0 {
+			return DeletesUnlike, deletes("and a heading among them reads like no new line", g)
 		}
 	}
 	// wholeDefs: every definition gone is gone whole (its block removed
@@ -607,6 +619,112 @@ func usedInFile(fl *lineindex.Index, name string) bool {
 	for i := 0; i < fl.Count(); i++ {
 		l := string(fl.Text(i + 1))
 		if strings.Contains(l, name) && !isComment(l) && defName(l) != name && slices.Contains(names(l), name) {
+			return true
+		}
+	}
+	return false
+}
+
+// headingLevel is the "#" run of a Markdown heading line, or "".
+func headingLevel(l string) string {
+	t := strings.TrimSpace(l)
+	if h, _, ok := strings.Cut(t, " "); ok && h != "" && strings.Trim(h, "#") == "" && len(h) <= 6 {
+		return h
+	}
+	return ""
+}
+
+// headingsGone is the part of the deletion rule (package doc, part 3)
+// for prose's definitions, its headings: the removed headings (outside
+// code fences) that no new line reads like, nor shares half their words
+// with, whose sections are not removed whole (every line to the next
+// heading of their level or above removed too), of a level at which the
+// region writes fewer new headings than it removes so. A heading gone
+// with its section's text kept under the heading before it is what a
+// marker forgotten across a changelog's versions leaves.
+func headingsGone(fl *lineindex.Index, from int, ok []string, removed, like []int, nk []string, removedAt map[int]bool) []int {
+	fenced := map[int]bool{}
+	in := false
+	for i := 0; i < fl.Count(); i++ {
+		l := string(fl.Text(i + 1))
+		if fenceLine(l) {
+			in = !in
+			continue
+		}
+		fenced[i] = in
+	}
+	gone := map[string][]int{}
+	for k, j := range like {
+		i := removed[k]
+		if h := headingLevel(ok[i]); j < 0 && h != "" && !fenced[from+i] {
+			// A section removed whole: every line to the next heading
+			// of its level or above is removed too.
+			whole := true
+			for f := from + i + 1; f < fl.Count(); f++ {
+				l := string(fl.Text(f + 1))
+				if hh := headingLevel(l); hh != "" && !fenced[f] && len(hh) <= len(h) {
+					break
+				}
+				if strings.TrimSpace(l) != "" && !removedAt[f] {
+					whole = false
+					break
+				}
+			}
+			kept := false // its words stand in a new line: made a paragraph, or rewritten
+			for _, l := range nk {
+				kept = kept || wordOverlap(strings.TrimLeft(strings.TrimSpace(ok[i]), "# "), l) >= 0.5
+			}
+			if !whole && !kept {
+				gone[h] = append(gone[h], i)
+			}
+		}
+	}
+	free := map[string]int{}
+	for _, l := range nk {
+		if h := headingLevel(l); h != "" {
+			free[h]++
+		}
+	}
+	var out []int
+	for h, g := range gone {
+		if len(g) > free[h] {
+			out = append(out, g...)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// joinsComments is the index of a line of ls that ends a block comment
+// and is followed by a line of code with a name and then by a line that
+// begins a block comment, or -1.
+func joinsComments(ls []string) int {
+	closeAt, code := -1, false
+	for k, l := range ls {
+		switch c := comments([]string{l}); {
+		case c < 0:
+			closeAt, code = k, false
+		case c > 0:
+			if closeAt >= 0 && code {
+				return closeAt
+			}
+			closeAt = -1
+		case closeAt >= 0 && !isComment(l) && named(l):
+			code = true
+		}
+	}
+	return -1
+}
+
+// closesThenOpens reports whether a line of ls ends a block comment and
+// a later one begins another.
+func closesThenOpens(ls []string) bool {
+	closed := false
+	for _, l := range ls {
+		switch c := comments([]string{l}); {
+		case c < 0:
+			closed = true
+		case c > 0 && closed:
 			return true
 		}
 	}

@@ -235,7 +235,10 @@
 // the rest of its line is unchanged (a function whose name and parameters
 // both changed while its callers stay is another function, added beside
 // the one a forgotten marker would drop; a caller another region rewrites
-// to the new name stays nowhere). A
+// to the new name stays nowhere). A function given to a member
+// (this.slugify = function, X.prototype.y = (...) =>) is read as any
+// assignment is, but not like a line that calls that member: the call
+// needs the function, so it rewrites nothing of it. A
 // print or log line reads like no line that works. And the new line must
 // stand in the same definition as the removed one (by indentation), in
 // one nested in it (a closure), or in a helper that the definition's new
@@ -305,7 +308,9 @@
 // never count; but a case label (case 0x01:, case "get":) counts, its
 // value being what it is about as a name is (a switch's labels dropped
 // are a table's rows gone), and in prose every word counts, a version
-// number too ("0.5.0 (2017-02-06)" names its changelog section). Lines of
+// number too ("0.5.0 (2017-02-06)" names its changelog section), and so
+// does a code fence ("```" alone): an example dropped goes with its two
+// fences, which a rewrite of the prose around it keeps. Lines of
 // a comment or a docstring count as code's do, even rewritten between
 // delimiters the region shows: a marker forgotten among prose a commit
 // edits leaves exactly that shape (new sentences between the same
@@ -316,7 +321,15 @@
 // gone whole, its block removed with it, and no other line of the file
 // uses its name: a dead helper deleted, whose lines then count against
 // the budget like any others (a helper the file still calls, or one
-// whose callers the region rewrites, stays refused).
+// whose callers the region rewrites, stays refused). In prose a heading
+// is what a definition is in code: a Markdown heading (outside code
+// fences) that no new line reads like, nor shares half its words with
+// (made a paragraph), is refused whatever the budget, unless its section
+// goes whole (every line to the next heading of its level or above is
+// removed too) or the region writes as many new headings of its level as
+// it removes: a heading gone while its section's text stays, now under
+// the heading before it, is what a marker forgotten across a changelog's
+// versions leaves.
 //
 // 4. Structure. Whatever is accounted for: the lines the snippet removes
 // and the lines it puts in their place open as many brackets as they
@@ -328,7 +341,12 @@
 // open, "*/" that ends one the line did not begin; not in prose): a
 // marker forgotten from inside a doc comment down to the code under it
 // drops the comment's end with that code, and the lines after its kept
-// beginning would turn into comment;
+// beginning would turn into comment; nor may a region remove a block
+// comment's end and then, past code it removes too, another comment's
+// beginning, unless its new lines also end a comment and begin another:
+// balanced, but what stays of the two comments reads as one (the first's
+// head over the second's tail), which is what a marker forgotten from
+// one doc comment to the next leaves, and no rewrite writes;
 // a removed line that opens a block may not leave the block's body past
 // the region where it is (a line stacked on an opening line that stays,
 // case 4: under case 13:, leaves the body under that one), unless it

@@ -225,9 +225,11 @@ func named(s string) bool { return len(names(s)) > 0 }
 // name, or a case label, whose value (case 0x01:, case "get":) is what
 // it is about as a name is: a switch's labels dropped are a table's rows
 // gone. In prose every word counts, a version number too (a changelog's
-// "0.5.0 (2017-02-06)" is its section's name).
+// "0.5.0 (2017-02-06)" is its section's name), and so does a code fence
+// without a language: a fenced example dropped goes with its fences, and
+// a rewrite of the prose around an example keeps them.
 func counts(s string, prose bool) bool {
-	if named(s) || prose && len(words(s)) > 0 {
+	if named(s) || prose && (len(words(s)) > 0 || fenceLine(s)) {
 		return true
 	}
 	t := strings.TrimSpace(codeOf(s))

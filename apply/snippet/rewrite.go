@@ -347,6 +347,9 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, k
 		if def != "" && def != "()" && importsName(pool[j], def) {
 			return pair + 1 // the definition moved to a module, imported in its place
 		}
+		if n := memberFunc(d); n != "" && callsName(pool[j], n) && memberFunc(pool[j]) != n {
+			return 0 // a function given to a member is no call of it: the call needs it
+		}
 		nd := dn[k].names
 		if len(nd) == 0 && len(words(d)) > 0 && strings.TrimSpace(d) == strings.TrimSpace(pool[j]) && comment == pn[j].comment && (fit == nil || fit(k, j)) {
 			return pair + 1 // a line without a name (case 8:) re-indented is itself
@@ -454,6 +457,49 @@ var definitionRE = sync.OnceValue(func() *regexp.Regexp {
 		`|^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*:\s*(?:async\s+)?function\b` +
 		`|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|(?:<[^<>=]*>\s*)?\([^()]*\)\s*(?::\s*[^=()]+?\s*)?=>|[A-Za-z_$][\w$]*\s*=>)`)
 })
+
+// memberFuncRE matches a line that gives a function to a member
+// (this.x = function (, obj.x = (a) =>, X.prototype.y = function), and
+// the member's name.
+var memberFuncRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:[A-Za-z_$][\w$]*\.)+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)`)
+})
+
+// memberFunc is the name of the member line l gives a function to, or "".
+// Such a line is no definition for the deletion rule (it is read like
+// lines of its names, as any assignment), but it is not read like a line
+// that calls that member: a call needs the function, so it rewrites
+// nothing of it (a forgotten marker drops "this.dasherize = function"
+// while a new line calls this.dasherize).
+func memberFunc(l string) string {
+	if !strings.Contains(l, "=") || !strings.Contains(l, "function") && !strings.Contains(l, "=>") {
+		return ""
+	}
+	if m := memberFuncRE().FindStringSubmatch(l); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// callsName reports whether line l calls name: name and "(", not the end
+// of a longer name nor a private field ("#name(").
+func callsName(l, name string) bool {
+	for i := 0; ; {
+		k := strings.Index(l[i:], name+"(")
+		if k < 0 {
+			return false
+		}
+		k += i
+		if k == 0 || !isNameByte(l[k-1]) && l[k-1] != '#' {
+			return true
+		}
+		i = k + 1
+	}
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
 
 // defName is what line l defines: "" when it defines nothing, "()" for
 // an anonymous function, else the name. A definition is the same one

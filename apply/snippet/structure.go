@@ -175,11 +175,18 @@ func keepsValues(opening string, body, nk []string) bool {
 func fences(ls []string) int {
 	n := 0
 	for _, l := range ls {
-		if t := strings.TrimSpace(l); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		if fenceLine(l) {
 			n++
 		}
 	}
 	return n
+}
+
+// fenceLine reports whether l, indented or not, is a code fence of
+// Markdown ("```", "~~~", with or without a language).
+func fenceLine(l string) bool {
+	t := strings.TrimSpace(l)
+	return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
 }
 
 // comments is how many more block comments ("/*") the lines ls leave
