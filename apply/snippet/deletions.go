@@ -643,7 +643,10 @@ func headingLevel(l string) string {
 // with its section's text kept under the heading before it is what a
 // marker forgotten across a changelog's versions leaves.
 func headingsGone(fl *lineindex.Index, from int, ok []string, removed, like []int, nk []string, removedAt map[int]bool) []int {
-	fenced := map[int]bool{}
+	if !slices.ContainsFunc(removed, func(i int) bool { return headingLevel(ok[i]) != "" }) {
+		return nil // most regions: no file scan
+	}
+	fenced := make([]bool, fl.Count()+1)
 	in := false
 	for i := 0; i < fl.Count(); i++ {
 		l := string(fl.Text(i + 1))
