@@ -183,7 +183,13 @@
 // lines they would drop only crosswise are new code beside them. A line
 // replaced by one line in its place, or sent again with only its
 // indentation changed (a case label too, which has no name), is that
-// line rewritten. A removed line that has
+// line rewritten. A row of data (literals and punctuation only: - "3.9",
+// (100, "1,000"),) has no name, and reads like a new row by its values
+// as code does by its names: one with the same literals whatever its
+// punctuation or a comment at its end ("3.6", in a flow list and - "3.6"
+// in a block list), or one that keeps at least half of them (an
+// expected result changed), its identity kept among its siblings as
+// below. A removed line that has
 // siblings, lines of the file of its shape (the same punctuation, some
 // of the same words and some other: a table's rows, tests of the same
 // calls, a changelog's headings), is read like only by a new line that
@@ -307,7 +313,10 @@
 // without a name (a brace, return nil, else:) say nothing either way and
 // never count; but a case label (case 0x01:, case "get":) counts, its
 // value being what it is about as a name is (a switch's labels dropped
-// are a table's rows gone), and in prose every word counts, a version
+// are a table's rows gone), and so does a row of data (a CI matrix's
+// versions, a test table's tuples: a marker forgotten over them drops
+// what the table is about; ": null", a ternary's last line, is no row,
+// as true, null and their kin make none alone), and in prose every word counts, a version
 // number too ("0.5.0 (2017-02-06)" names its changelog section), and so
 // does a code fence ("```" alone): an example dropped goes with its two
 // fences, which a rewrite of the prose around it keeps. Lines of

@@ -224,12 +224,12 @@ func named(s string) bool { return len(names(s)) > 0 }
 // may drop with nothing like them (package doc, part 3): a line with a
 // name, or a case label, whose value (case 0x01:, case "get":) is what
 // it is about as a name is: a switch's labels dropped are a table's rows
-// gone. In prose every word counts, a version number too (a changelog's
+// gone; so does a row of data (dataRow), for the same reason. In prose every word counts, a version number too (a changelog's
 // "0.5.0 (2017-02-06)" is its section's name), and so does a code fence
 // without a language: a fenced example dropped goes with its fences, and
 // a rewrite of the prose around an example keeps them.
 func counts(s string, prose bool) bool {
-	if named(s) || prose && (len(words(s)) > 0 || fenceLine(s)) {
+	if named(s) || prose && (len(words(s)) > 0 || fenceLine(s)) || !prose && dataRow(s) {
 		return true
 	}
 	t := strings.TrimSpace(codeOf(s))
@@ -298,3 +298,44 @@ func splitKeep(text string) []string {
 	}
 	return ls
 }
+
+// numberRE matches a number literal.
+var numberRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b\d[\w.]*`)
+})
+
+// literalWords are the keywords that are values: they may stand in a
+// data row, but do not make one.
+var literalWords = map[string]bool{"true": true, "false": true, "True": true, "False": true, "None": true, "null": true, "nil": true, "undefined": true, "NULL": true}
+
+// dataRow reports whether s is a row of data: literals and punctuation
+// only, with a string that holds a letter or digit, or a number, among
+// them (- "3.9", (100, "1,000"), 0x1f,); true, null and their kin may
+// stand beside them (": null", a ternary's last line, is no row).
+func dataRow(s string) bool {
+	if isComment(s) {
+		return false
+	}
+	lit := false
+	for _, q := range stringsRE().FindAllString(s, -1) {
+		lit = lit || strings.IndexFunc(q, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+	}
+	c := withoutTrailingComment(codeOf(s))
+	if n := numberRE().ReplaceAllString(c, " "); n != c {
+		lit, c = true, n
+	}
+	for _, w := range words(c) {
+		if !literalWords[w] {
+			return false
+		}
+	}
+	return lit
+}
+
+// literalList is the literals of line s, in order: what a data row
+// holds whatever its punctuation.
+func literalList(s string) []string { return literalRE().FindAllString(s, -1) }
+
+var literalRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|`[^`]*`|\\b\\d[\\w.]*|\\b(?:true|false|True|False|None|null|nil|undefined|NULL)\\b")
+})

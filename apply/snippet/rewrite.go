@@ -351,6 +351,19 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, k
 			return 0 // a function given to a member is no call of it: the call needs it
 		}
 		nd := dn[k].names
+		if len(nd) == 0 && comment == pn[j].comment && (fit == nil || fit(k, j)) && dataRow(d) && dataRow(pool[j]) {
+			// A row of data reads like a row by its values, as a line
+			// of code does by its names.
+			ld, lp := literalList(d), literalList(pool[j])
+			if slices.Equal(ld, lp) {
+				return pair + 1 // a data row, its punctuation or a comment changed
+			}
+			if o := overlap(ld, lp); o >= 0.5 && (keeps == nil || keeps(k, j)) {
+				score[k][j] = o
+				return pair // a row rewritten keeps most of its values
+			}
+			return 0
+		}
 		if len(nd) == 0 && len(words(d)) > 0 && strings.TrimSpace(d) == strings.TrimSpace(pool[j]) && comment == pn[j].comment && (fit == nil || fit(k, j)) {
 			return pair + 1 // a line without a name (case 8:) re-indented is itself
 		}
