@@ -136,6 +136,7 @@ type lineNames struct {
 	names           []string
 	def             string // what the line defines (defName)
 	comment, report bool
+	data            []string // a data row's literals (literalList), nil for any other line
 }
 
 // poolNames reads the lines of pool once for the deletion rule.
@@ -143,6 +144,9 @@ func poolNames(pool []string) []lineNames {
 	out := make([]lineNames, len(pool))
 	for j, l := range pool {
 		out[j] = lineNames{names: names(l), def: defName(l), comment: isComment(l), report: reportLine(l)}
+		if len(out[j].names) == 0 && dataRow(l) {
+			out[j].data = literalList(l)
+		}
 	}
 	return out
 }

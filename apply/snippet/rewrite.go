@@ -351,10 +351,9 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, k
 			return 0 // a function given to a member is no call of it: the call needs it
 		}
 		nd := dn[k].names
-		if len(nd) == 0 && comment == pn[j].comment && (fit == nil || fit(k, j)) && dataRow(d) && dataRow(pool[j]) {
+		if ld, lp := dn[k].data, pn[j].data; ld != nil && lp != nil && comment == pn[j].comment && (fit == nil || fit(k, j)) {
 			// A row of data reads like a row by its values, as a line
 			// of code does by its names.
-			ld, lp := literalList(d), literalList(pool[j])
 			if slices.Equal(ld, lp) {
 				return pair + 1 // a data row, its punctuation or a comment changed
 			}
