@@ -144,7 +144,7 @@ func poolNames(pool []string) []lineNames {
 	out := make([]lineNames, len(pool))
 	for j, l := range pool {
 		out[j] = lineNames{names: names(l), def: defName(l), comment: isComment(l), report: reportLine(l)}
-		if len(out[j].names) == 0 && dataRow(l) {
+		if dataRow(l) {
 			out[j].data = literalList(l)
 		}
 	}

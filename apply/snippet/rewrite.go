@@ -351,7 +351,7 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, k
 			return 0 // a function given to a member is no call of it: the call needs it
 		}
 		nd := dn[k].names
-		if ld, lp := dn[k].data, pn[j].data; ld != nil && lp != nil && comment == pn[j].comment && (fit == nil || fit(k, j)) {
+		if ld, lp := dn[k].data, pn[j].data; len(nd) == 0 && ld != nil && lp != nil && comment == pn[j].comment && (fit == nil || fit(k, j)) {
 			// A row of data reads like a row by its values, as a line
 			// of code does by its names.
 			if slices.Equal(ld, lp) {
