@@ -8,8 +8,10 @@ package snippet
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/graftdev/graft/internal/lineindex"
 )
@@ -635,15 +637,19 @@ func headingLevel(l string) string {
 }
 
 // headingsGone is the part of the deletion rule (package doc, part 3)
-// for prose's definitions, its headings: the removed headings (outside
-// code fences) that no new line reads like, nor shares half their words
-// with, whose sections are not removed whole (every line to the next
-// heading of their level or above removed too), of a level at which the
-// region writes fewer new headings than it removes so. A heading gone
-// with its section's text kept under the heading before it is what a
-// marker forgotten across a changelog's versions leaves.
+// for prose's definitions, its headings ("#" to "######", or a line
+// underlined with "=" or "-"): the removed headings (outside code fences)
+// that no new line reads like, nor shares half their words with, whose
+// sections are not removed whole (every line to the next heading of
+// their level or above removed too; a released version's never is), of
+// a level at which the region writes fewer new headings than it removes
+// so. A heading gone with its section's text kept under the heading
+// before it is what a marker forgotten across a changelog's versions
+// leaves, and so is a version's section gone whole.
 func headingsGone(fl *lineindex.Index, from int, ok []string, removed, like []int, nk []string, removedAt map[int]bool) []int {
-	if !slices.ContainsFunc(removed, func(i int) bool { return headingLevel(ok[i]) != "" }) {
+	if !slices.ContainsFunc(removed, func(i int) bool {
+		return headingLevel(ok[i]) != "" || i+1 < len(ok) && underline(ok[i+1]) != ""
+	}) {
 		return nil // most regions: no file scan
 	}
 	fenced := make([]bool, fl.Count()+1)
@@ -656,17 +662,35 @@ func headingsGone(fl *lineindex.Index, from int, ok []string, removed, like []in
 		}
 		fenced[i] = in
 	}
+	// levelAt is the level of file line f as a heading, "" for none: "#"
+	// to "######", or a line underlined with "=" or "-" (Setext).
+	levelAt := func(f int) string {
+		if fenced[f] {
+			return ""
+		}
+		l := string(fl.Text(f + 1))
+		if h := headingLevel(l); h != "" {
+			return h
+		}
+		if f+1 < fl.Count() && strings.TrimSpace(l) != "" && itemMarker(l) == "" {
+			return underline(string(fl.Text(f + 2)))
+		}
+		return ""
+	}
 	gone := map[string][]int{}
 	for k, j := range like {
 		i := removed[k]
-		if h := headingLevel(ok[i]); j < 0 && h != "" && !fenced[from+i] {
+		if h := levelAt(from + i); j < 0 && h != "" {
 			// A section removed whole: every line to the next heading
 			// of its level or above is removed too.
 			whole := true
 			for f := from + i + 1; f < fl.Count(); f++ {
 				l := string(fl.Text(f + 1))
-				if hh := headingLevel(l); hh != "" && !fenced[f] && len(hh) <= len(h) {
+				if hh := levelAt(f); hh != "" && len(hh) <= len(h) {
 					break
+				}
+				if f == from+i+1 && underline(l) != "" {
+					continue // its own underline
 				}
 				if strings.TrimSpace(l) != "" && !removedAt[f] {
 					whole = false
@@ -677,14 +701,21 @@ func headingsGone(fl *lineindex.Index, from int, ok []string, removed, like []in
 			for _, l := range nk {
 				kept = kept || wordOverlap(strings.TrimLeft(strings.TrimSpace(ok[i]), "# "), l) >= 0.5
 			}
+			if versionRE().MatchString(strings.TrimLeft(strings.TrimSpace(ok[i]), "# [")) {
+				whole = false // a released version's notes are history, which commits keep
+			}
 			if !whole && !kept {
 				gone[h] = append(gone[h], i)
 			}
 		}
 	}
 	free := map[string]int{}
-	for _, l := range nk {
-		if h := headingLevel(l); h != "" {
+	for q, l := range nk {
+		h := headingLevel(l)
+		if h == "" && q+1 < len(nk) && strings.TrimSpace(l) != "" {
+			h = underline(nk[q+1])
+		}
+		if h != "" {
 			free[h]++
 		}
 	}
@@ -733,3 +764,20 @@ func closesThenOpens(ls []string) bool {
 	}
 	return false
 }
+
+// underline is the level a Setext underline gives the line above it:
+// "#" for a run of "=", "##" for one of "-", "" for any other line.
+func underline(l string) string {
+	t := strings.TrimSpace(l)
+	switch {
+	case len(t) >= 2 && strings.Trim(t, "=") == "":
+		return "#"
+	case len(t) >= 2 && strings.Trim(t, "-") == "":
+		return "##"
+	}
+	return ""
+}
+
+// versionRE matches a heading's text that begins with a version number
+// (1.9.2 / 2014-10-27, v2.1.4: ..., [3.0.0] - ...).
+var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v?\d+\.\d+`) })

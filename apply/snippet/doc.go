@@ -331,14 +331,17 @@
 // uses its name: a dead helper deleted, whose lines then count against
 // the budget like any others (a helper the file still calls, or one
 // whose callers the region rewrites, stays refused). In prose a heading
-// is what a definition is in code: a Markdown heading (outside code
-// fences) that no new line reads like, nor shares half its words with
-// (made a paragraph), is refused whatever the budget, unless its section
-// goes whole (every line to the next heading of its level or above is
-// removed too) or the region writes as many new headings of its level as
-// it removes: a heading gone while its section's text stays, now under
-// the heading before it, is what a marker forgotten across a changelog's
-// versions leaves.
+// is what a definition is in code: a Markdown heading ("#" to "######",
+// or a line underlined with "=" or "-"; outside code fences) that no new
+// line reads like, nor shares half its words with (made a paragraph), is
+// refused whatever the budget, unless its section goes whole (every line
+// to the next heading of its level or above is removed too) or the
+// region writes as many new headings of its level as it removes: a
+// heading gone while its section's text stays, now under the heading
+// before it, is what a marker forgotten across a changelog's versions
+// leaves. A heading that begins with a version number (1.9.2 /
+// 2014-10-27, v2.1.4) is a released version's notes, history that
+// commits keep: its section gone whole is refused too.
 //
 // 4. Structure. Whatever is accounted for: the lines the snippet removes
 // and the lines it puts in their place open as many brackets as they
