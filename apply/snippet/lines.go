@@ -123,12 +123,15 @@ var directiveRE = sync.OnceValue(func() *regexp.Regexp {
 
 // containsWord reports whether content holds name as a whole word.
 func containsWord(content []byte, name string) bool {
-	word := func(c byte) bool {
-		return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-	}
 	return holdsWhole(content, name, func(s, e int) bool {
-		return (s == 0 || !word(content[s-1])) && (e == len(content) || !word(content[e]))
+		return (s == 0 || !isNameByte(content[s-1])) && (e == len(content) || !isNameByte(content[e]))
 	})
+}
+
+// isNameByte reports whether c may stand in a name (a byte of a UTF-8
+// letter included).
+func isNameByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
 // lineNames is what the deletion rule asks of a snippet line, read once.
@@ -137,13 +140,14 @@ type lineNames struct {
 	def             string // what the line defines (defName)
 	comment, report bool
 	data            []string // a data row's literals (literalList), nil for any other line
+	member          string   // the member the line gives a function to (memberFunc)
 }
 
 // poolNames reads the lines of pool once for the deletion rule.
 func poolNames(pool []string) []lineNames {
 	out := make([]lineNames, len(pool))
 	for j, l := range pool {
-		out[j] = lineNames{names: names(l), def: defName(l), comment: isComment(l), report: reportLine(l)}
+		out[j] = lineNames{names: names(l), def: defName(l), comment: isComment(l), report: reportLine(l), member: memberFunc(l)}
 		if dataRow(l) {
 			out[j].data = literalList(l)
 		}
@@ -228,10 +232,11 @@ func named(s string) bool { return len(names(s)) > 0 }
 // may drop with nothing like them (package doc, part 3): a line with a
 // name, or a case label, whose value (case 0x01:, case "get":) is what
 // it is about as a name is: a switch's labels dropped are a table's rows
-// gone; so does a row of data (dataRow), for the same reason. In prose every word counts, a version number too (a changelog's
-// "0.5.0 (2017-02-06)" is its section's name), and so does a code fence
-// without a language: a fenced example dropped goes with its fences, and
-// a rewrite of the prose around an example keeps them.
+// gone; so does a row of data (dataRow), for the same reason. In prose
+// every word counts, a version number too (a changelog's "0.5.0
+// (2017-02-06)" is its section's name), and so does a code fence without
+// a language: a fenced example dropped goes with its fences, and a
+// rewrite of the prose around an example keeps them.
 func counts(s string, prose bool) bool {
 	if named(s) || prose && (len(words(s)) > 0 || fenceLine(s)) || !prose && dataRow(s) {
 		return true

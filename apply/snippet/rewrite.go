@@ -347,7 +347,7 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, k
 		if def != "" && def != "()" && importsName(pool[j], def) {
 			return pair + 1 // the definition moved to a module, imported in its place
 		}
-		if n := memberFunc(d); n != "" && callsName(pool[j], n) && memberFunc(pool[j]) != n {
+		if n := dn[k].member; n != "" && pn[j].member != n && callsName(pool[j], n) {
 			return 0 // a function given to a member is no call of it: the call needs it
 		}
 		nd := dn[k].names
@@ -507,10 +507,6 @@ func callsName(l, name string) bool {
 		}
 		i = k + 1
 	}
-}
-
-func isNameByte(c byte) bool {
-	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // defName is what line l defines: "" when it defines nothing, "()" for
