@@ -5,6 +5,7 @@ package snippet
 
 import (
 	"bytes"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -345,6 +346,9 @@ func dataRow(s string) bool {
 // holds whatever its punctuation.
 func literalList(s string) []string { return literalRE().FindAllString(s, -1) }
 
+// literalRE matches a literal: a string (stringsRE), a number
+// (numberRE) or one of literalWords.
 var literalRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|`[^`]*`|\\b\\d[\\w.]*|\\b(?:true|false|True|False|None|null|nil|undefined|NULL)\\b")
+	words := slices.Sorted(maps.Keys(literalWords))
+	return regexp.MustCompile(stringsRE().String() + "|" + numberRE().String() + `|\b(?:` + strings.Join(words, "|") + `)\b`)
 })
