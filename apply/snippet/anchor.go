@@ -686,10 +686,29 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 	// the tail's), giving lines equal to the anchor's the file's bytes.
 	text := strings.Join(newLines, "")
 	adapt := h.m
-	if !h.found || h.m.Tier == matcher.Exact && t.found && t.m.Tier == matcher.Indentation {
-		// No head, or an exact head (a top-level line) and a tail that
-		// shows the region's indentation shifted: the tail says how.
+	switch {
+	case !h.found || h.m.Tier == matcher.Exact && t.found && t.m.Tier == matcher.Indentation && !indented(strings.Join(sent.Lines[:h.n], "")):
+		// No head, or an exact head of top-level lines (which cannot show
+		// a shift) and a tail that shows the region's indentation
+		// shifted: the tail says how.
 		adapt = t.m
+	case h.m.Tier == matcher.Exact && t.found && t.m.Tier == matcher.Indentation:
+		// An exact head with indented lines shows that the region is sent
+		// with the file's indentation, so last lines that stand only
+		// shifted are lines the region re-indents (a body wrapped in a
+		// new block), not an anchor that says how to re-indent the rest.
+		// Without a marker at the snippet's end, where those lines end
+		// the file (blank lines aside), the file's end ends the region,
+		// and the lines are written as sent, those included; with a
+		// marker, nothing else says where the region ends. (The tail still
+		// counts as found for the rules below: one line found shifted is
+		// weak.)
+		if !atEnd || to != N && t.line+t.n != N {
+			return nil, 0, fail(MixedShift, "its first lines stand in the file as sent and its last lines only with their indentation shifted, so its last lines do not say where it ends: show unchanged lines after the change, indented as in the file")
+		}
+		to, tn = N, 0
+		newLines = r.Lines[hn:]
+		text = strings.Join(newLines, "")
 	}
 	if h.found && t.found && t.m.Tier == matcher.Indentation && adapted {
 		// Re-indented as its first lines were found, the region's last

@@ -138,7 +138,16 @@
 // indentation (a function's first line) may grow into lines whose
 // indentation the model wrote in the other character, tabs as spaces or
 // the reverse, throughout the region; then that is the difference found,
-// and the region is re-indented by it.
+// and the region is re-indented by it. A head that stands exactly says
+// how the region is indented only where it has indented lines: a head of
+// lines at the margin and a tail found shifted is the region sent without
+// its common indentation, re-indented by the tail's shift; but behind an
+// exact head with indented lines, a tail that stands only shifted is the
+// region's own lines re-indented (a body wrapped in a new block), not an
+// anchor. Without a marker at the snippet's end, where those lines end
+// the file (blank lines aside), the file's end ends the region and every
+// line is written as sent; otherwise nothing says where the region ends,
+// and it is refused (MixedShift).
 //
 // Unchanged lines keep the file's bytes where the anchors were found only
 // by forgiving trailing white space, and then the new lines lose the
