@@ -392,7 +392,18 @@
 // const) that no new line reads like may not be of a name that the
 // region's lines or the snippet's new lines still use in its scope and
 // that no other line declares (code that still needs the value is no
-// rewrite of the line that made it).
+// rewrite of the line that made it); nor may a run of removed lines (file
+// lines no new line keeps, between two kept ones, in any region) hold two
+// lines or more that bind names at the top level (an import, a
+// declaration at the margin, a Python module's "NAME = value") which the
+// file still needs (no kept or new line binds the name again, and a kept
+// or new line uses it, not as a member after "."), with a blank line
+// between code lines of the run: one import dropped while its uses stay
+// is how a change in steps begins, and an import list shown with entries
+// missing is the model's own writing, but two bindings the file needs,
+// gone with the blank line that parted their groups (imports from the
+// module's constants, one import group from the next), are a stretch of
+// the file's head lost to a missing marker.
 //
 // A refusal's Reason says which part refused: DeletesUnlike (parts 1 to
 // 3, a definition gone, a declaration still used), CutsBlock,

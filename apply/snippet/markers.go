@@ -137,6 +137,9 @@ func ParseFile(name, code string, content []byte) Snippet {
 	prose := IsProse(name)
 	s := parse(code, content, prose)
 	s.Prose = prose
+	if base := name[strings.LastIndexAny(name, "/\\")+1:]; strings.LastIndexByte(base, '.') > 0 {
+		s.Ext = strings.ToLower(base[strings.LastIndexByte(base, '.')+1:])
+	}
 	if s.Marker == "" {
 		s.Marker = MarkerFor(name)
 	}

@@ -33,6 +33,11 @@ type Snippet struct {
 	// Prose says the file is prose (Markdown, plain text), where
 	// brackets need not pair up; the caller sets it (IsProse).
 	Prose bool
+	// Ext is the file name's extension, lower case, without its dot
+	// (ParseFile sets it): in Python ("py", "pyi", "pyw") a bare
+	// assignment at the margin binds a module's name (package doc, part
+	// 4).
+	Ext string
 	// Marker is the marker a refusal suggests adding: the snippet's
 	// first marker as sent, or else (ParseFile) one in the file's
 	// comment syntax (MarkerFor). Empty means "// ... existing code ...".
@@ -184,6 +189,20 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 			return nil, (&refusal{Why: kind, Region: r.region, Line: r.snippetLine, Reason: why,
 				Candidates: []matcher.Candidate{{Line: r.from + 1, EndLine: r.to, Similarity: 1, Text: string(content[fl.Start(r.from+1):fl.Start(min(r.to, fl.Count())+1)]),
 					Reason: "the file's lines between the region's anchors"}}}).err(s.Marker)
+		}
+	}
+	// Lines binding names the file still needs, lost together (part 4):
+	// read over every region, as a name's uses may stand anywhere.
+	if at, name, use, ok := bindingsLost(fl, out, s.Ext == "py" || s.Ext == "pyi" || s.Ext == "pyw"); ok {
+		for _, r := range out {
+			if r.from <= at && at < r.to {
+				if r.edge != nil {
+					return nil, r.edge.err(s.Marker)
+				}
+				return nil, (&refusal{Why: DeletesUnlike, Region: r.region, Line: r.snippetLine, Reason: bindingReason(fl, at, name, use),
+					Candidates: []matcher.Candidate{{Line: at + 1, EndLine: at + 1, Similarity: 1, Text: string(fl.Text(at+1)) + "\n",
+						Reason: "the line that binds " + name}}}).err(s.Marker)
+			}
 		}
 	}
 	changes := make([]textedit.Change, len(out))
