@@ -23,7 +23,11 @@
 // C, C++ (which also takes .h), Ruby, Bash, JSON, YAML and TOML; zsh goes to
 // mvdan.cc/sh, which has a zsh mode. Errors are tree-sitter's ERROR nodes
 // (reported at their start, as `unexpected "tok" in <construct>`) and
-// MISSING nodes (`missing "}"`). Every parser, tree and cursor is closed
+// MISSING nodes (`missing "}"`), and in Python a block header without a
+// body ("if x:" followed by a line no deeper, or by comments only), which
+// CPython refuses and the grammar reads as an empty block without an
+// error: the text is scanned for such headers and the tree asked only
+// there. Every parser, tree and cursor is closed
 // before Check returns; nothing relies on finalizers. Tree-sitter's
 // allocator is pointed at libc's malloc and free on first use, instead of
 // go-tree-sitter's default of a Go callback per allocation.

@@ -638,3 +638,30 @@ func TestJSXAmpersand(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonEmptyBlock: a block header left without a body (the body
+// deleted, or only comments left in it) is an error CPython reports and
+// tree-sitter's grammar does not; the check adds it. Valid headers, one
+// line bodies and colons that end no header (a slice, a dict over lines, a
+// docstring's "Args:") are not errors.
+func TestPythonEmptyBlock(t *testing.T) {
+	before := "def f(q):\n    while True:\n        try:\n            m = q.get()\n        except Exception:\n            if not c:\n                raise\n            continue\n\n        if m is None:\n            break\n"
+	for _, c := range []struct {
+		name, after string
+		refuse      bool
+	}{
+		{"body deleted", "def f(q):\n    while True:\n        try:\n            m = q.get()\n        except Exception:\n            if not c:\n\n        if m is None:\n            break\n", true},
+		{"only a comment left", "def f(q):\n    while True:\n        try:\n            m = q.get()\n        except Exception:\n            if not c:\n                # raise\n            continue\n\n        if m is None:\n            break\n", true},
+		{"header at the end", before + "    else:\n", true},
+		{"one-line body", "def f(q):\n    while True:\n        try:\n            m = q.get()\n        except Exception:\n            if not c: raise\n            continue\n\n        if m is None:\n            break\n", false},
+		{"colons that end no header", before + "\n\ndef g(a):\n    \"\"\"Args:\n    none\"\"\"\n    d = {\n        'k':\n        1}\n    return a[1:\n    ]\n", false},
+	} {
+		r, err := Check("a.py", []byte(before), []byte(c.after))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Refuses() != c.refuse {
+			t.Errorf("%s: refuses %v, want %v: %s", c.name, r.Refuses(), c.refuse, r)
+		}
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unsafe"
@@ -63,7 +64,11 @@ var grammars = map[string]func() unsafe.Pointer{
 var tsCheckers = sync.OnceValue(func() map[string]*checker {
 	m := make(map[string]*checker, len(grammars))
 	for name, lang := range grammars {
-		m[name] = newTreeSitterChecker(lang)
+		var extra func(*ts.Tree, []byte) []diag
+		if name == "python" {
+			extra = emptyBlocks
+		}
+		m[name] = newTreeSitterChecker(lang, extra)
 	}
 	return m
 })
@@ -85,8 +90,21 @@ const readChunk = 64 << 10
 // maxDiags bounds the errors collected from one tree.
 const maxDiags = 10000
 
-func newTreeSitterChecker(lang func() unsafe.Pointer) *checker {
+// newTreeSitterChecker makes the checker of a grammar; extra, where not
+// nil, finds the errors of a language that its grammar parses without an
+// ERROR node (see emptyBlocks).
+func newTreeSitterChecker(lang func() unsafe.Pointer, extra func(*ts.Tree, []byte) []diag) *checker {
 	c := &checker{name: "tree-sitter", window: true}
+	collect := func(t *ts.Tree, src []byte) []diag {
+		d := collect(t, src)
+		if extra != nil {
+			if more := extra(t, src); len(more) > 0 {
+				d = append(d, more...)
+				slices.SortStableFunc(d, func(a, b diag) int { return a.start - b.start })
+			}
+		}
+		return d
+	}
 	c.diagnose = func(src []byte) ([]diag, error) {
 		p, err := newParser(lang)
 		if err != nil {
@@ -111,7 +129,7 @@ func newTreeSitterChecker(lang func() unsafe.Pointer) *checker {
 			return false, err
 		}
 		defer t.Close()
-		return !t.RootNode().HasError(), nil
+		return !t.RootNode().HasError() && (extra == nil || len(extra(t, src)) == 0), nil
 	}
 	c.pairFn = func(before, after []byte, ch change) ([]diag, []diag, error) {
 		p, err := newParser(lang)
@@ -268,4 +286,100 @@ func errorDiag(n *ts.Node, src []byte) diag {
 		msg += " in " + strings.ReplaceAll(parent.Kind(), "_", " ")
 	}
 	return diag{start: start, end: end, key: "error", msg: msg}
+}
+
+// pythonBlocks is the query for Python's blocks, made once (a query is
+// immutable and may be run by several cursors at once).
+var pythonBlocks = sync.OnceValue(func() *ts.Query {
+	q, err := ts.NewQuery(ts.NewLanguage(grammars["python"]()), "(block) @b")
+	if err != nil {
+		panic("syntax: python block query: " + err.Error())
+	}
+	return q
+})
+
+// emptyBlocks finds Python's compound statements without a body: "if x:"
+// followed by a line no deeper than it, or by comments only. CPython
+// refuses them ("expected an indented block"), but tree-sitter's Python
+// grammar reads them as an empty block without an ERROR node, so an edit
+// that deletes a block's body and keeps its header (what a marker
+// forgotten inside a block leaves) would pass the check. The text is
+// scanned first for such headers (headerCandidates), and only the blocks
+// near them are read from the tree: a query over every block of a large
+// file would cost more than the parse.
+func emptyBlocks(t *ts.Tree, src []byte) []diag {
+	var out []diag
+	seen := map[uint]bool{}
+	for _, c := range headerCandidates(src) {
+		qc := ts.NewQueryCursor()
+		qc.SetByteRange(uint(c[0]), uint(c[1]))
+		caps := qc.Captures(pythonBlocks(), t.RootNode(), src)
+		for len(out) < maxDiags {
+			m, i := caps.Next()
+			if m == nil {
+				break
+			}
+			n := m.Captures[i].Node
+			if seen[n.StartByte()] {
+				continue
+			}
+			empty := true
+			for k := uint(0); k < n.NamedChildCount() && empty; k++ {
+				empty = n.NamedChild(k).Kind() == "comment"
+			}
+			if !empty {
+				continue
+			}
+			seen[n.StartByte()] = true
+			what := "statement"
+			if p := n.Parent(); p != nil {
+				what = strings.ReplaceAll(p.Kind(), "_", " ")
+			}
+			at := int(n.StartByte())
+			out = append(out, diag{start: at, end: at, key: "empty block", msg: "expected an indented block in " + what})
+		}
+		qc.Close()
+	}
+	slices.SortFunc(out, func(a, b diag) int { return a.start - b.start })
+	return out
+}
+
+// headerCandidates is where src may hold a block header without a body:
+// byte ranges from a line whose code ends with ":" to the end of the next
+// line of code, where that line is no deeper than the header (or the file
+// ends first). Lines of comments only are skipped, as a block of comments
+// only is empty too. A colon inside a string or a bracket may also be
+// taken; the tree says.
+func headerCandidates(src []byte) [][2]int {
+	var out [][2]int
+	header, indent := -1, 0 // the pending header's offset and indentation
+	for off := 0; off < len(src); {
+		end := bytes.IndexByte(src[off:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += off
+		}
+		line := src[off:end]
+		code := bytes.TrimLeft(line, " \t")
+		ind := len(line) - len(code)
+		code = bytes.TrimRight(code, " \t\r")
+		if len(code) > 0 && code[0] != '#' {
+			if header >= 0 && ind <= indent {
+				out = append(out, [2]int{header, end})
+			}
+			header = -1
+			if k := bytes.IndexByte(code, '#'); k > 0 {
+				code = bytes.TrimRight(code[:k], " \t")
+			}
+			if len(code) > 0 && code[len(code)-1] == ':' {
+				header, indent = off+ind+len(code)-1, ind
+			}
+		}
+		off = end + 1
+	}
+	if header >= 0 {
+		out = append(out, [2]int{header, len(src)})
+	}
+	return out
 }
