@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/graftdev/graft/internal/lineindex"
 )
@@ -639,7 +640,8 @@ func headingLevel(l string) string {
 // headingsGone is the part of the deletion rule (package doc, part 3)
 // for prose's definitions, its headings ("#" to "######", or a line
 // underlined with "=" or "-"): the removed headings (outside code fences)
-// that no new line reads like, nor shares half their words with, whose
+// that no new line reads like, nor shares half their words with (words
+// with a letter; a heading of numbers only shares none), whose
 // sections are not removed whole (every line to the next heading of
 // their level or above removed too; a released version's never is), of
 // a level at which the region writes fewer new headings than it removes
@@ -697,9 +699,14 @@ func headingsGone(fl *lineindex.Index, from int, ok []string, removed, like []in
 					break
 				}
 			}
-			kept := false // its words stand in a new line: made a paragraph, or rewritten
-			for _, l := range nk {
-				kept = kept || wordOverlap(strings.TrimLeft(strings.TrimSpace(ok[i]), "# "), l) >= 0.5
+			// kept: its words stand in a new line (made a paragraph, or
+			// rewritten). Words with a letter: a version's or a date's
+			// numbers are shared by the next version's heading.
+			kept := false
+			if ws := letteredWords(ok[i]); len(ws) > 0 {
+				for _, l := range nk {
+					kept = kept || overlap(ws, letteredWords(l)) >= 0.5
+				}
 			}
 			if versionRE().MatchString(strings.TrimLeft(strings.TrimSpace(ok[i]), "# [")) {
 				whole = false // a released version's notes are history, which commits keep
@@ -781,3 +788,14 @@ func underline(l string) string {
 // versionRE matches a heading's text that begins with a version number
 // (1.9.2 / 2014-10-27, v2.1.4: ..., [3.0.0] - ...).
 var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v?\d+\.\d+`) })
+
+// letteredWords is the words of l with a letter in them.
+func letteredWords(l string) []string {
+	var out []string
+	for _, w := range words(l) {
+		if strings.IndexFunc(w, unicode.IsLetter) >= 0 {
+			out = append(out, w)
+		}
+	}
+	return out
+}

@@ -342,7 +342,10 @@
 // whose callers the region rewrites, stays refused). In prose a heading
 // is what a definition is in code: a Markdown heading ("#" to "######",
 // or a line underlined with "=" or "-"; outside code fences) that no new
-// line reads like, nor shares half its words with (made a paragraph), is
+// line reads like, nor shares half its words with (made a paragraph;
+// words with a letter, as the next version's heading shares a version's
+// and a date's numbers: "0.4.3 / 2011-12-04" is not kept by "0.4.2 /
+// 2011-11-24"), is
 // refused whatever the budget, unless its section goes whole (every line
 // to the next heading of its level or above is removed too) or the
 // region writes as many new headings of its level as it removes: a
