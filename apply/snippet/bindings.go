@@ -121,7 +121,8 @@ func usesName(l, name string) bool {
 // run, is refused. A name is needed where no kept or new line binds it
 // and a kept or new line (not one binding it) uses it. It returns the
 // run's first such line (0-based), the name, and a line that uses it (-1:
-// a line a region writes).
+// a line a region writes). replaced tells the file lines a region
+// replaces (0-based).
 //
 // Why two, and a blank line: one import dropped while the file still
 // uses it is how a change in steps begins (its uses go in the next edit),
@@ -129,15 +130,7 @@ func usesName(l, name string) bool {
 // writing; two bindings the file needs gone together with the blank line
 // that parted their groups (imports from module constants, one import
 // group from the next) is a stretch of the file lost to a missing marker.
-func bindingsLost(fl *lineindex.Index, out []placed, python bool) (at int, name string, use int, ok bool) {
-	replaced := func(i int) bool {
-		for _, r := range out {
-			if r.from <= i && i < r.to {
-				return true
-			}
-		}
-		return false
-	}
+func bindingsLost(fl *lineindex.Index, out []placed, replaced func(int) bool, python bool) (at int, name string, use int, ok bool) {
 	// boundAgain reports whether a kept or new line binds name (read
 	// only for names a removed line binds, and only in lines holding the
 	// name, so that a file without such lines costs one pass at most).

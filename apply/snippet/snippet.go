@@ -193,7 +193,7 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	}
 	// Lines binding names the file still needs, lost together (part 4):
 	// read over every region, as a name's uses may stand anywhere.
-	if at, name, use, ok := bindingsLost(fl, out, s.Ext == "py" || s.Ext == "pyi" || s.Ext == "pyw"); ok {
+	if at, name, use, ok := bindingsLost(fl, out, replaced, s.Ext == "py" || s.Ext == "pyi" || s.Ext == "pyw"); ok {
 		for _, r := range out {
 			if r.from <= at && at < r.to {
 				if r.edge != nil {
