@@ -99,19 +99,10 @@ func usesName(l, name string) bool {
 	if isComment(l) || !strings.Contains(l, name) {
 		return false
 	}
-	c := codeOf(l)
-	for i := 0; ; {
-		k := strings.Index(c[i:], name)
-		if k < 0 {
-			return false
-		}
-		k += i
-		e := k + len(name)
-		if (k == 0 || !isNameByte(c[k-1]) && c[k-1] != '.' && c[k-1] != '$') && (e == len(c) || !isNameByte(c[e]) && c[e] != '$') {
-			return true
-		}
-		i = k + 1
-	}
+	c := []byte(codeOf(l))
+	return holdsWhole(c, name, func(s, e int) bool {
+		return (s == 0 || !isNameByte(c[s-1]) && c[s-1] != '.') && (e == len(c) || !isNameByte(c[e]))
+	})
 }
 
 // bindingsLost is that rule (package doc, part 4), over every placed region:
