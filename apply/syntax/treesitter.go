@@ -95,7 +95,8 @@ const maxDiags = 10000
 // ERROR node (see emptyBlocks).
 func newTreeSitterChecker(lang func() unsafe.Pointer, extra func(*ts.Tree, []byte) []diag) *checker {
 	c := &checker{name: "tree-sitter", window: true}
-	collect := func(t *ts.Tree, src []byte) []diag {
+	// errorsOf is collect, with the language's extra errors in file order.
+	errorsOf := func(t *ts.Tree, src []byte) []diag {
 		d := collect(t, src)
 		if extra != nil {
 			if more := extra(t, src); len(more) > 0 {
@@ -116,7 +117,7 @@ func newTreeSitterChecker(lang func() unsafe.Pointer, extra func(*ts.Tree, []byt
 			return nil, err
 		}
 		defer t.Close()
-		return collect(t, src), nil
+		return errorsOf(t, src), nil
 	}
 	c.clean = func(src []byte) (bool, error) {
 		p, err := newParser(lang)
@@ -143,7 +144,7 @@ func newTreeSitterChecker(lang func() unsafe.Pointer, extra func(*ts.Tree, []byt
 			return nil, nil, err
 		}
 		defer t.Close()
-		ad := collect(t, after)
+		ad := errorsOf(t, after)
 		if len(ad) == 0 {
 			return nil, nil, nil
 		}
@@ -162,7 +163,7 @@ func newTreeSitterChecker(lang func() unsafe.Pointer, extra func(*ts.Tree, []byt
 			return nil, nil, err
 		}
 		defer bt.Close()
-		return collect(bt, before), ad, nil
+		return errorsOf(bt, before), ad, nil
 	}
 	return c
 }
