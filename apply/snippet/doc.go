@@ -309,7 +309,16 @@
 // statement (no ";": the header sent without its brace, if (...) or a
 // function's first line), keeps no block: its block is dropped, not
 // rewritten; and one at the margin is a C function's (or type's) first
-// line, a definition's, which no call stands for.
+// line, a definition's, which no call stands for. Nor does an opening
+// line take its block through a new line that reads better still (by
+// the share of names each holds of the other's, both ways) like a
+// removed line outside its statement (else, elif, except, finally and
+// catch continue a statement), where the block holds more lines with a
+// name that nothing reads like than the budget of part 3: the new line
+// is that other line rewritten (the line after an if block), and the
+// block is gone with nothing in its place, as a forgotten marker leaves
+// it; a guard of a line or two dropped beside a rewritten line is a
+// rewrite's.
 //
 // 3. Few left over. At most two removed lines with a name may stay
 // accounted for by neither part (in the second, also those outside the

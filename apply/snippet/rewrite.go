@@ -84,6 +84,17 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 		}
 		return h
 	}
+	// unlikeIn counts the lines of b that are removed, have a name and
+	// that no new line reads like.
+	unlikeIn := func(b []int) int {
+		n := 0
+		for _, j := range b {
+			if kk, isRemoved := at[j]; isRemoved && like[kk] < 0 && named(ok[j]) {
+				n++
+			}
+		}
+		return n
+	}
 	hidden := -1 // the last line of the blocks of removed opening lines not accounted for
 	for k, i := range removed {
 		d := del[k]
@@ -102,16 +113,8 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 		// alike at its first line (a test beside the one a forgotten
 		// marker dropped); the new line may still stand for it as a
 		// call (if err := check(a, b); err != nil {).
-		bigger := false
-		if like[k] >= 0 && opens(pool[like[k]]) && hasBody(added, pool[like[k]]) {
-			unlike := 0
-			for _, j := range block {
-				if kk, isRemoved := at[j]; isRemoved && like[kk] < 0 && named(ok[j]) {
-					unlike++
-				}
-			}
-			bigger = unlike > bodySize(added, pool[like[k]])+maxVanished
-		}
+		bigger := like[k] >= 0 && opens(pool[like[k]]) && hasBody(added, pool[like[k]]) &&
+			unlikeIn(block) > bodySize(added, pool[like[k]])+maxVanished
 		byCall := false
 		// A header at the margin whose brace stood alone on the next line
 		// is a C function's (or type's) first line: a definition's.
@@ -184,6 +187,15 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 			// Nor does an opening line read like a new opening line
 			// take its block within a block that vanishes around it:
 			// its lines answer for themselves.
+			continue
+		}
+		if !byCall && like[k] >= 0 && unlikeIn(block) > maxVanished && readsBetterOutside(del, like, k, statementOf(ok, i), removed, pool[like[k]]) {
+			// An opening line read like a new line that reads better
+			// still like a removed line outside its statement: that new
+			// line is that line rewritten, and the block, more
+			// than a rewrite's few lines, is gone with nothing in its
+			// place (a marker forgotten over it): its lines answer for
+			// themselves.
 			continue
 		}
 		for _, j := range block {
@@ -976,4 +988,75 @@ func headerWord(t string) string {
 func chooses(l string) bool {
 	c := stringsRE().ReplaceAllString(codeOf(l), `""`)
 	return strings.Contains(c, " if ") || strings.Contains(c, "?") || strings.Contains(c, "&&") || strings.Contains(c, "||") || strings.Contains(c, " or ") || strings.Contains(c, " and ")
+}
+
+// readsBetterOutside reports whether new line l, which removed opening
+// line k reads like, reads better still (by the share of names each
+// holds of the other's, both ways) like a removed line outside k's
+// statement (stmt: statementOf) that no new line reads like: l is that
+// line rewritten, not the opening line.
+func readsBetterOutside(del []string, like []int, k int, stmt, removed []int, l string) bool {
+	in := map[int]bool{}
+	for _, b := range stmt {
+		in[b] = true
+	}
+	nl := names(l)
+	both := func(d string) float64 { nd := names(d); return overlap(nd, nl) + overlap(nl, nd) }
+	own := both(del[k])
+	for kk, d := range del {
+		if kk == k || like[kk] >= 0 || in[removed[kk]] {
+			continue
+		}
+		nd := names(d)
+		if overlap(nd, nl) >= 0.5 && sharesLong(nd, nl) && both(d) > own {
+			return true
+		}
+	}
+	return false
+}
+
+// statementOf is the lines of the statement whose block line i of ok
+// opens: its block, deeper lines and the line closing it at its depth,
+// and the blocks that continue it there (else, elif, except, finally,
+// catch, "} else {"), to where ok ends if the statement does not end
+// within it.
+func statementOf(ok []string, i int) []int {
+	depth := indentWidth(ok[i])
+	var out []int
+	for j := i; ; {
+		k := j + 1
+		for ; k < len(ok); k++ {
+			if strings.TrimSpace(ok[k]) == "" {
+				continue
+			}
+			if indentWidth(ok[k]) <= depth {
+				break
+			}
+			out = append(out, k)
+		}
+		if k >= len(ok) || indentWidth(ok[k]) != depth {
+			return out
+		}
+		closes := strings.ContainsAny(strings.TrimSpace(ok[k])[:1], "})]")
+		if !closes && !continues(ok[k]) {
+			return out
+		}
+		out = append(out, k)
+		if !continues(ok[k]) {
+			return out
+		}
+		j = k
+	}
+}
+
+// continues reports whether line l continues the statement of the
+// block before it: else, elif, except, finally, catch (after a "}").
+func continues(l string) bool {
+	t := strings.TrimLeft(strings.TrimSpace(l), "} ")
+	for _, w := range []string{"else", "elif", "except", "finally", "catch"} {
+		if strings.HasPrefix(t, w) && (len(t) == len(w) || !isNameByte(t[len(w)])) {
+			return true
+		}
+	}
+	return false
 }
