@@ -257,12 +257,26 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		}
 		return keepsIdentity(ids[k], poolTokens[j])
 	}
-	like := oneForOneIn(del, pool, func(k, j int) bool {
+	banned := map[[2]int]bool{}
+	fit := func(k, j int) bool {
+		if banned[[2]int{k, j}] {
+			return false
+		}
 		if d := delDef[k]; d != "" && d != poolDef[j] && (!renamable(k) || !renamedOnly(k, j)) {
 			return false
 		}
 		return inScope(removedScope[removed[k]], scope[j], calls)
-	}, inPlace, keeps)
+	}
+	like := oneForOneIn(del, pool, fit, inPlace, keeps)
+	// A line of a block dropped whole is not read like a new line that
+	// reads better still like a removed line after the block: the
+	// pairs are read again without it.
+	if b := strayPairs(ok, removed, del, like, pool, next); len(b) > 0 {
+		for _, p := range b {
+			banned[p] = true
+		}
+		like = oneForOneIn(del, pool, fit, inPlace, keeps)
+	}
 	// A test or a route (a block's opening line at the margin, with
 	// siblings, not a definition: a definition renamed has rules of its
 	// own) whose body the region changes too, replaced by a new line

@@ -190,6 +190,14 @@
 // removed line in turn with the new line that reads most like it),
 // because a rewrite keeps its lines' order; new lines that read like the
 // lines they would drop only crosswise are new code beside them. A line
+// inside a block the region drops whole (its opening line read like no
+// new line) is not paired with a new line that reads better still, by
+// the share of names each holds of the other's both ways, like a removed
+// line outside that block: that is the line the new one rewrites, and
+// the block's line read like it would hide a block dropped by a
+// forgotten marker (a test's body line read like the next test's new
+// first line, the next test's old first line left over within the
+// budget). A line
 // replaced by one line in its place, or sent again with only its
 // indentation changed (a case label too, which has no name), is that
 // line rewritten. A row of data (literals and punctuation only: - "3.9",

@@ -990,11 +990,11 @@ func chooses(l string) bool {
 	return strings.Contains(c, " if ") || strings.Contains(c, "?") || strings.Contains(c, "&&") || strings.Contains(c, "||") || strings.Contains(c, " or ") || strings.Contains(c, " and ")
 }
 
-// readsBetterOutside reports whether new line l, which removed opening
-// line k reads like, reads better still (by the share of names each
-// holds of the other's, both ways) like a removed line outside k's
-// statement (stmt: statementOf) that no new line reads like: l is that
-// line rewritten, not the opening line.
+// readsBetterOutside reports whether new line l, which removed line k
+// reads like, reads better still (by the share of names each holds of
+// the other's, both ways) like a removed line outside the lines of ok
+// in stmt (k's statement or block) that no new line reads like: l is
+// that line rewritten.
 func readsBetterOutside(del []string, like []int, k int, stmt, removed []int, l string) bool {
 	in := map[int]bool{}
 	for _, b := range stmt {
@@ -1059,4 +1059,31 @@ func continues(l string) bool {
 		}
 	}
 	return false
+}
+
+// strayPairs is the pairs of like (removed line k read like pool line
+// j) where k stands inside the block of a removed opening line that no
+// new line reads like, and j reads better still (readsBetterOutside)
+// like a removed line outside that block that no new line reads like:
+// a line of a block dropped whole, read like the new first line of what
+// follows it.
+func strayPairs(ok []string, removed []int, del []string, like []int, pool []string, next string) [][2]int {
+	at := map[int]int{}
+	for k, i := range removed {
+		at[i] = k
+	}
+	var out [][2]int
+	for k0, i0 := range removed {
+		if like[k0] >= 0 || !opens(del[k0]) || isComment(del[k0]) {
+			continue
+		}
+		block := blockOf(ok, i0, next)
+		whole := append([]int{i0}, block...)
+		for _, b := range block {
+			if k, isRemoved := at[b]; isRemoved && like[k] >= 0 && readsBetterOutside(del, like, k, whole, removed, pool[like[k]]) {
+				out = append(out, [2]int{k, like[k]})
+			}
+		}
+	}
+	return out
 }
