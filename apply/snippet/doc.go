@@ -247,7 +247,9 @@
 // subject kept). Only a comment reads like
 // a comment, but a line commented out ("// x.List()" for "x.List()") is
 // that line kept in sight, and reads like it; a definition (func, def, class, function, a name given an
-// arrow function) reads like one of the same name whatever its signature
+// arrow function, a named function returned: return function
+// textParser(req, res, next) {, as a middleware factory ends) reads like
+// one of the same name whatever its signature
 // (a TypeScript return type added too), and like an import of its name
 // (moved to a module of its own: a forgotten marker leaves no import of
 // the name it drops, and with both the file would define it twice), and like one of another name (a

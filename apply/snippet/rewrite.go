@@ -473,12 +473,16 @@ func blockOf(ok []string, i int, next string) []int {
 // definitionRE matches a line that defines a function or a class, and
 // the name it defines (none for an anonymous function): func, def, class
 // and function forms, and JavaScript's functions given to a name (name:
-// function (, const name = (...) =>, const name = function), TypeScript's
+// function (, const name = (...) =>, const name = function), a named
+// function returned (return function name(: a factory's product, whose
+// name only a stack trace shows, but its body is the function's and goes
+// with it; an anonymous one returned is a closure, read as code), TypeScript's
 // type parameters and return type included (const name = <T>(...): R =>):
 // a return type added is a signature changed, not another definition.
 var definitionRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:func|def|class|function)\b\s*\*?\s*(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)?` +
 		`|^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*:\s*(?:async\s+)?function\b` +
+		`|^\s*return\s+(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(` +
 		`|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|(?:<[^<>=]*>\s*)?\([^()]*\)\s*(?::\s*[^=()]+?\s*)?=>|[A-Za-z_$][\w$]*\s*=>)`)
 })
 
