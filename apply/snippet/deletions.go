@@ -269,8 +269,8 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	}
 	like := oneForOneIn(del, pool, fit, inPlace, keeps)
 	// A line of a block dropped whole is not read like a new line that
-	// reads better still like a removed line after the block: the
-	// pairs are read again without it.
+	// reads better still like a removed line outside the block (doc,
+	// part 1): the pairs are read again without it.
 	if b := strayPairs(ok, removed, del, like, pool, next); len(b) > 0 {
 		for _, p := range b {
 			banned[p] = true
