@@ -22,6 +22,27 @@ import (
 // delete).
 const maxUnaccounted = 2
 
+// maxDropped is how many lines a region that shows nothing new between
+// its anchors may drop, in one run with no blank line among them
+// (package doc, part 3): such a region says only that those lines go.
+const maxDropped = 3
+
+// dropsOneRun reports whether a region whose new lines are nk only drops
+// the file's lines ok at removed (no blank line among): it shows no new
+// line, and what it removes is one run of at most maxDropped lines with
+// no blank line between the first and the last.
+func dropsOneRun(ok, nk []string, removed []int) bool {
+	for _, l := range nk {
+		if strings.TrimSpace(l) != "" {
+			return false
+		}
+	}
+	if len(removed) == 0 || len(removed) > maxDropped {
+		return false
+	}
+	return removed[len(removed)-1]-removed[0] == len(removed)-1
+}
+
 // checkDeletions applies the deletion rule (package doc) to the file lines
 // [from, to) replaced by newLines; pool is every line of the snippet that
 // does not stand in the file (its new code, wherever it is), and scope the
@@ -390,7 +411,11 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		}
 		return true
 	}
-	if len(unaccounted) <= maxUnaccounted && len(blocks) == 0 && (!definitionGone(del, like) || wholeDefs()) && !vanished() {
+	budget := maxUnaccounted
+	if dropsOneRun(ok, nk, removed) {
+		budget = maxDropped
+	}
+	if len(unaccounted) <= budget && len(blocks) == 0 && (!definitionGone(del, like) || wholeDefs()) && !vanished() {
 		if r := rows(); len(r) > 0 {
 			return refuseRows(r)
 		}
@@ -421,7 +446,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		return DeletesUnlike, deletes("and no new line defines what they define", defs)
 	case len(blocks) > 0:
 		return DeletesUnlike, deletes("and a block among them is gone with new lines in its place that read like none of it", blocks)
-	case len(unaccounted) <= maxUnaccounted:
+	case len(unaccounted) <= budget:
 		return DeletesUnlike, deletes("and they declare a name that new lines still use", removed)
 	}
 	return DeletesUnlike, deletes(fmt.Sprintf("and %d of them are like none of the snippet's new lines", len(unaccounted)), unaccounted)

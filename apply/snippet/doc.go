@@ -337,7 +337,16 @@
 // two outright, and a marker stands for code the model did not want to
 // write out, which is more than that. Measured on real commits no one
 // here tuned on: with one, 3% of their rewrites and deletions are
-// refused; with three, markers forgotten over three lines land. Lines
+// refused; with three, markers forgotten over three lines land. But a
+// region that shows no new line between its anchors says only that the
+// lines between them go, and there one run of up to three lines with no
+// blank line among them may go (a comment, a statement, three requires
+// no line uses): a deletion that small is what a commit makes, and the
+// blank line is where a reader sees one thing end and the next begin, so
+// lines set apart by blank lines (a list of calls, a banner and the next
+// function's comment), or four and more, are what a marker elides
+// (docs/ACCURACY.md, eighteenth pass: three lines across blank lines
+// landed markers forgotten over them). Lines
 // without a name (a brace, return nil, else:) say nothing either way and
 // never count; but a case label (case 0x01:, case "get":) counts, its
 // value being what it is about as a name is (a switch's labels dropped
