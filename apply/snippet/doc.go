@@ -410,7 +410,12 @@
 // a loop whose header is rewritten) and its new lines name every name of
 // the removed line that the body uses (a body re-parented without the
 // loop variable it reads is a loop a forgotten marker dropped, with new
-// code before it); a new definition may not take over a line the region
+// code before it), or the removed line goes on a statement ("} else {",
+// "else:", "except ...:") whose opening line and every line from it on
+// the region removes too, and the region's last new line opens a block
+// that reads like that opening line: a branch dropped and the condition
+// rewritten ("if !ok { a } else { b }" as "if ok { b }"), the statement
+// one block now, its last branch's body under its new line; a new definition may not take over a line the region
 // keeps from a definition whose opening line it keeps (by indentation,
 // the line stood in that one and stands in the new one, which is not
 // nested in it; the lines past the region are read too): a test inserted

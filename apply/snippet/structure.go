@@ -25,7 +25,10 @@ import (
 // one (rewritten in place), but for one at most whose block the region's
 // last new line, an opening line that reads like no other removed one,
 // takes over, or the new block the region ends in, where the body keeps
-// what it reads of the removed line (keepsValues). body gives the file's
+// what it reads of the removed line (keepsValues), or one that goes on a
+// statement whose branches before it the region removes whole, the
+// new block ending the region read like its opening line
+// (droppedBranches). body gives the file's
 // lines past the region deeper than a depth.
 func cutOpening(ok []string, removed []int, nk []string, before, next string, body func(depth int) []string) string {
 	if strings.TrimSpace(next) == "" {
@@ -129,6 +132,15 @@ func cutOpening(ok []string, removed []int, nk []string, before, next string, bo
 	if len(unpaired) == 1 && lastAt >= 0 && !taken[lastAt] &&
 		(len(openers) == 0 || oneForOne(openers, newOpeners[lastAt:lastAt+1])[0] < 0) {
 		return ""
+	}
+	// Or the one line goes on a statement whose branches before it the
+	// region removes whole, its opening line read like the new block
+	// that ends the region: a branch dropped and the condition rewritten
+	// (if !ok { a } else { b } as if ok { b }).
+	if len(unpaired) == 1 && lastAt >= 0 && !taken[lastAt] {
+		if o := droppedBranches(ok, removed, unpaired[0]); o >= 0 && oneForOne([]string{ok[o]}, newOpeners[lastAt:lastAt+1])[0] >= 0 {
+			return ""
+		}
 	}
 	cut = unpaired
 	i := cut[len(cut)-1]
@@ -341,4 +353,33 @@ func bodyChanged(ok []string, i int, removed []int) bool {
 		}
 	}
 	return false
+}
+
+// droppedBranches is the opening line of the statement that the removed
+// line c continues (} else {, else:, except:), where the region removes
+// that line and every line from it to c; -1 otherwise.
+func droppedBranches(ok []string, removed []int, c int) int {
+	if !continues(ok[c]) {
+		return -1
+	}
+	gone := map[int]bool{}
+	for _, i := range removed {
+		gone[i] = true
+	}
+	d := indentWidth(ok[c])
+	for p := c - 1; p >= 0; p-- {
+		if strings.TrimSpace(ok[p]) == "" {
+			continue
+		}
+		if !gone[p] || indentWidth(ok[p]) < d {
+			return -1
+		}
+		if indentWidth(ok[p]) == d && !continues(ok[p]) {
+			if opens(ok[p]) && !isComment(ok[p]) {
+				return p
+			}
+			return -1
+		}
+	}
+	return -1
 }
