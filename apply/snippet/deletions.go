@@ -28,10 +28,10 @@ const maxUnaccounted = 2
 const maxDropped = 3
 
 // dropsOneRun reports whether a region whose new lines are nk only drops
-// the file's lines ok at removed (no blank line among): it shows no new
-// line, and what it removes is one run of at most maxDropped lines with
-// no blank line between the first and the last.
-func dropsOneRun(ok, nk []string, removed []int) bool {
+// lines: it shows no new line, and what it removes (removed, the indexes
+// of the lines that are not blank) is one run of at most maxDropped
+// lines with no blank line between the first and the last.
+func dropsOneRun(nk []string, removed []int) bool {
 	for _, l := range nk {
 		if strings.TrimSpace(l) != "" {
 			return false
@@ -412,7 +412,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		return true
 	}
 	budget := maxUnaccounted
-	if dropsOneRun(ok, nk, removed) {
+	if dropsOneRun(nk, removed) {
 		budget = maxDropped
 	}
 	if len(unaccounted) <= budget && len(blocks) == 0 && (!definitionGone(del, like) || wholeDefs()) && !vanished() {

@@ -415,8 +415,8 @@
 // the region removes too, and the region's last new line opens a block
 // that reads like that opening line: a branch dropped and the condition
 // rewritten ("if !ok { a } else { b }" as "if ok { b }"), the statement
-// one block now, its last branch's body under its new line; a new definition may not take over a line the region
-// keeps from a definition whose opening line it keeps (by indentation,
+// one block now, its last branch's body under its new line; a new
+// definition may not take over a line the region keeps from a definition whose opening line it keeps (by indentation,
 // the line stood in that one and stands in the new one, which is not
 // nested in it; the lines past the region are read too): a test inserted
 // after the previous test's docstring, with the marker for that test's
