@@ -388,7 +388,9 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		// between its first and last lines would look: it is taken as
 		// unchanged only when its first and its last line each stand once
 		// (after the previous region), so that no other reading places
-		// them apart.
+		// them apart. A region that drops the lines up to the file's edge
+		// (below) does change something, and is read as its lines stand
+		// together, as any region with a change is.
 		// Without a marker at the snippet's start (end), the file's lines
 		// before (after) the region are lines it removes, under the
 		// deletion rule; where the rule refuses them, the refusal is that
@@ -408,7 +410,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		L := len(r.Lines)
 		_, _, e1 := locate(content, fl, r.Lines[0], cursor, -1, opt)
 		_, _, e2 := locate(content, fl, strings.TrimSuffix(r.Lines[L-1], "\n")+"\n", cursor, -1, opt)
-		if L > 1 && (e1 != nil || e2 != nil) && pairsElsewhere(fl, r, cursor, h.line) {
+		if edge == nil && L > 1 && (e1 != nil || e2 != nil) && pairsElsewhere(fl, r, cursor, h.line) {
 			return nil, 0, fail(UnchangedTwice, "it changes nothing, and its first or last line stands more than once in the file, so it could also mean deleting lines between them (graft does not delete lines a snippet does not show): show the change the region makes, or use edit to delete lines")
 		}
 		if edge != nil {

@@ -125,7 +125,10 @@
 // place of its last line pair up, the first before the last (white space
 // at their ends aside), and refused otherwise: a first line that stands
 // again only after the last (a docstring's quotes), or a last line only
-// before the first, reads no other way.
+// before the first, reads no other way. A region without a marker at the
+// snippet's start (end) that stands together short of the file's edge
+// does change something, the lines up to the edge (below), so it is read
+// as its lines stand together, as any region with a change is.
 //
 // Behind anchors that stand exactly, the region's new lines are written
 // as sent: re-indentation applies only where a tier found an indentation
