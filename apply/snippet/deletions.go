@@ -27,17 +27,13 @@ const maxUnaccounted = 2
 // (package doc, part 3): such a region says only that those lines go.
 const maxDropped = 3
 
-// dropsOneRun reports whether a region whose new lines are nk only drops
-// lines: it shows no new line, and what it removes (removed, the indexes
-// of the lines that are not blank) is one run of at most maxDropped
-// lines with no blank line between the first and the last.
-func dropsOneRun(nk []string, removed []int) bool {
-	for _, l := range nk {
-		if strings.TrimSpace(l) != "" {
-			return false
-		}
-	}
-	if len(removed) == 0 || len(removed) > maxDropped {
+// dropsOneRun reports whether a region whose new lines that are not
+// blank are added only drops lines: it shows no new line, and what it
+// removes (removed, the indexes of the lines that are not blank) is one
+// run of at most maxDropped lines with no blank line between the first
+// and the last.
+func dropsOneRun(added []string, removed []int) bool {
+	if len(added) > 0 || len(removed) == 0 || len(removed) > maxDropped {
 		return false
 	}
 	return removed[len(removed)-1]-removed[0] == len(removed)-1
@@ -411,8 +407,15 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		}
 		return true
 	}
+	// The region's new lines that are not blank: what it writes.
+	var regionAdded []string
+	for _, l := range nk {
+		if strings.TrimSpace(l) != "" {
+			regionAdded = append(regionAdded, l)
+		}
+	}
 	budget := maxUnaccounted
-	if dropsOneRun(nk, removed) {
+	if dropsOneRun(regionAdded, removed) {
 		budget = maxDropped
 	}
 	if len(unaccounted) <= budget && len(blocks) == 0 && (!definitionGone(del, like) || wholeDefs()) && !vanished() {
@@ -422,12 +425,6 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		return 0, ""
 	}
 	// The second reading: blocks replaced by a call.
-	var regionAdded []string
-	for _, l := range nk {
-		if strings.TrimSpace(l) != "" {
-			regionAdded = append(regionAdded, l)
-		}
-	}
 	fits := func(k, j int) bool { return inScope(removedScope[removed[k]], scope[j], calls) }
 	if rewritesBlocks(fl.Content(), ok, removed, regionAdded, pool, like, next, vanished, allman, fits) {
 		if r := rows(); len(r) > 0 {
