@@ -87,17 +87,33 @@ func (tx *Tx) editSnippet(path, code string, overwrite bool, version string) err
 // edit_file does, without the disk or git (the snippet accuracy corpus
 // runs it). A refused snippet returns the refusal.
 func MergeSnippet(name string, content []byte, code string, opt matcher.Options) ([]byte, error) {
+	b, _, err := MergeSnippetLocated(name, content, code, opt)
+	return b, err
+}
+
+// MergeSnippetLocated is MergeSnippet with where each region landed, as
+// edit_file's result lists it (its hunks: the lines each region replaced,
+// how it was found, and the lines it removed unshown, Located.Dropped).
+func MergeSnippetLocated(name string, content []byte, code string, opt matcher.Options) ([]byte, []Located, error) {
 	s := snippet.ParseFile(name, code, content)
 	if s.Markers == 0 {
-		return nil, invalidf("", "", "the snippet has no marker")
+		return nil, nil, invalidf("", "", "the snippet has no marker")
 	}
 	changes, err := snippet.Plan(content, s, opt)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(changes) == 0 {
 		// As edit_file refuses it.
-		return nil, invalidf("", "", "every region of the snippet already stands in the file: the edit changes nothing")
+		return nil, nil, invalidf("", "", "every region of the snippet already stands in the file: the edit changes nothing")
 	}
-	return textedit.Splice(content, changes)
+	b, err := textedit.Splice(content, changes)
+	if err != nil {
+		return nil, nil, err
+	}
+	locs := make([]Located, len(changes))
+	for i, c := range changes {
+		locs[i] = c.Location()
+	}
+	return b, locs, nil
 }

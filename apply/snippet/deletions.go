@@ -46,8 +46,11 @@ func dropsOneRun(added []string, removed []int) bool {
 // headAt (0-based) on; others is how many more brackets the other regions
 // open than they close, otherComments how many more block comments
 // (pairDelta). It returns why the region is refused (0 and ""
-// when it may delete what it does).
-func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, poolAt, others, otherComments int, prose bool, used func(name string) bool) (Reason, string) {
+// when it may delete what it does), and, where it may, the file lines
+// (0-based) it removes that nothing in the snippet accounts for: the
+// lines with a name left over by both readings (the deletion the
+// result reports, as a forgotten marker would leave it too).
+func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, poolAt, others, otherComments int, prose bool, used func(name string) bool) (Reason, string, []int) {
 	var old []string
 	for i := from; i < to && i < fl.Count(); i++ {
 		old = append(old, string(fl.Text(i+1)))
@@ -101,7 +104,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		pi, pj = p[0]+1, p[1]+1
 	}
 	if len(removed) == 0 {
-		return 0, ""
+		return 0, "", nil
 	}
 	deletes := func(why string, lines []int) string {
 		ls := make([]string, len(lines))
@@ -140,14 +143,14 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		}
 	}
 	if why := cutOpening(ok, removed, nk, before, next, body); why != "" {
-		return CutsBlock, why
+		return CutsBlock, why, nil
 	}
 	stack := stackAt(fl, from) // the definitions open at the region (scopes copies it)
 	if d, l := adoptsBody(fl, to, ok, nk, pairs, removed, stack); d != "" {
-		return CutsBlock, deletes(fmt.Sprintf("and a new definition, %s, takes over lines of %s, which stays: %q", d, scopeName(l.old), l.line), removed)
+		return CutsBlock, deletes(fmt.Sprintf("and a new definition, %s, takes over lines of %s, which stays: %q", d, scopeName(l.old), l.line), removed), nil
 	}
 	if prose && fences(ok)%2 != fences(nk)%2 {
-		return UnpairedBrackets, deletes("and they open or close a code fence that the lines in their place do not", removed)
+		return UnpairedBrackets, deletes("and they open or close a code fence that the lines in their place do not", removed), nil
 	}
 	if !prose && brackets(ok)-brackets(nk)+others != 0 {
 		who, n := "they", brackets(ok)-brackets(nk)
@@ -159,14 +162,14 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		if n < 0 {
 			verb, n = "close", -n
 		}
-		return UnpairedBrackets, deletes(fmt.Sprintf("and %s %s %d more bracket(s) than the lines in their place", who, verb, n), removed)
+		return UnpairedBrackets, deletes(fmt.Sprintf("and %s %s %d more bracket(s) than the lines in their place", who, verb, n), removed), nil
 	}
 	if !prose && comments(ok)-comments(nk)+otherComments != 0 {
 		// A comment's opening or closing line dropped with the code
 		// beside it, its other end kept: the lines between would turn
 		// into comment, or out of it (a marker forgotten from inside a
 		// doc comment down to the code it describes).
-		return UnpairedBrackets, deletes("and they open or close a block comment (/* */) that the lines in their place do not", removed)
+		return UnpairedBrackets, deletes("and they open or close a block comment (/* */) that the lines in their place do not", removed), nil
 	}
 	// The lines that may still use what removed lines declare: the
 	// region's own and every new line, each in its scope.
@@ -182,7 +185,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	// removed (part 4): what stays of the two comments reads as one.
 	if !prose {
 		if k := joinsComments(del); k >= 0 && !closesThenOpens(nk) {
-			return UnpairedBrackets, deletes("and they end a block comment and begin another, with code between them: what stays of the two comments would read as one", []int{removed[k]})
+			return UnpairedBrackets, deletes("and they end a block comment and begin another, with code between them: what stays of the two comments would read as one", []int{removed[k]}), nil
 		}
 	}
 	removedScope, _ := scopes(ok, stack)
@@ -345,8 +348,8 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		}
 		return out
 	}
-	refuseRows := func(rows []int) (Reason, string) {
-		return DeletesUnlike, deletes("and a new line of the shape of one of them, with its block changed too, does not keep what tells it apart from the lines like it (or only extends it): it reads as another one beside it", rows)
+	refuseRows := func(rows []int) (Reason, string, []int) {
+		return DeletesUnlike, deletes("and a new line of the shape of one of them, with its block changed too, does not keep what tells it apart from the lines like it (or only extends it): it reads as another one beside it", rows), nil
 	}
 	var unaccounted, blocks []int
 	newBlock := false // a new line of the region opens a block
@@ -385,7 +388,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	}
 	if prose {
 		if g := headingsGone(fl, from, ok, removed, like, nk, removedAt); len(g) > 0 {
-			return DeletesUnlike, deletes("and a heading among them reads like no new line", g)
+			return DeletesUnlike, deletes("and a heading among them reads like no new line", g), nil
 		}
 	}
 	// wholeDefs: every definition gone is gone whole (its block removed
@@ -422,15 +425,15 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		if r := rows(); len(r) > 0 {
 			return refuseRows(r)
 		}
-		return 0, ""
+		return 0, "", atFile(from, unaccounted)
 	}
 	// The second reading: blocks replaced by a call.
 	fits := func(k, j int) bool { return inScope(removedScope[removed[k]], scope[j], calls) }
-	if rewritesBlocks(fl.Content(), ok, removed, regionAdded, pool, like, next, vanished, allman, fits) {
+	if rewrites, left := rewritesBlocks(fl.Content(), ok, removed, regionAdded, pool, like, next, vanished, allman, fits); rewrites {
 		if r := rows(); len(r) > 0 {
 			return refuseRows(r)
 		}
-		return 0, ""
+		return 0, "", atFile(from, left)
 	}
 	switch {
 	case definitionGone(del, like):
@@ -440,13 +443,23 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 				defs = append(defs, removed[k])
 			}
 		}
-		return DeletesUnlike, deletes("and no new line defines what they define", defs)
+		return DeletesUnlike, deletes("and no new line defines what they define", defs), nil
 	case len(blocks) > 0:
-		return DeletesUnlike, deletes("and a block among them is gone with new lines in its place that read like none of it", blocks)
+		return DeletesUnlike, deletes("and a block among them is gone with new lines in its place that read like none of it", blocks), nil
 	case len(unaccounted) <= budget:
-		return DeletesUnlike, deletes("and they declare a name that new lines still use", removed)
+		return DeletesUnlike, deletes("and they declare a name that new lines still use", removed), nil
 	}
-	return DeletesUnlike, deletes(fmt.Sprintf("and %d of them are like none of the snippet's new lines", len(unaccounted)), unaccounted)
+	return DeletesUnlike, deletes(fmt.Sprintf("and %d of them are like none of the snippet's new lines", len(unaccounted)), unaccounted), nil
+}
+
+// atFile is the lines ls (indexes of the lines a region replaces, from
+// file line from on, 0-based) as file lines (0-based).
+func atFile(from int, ls []int) []int {
+	var out []int
+	for _, i := range ls {
+		out = append(out, from+i)
+	}
+	return out
 }
 
 // definitionGone reports whether a removed definition line (del, paired

@@ -34,10 +34,12 @@ const maxVanished = maxUnaccounted
 // declaration is of a name still used, and at most maxVanished removed
 // lines vanish: those outside the run from the first accounted line to the
 // last (a forgotten marker leaves its lines at one end), and those inside
-// it with a name that are not accounted for.
-func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []string, like []int, next string, declGone func() bool, allman map[int]bool, fits func(k, j int) bool) bool {
+// it with a name that are not accounted for. With it, it returns the
+// removed lines with a name that stay unaccounted for (indexes of ok),
+// inside the run or outside it.
+func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []string, like []int, next string, declGone func() bool, allman map[int]bool, fits func(k, j int) bool) (bool, []int) {
 	if len(removed) == 0 {
-		return true
+		return true, nil
 	}
 	del := make([]string, len(removed))
 	for k, i := range removed {
@@ -208,7 +210,7 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 	first, last := -1, -1
 	for k, d := range del {
 		if !acc[k] && definitionRE().MatchString(d) {
-			return false
+			return false, nil
 		}
 		if acc[k] {
 			if first < 0 {
@@ -218,23 +220,27 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 		}
 	}
 	if brackets(del) != brackets(added) {
-		return false
+		return false, nil
 	}
 	if declGone() {
-		return false
+		return false, nil
 	}
 	if first < 0 {
 		// Nothing of the snippet reads like the removed lines: the
 		// line-for-line reading has judged them already.
-		return false
+		return false, nil
 	}
 	vanished := first + len(del) - 1 - last
-	for k := first; k <= last; k++ {
+	var left []int
+	for k := range del {
 		if !acc[k] && counts(del[k], false) {
-			vanished++
+			left = append(left, removed[k])
+			if first <= k && k <= last {
+				vanished++
+			}
 		}
 	}
-	return vanished <= maxVanished
+	return vanished <= maxVanished, left
 }
 
 // declRE matches a line that declares names: Go's "a, b :=", "var a",

@@ -65,6 +65,9 @@ type placed struct {
 	// has no marker there): where the deletion rule refuses the region,
 	// this is its refusal.
 	edge *refusal
+	// dropped is the file lines (0-based) the region removes that nothing
+	// in the snippet accounts for (checkDeletions), which the result names.
+	dropped []int
 }
 
 // change is the region as the one located-change value (internal/textedit),
@@ -72,7 +75,29 @@ type placed struct {
 func (p placed) change(content []byte) textedit.Change {
 	return textedit.Change{Start: p.start, End: p.end, New: textedit.WithEOL(p.text, textedit.EOL(content, p.start)),
 		Edit: fmt.Sprintf("region %d", p.region+1), Desc: fmt.Sprintf("lines %d-%d", p.line, p.last),
-		Line: p.line, EndLine: p.last, Method: string(p.tier), Similarity: p.similarity}
+		Line: p.line, EndLine: p.last, Method: string(p.tier), Similarity: p.similarity, Dropped: lineList(p.dropped)}
+}
+
+// lineList names file lines (0-based) as a reader counts them, runs
+// joined: "7, 9-10" ("" for none).
+func lineList(ls []int) string {
+	var b strings.Builder
+	for k := 0; k < len(ls); {
+		j := k
+		for j+1 < len(ls) && ls[j+1] == ls[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		if j > k {
+			fmt.Fprintf(&b, "%d-%d", ls[k]+1, ls[j]+1)
+		} else {
+			fmt.Fprintf(&b, "%d", ls[k]+1)
+		}
+		k = j + 1
+	}
+	return b.String()
 }
 
 // refusal is a refused region as the planner finds it: which, why, and
@@ -182,7 +207,9 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	}
 	for i, r := range out {
 		others, otherComments := total-deltas[i][0], totalComments-deltas[i][1]
-		if kind, why := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, poolAt[i], others, otherComments, s.Prose, used); kind != 0 {
+		kind, why, dropped := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, poolAt[i], others, otherComments, s.Prose, used)
+		out[i].dropped = dropped
+		if kind != 0 {
 			if r.edge != nil {
 				return nil, r.edge.err(s.Marker)
 			}

@@ -36,7 +36,9 @@ var reasons = map[string]Reason{"NoAnchor": NoAnchor, "AnchorTwice": AnchorTwice
 // TestTable runs testdata/*.txtar: sections content, snippet and want (or
 // the comment's "refuse: notfound|ambiguous|deletes|ends", "why:" naming
 // the Reason, and "reason:", a part of the message); "file:" names the
-// file the snippet is for (prose or code).
+// file the snippet is for (prose or code); "dropped:" the lines a landed
+// snippet removes unshown, as its changes name them ("region 1: 7, 9-10";
+// "none").
 func TestTable(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
 	if len(files) == 0 {
@@ -81,6 +83,17 @@ func TestTable(t *testing.T) {
 			}
 			if got := apply(sec["content"], reps); got != sec["want"] {
 				t.Fatalf("got\n%s\nwant\n%s", got, sec["want"])
+			}
+			if want, ok := opts["dropped"]; ok {
+				var got []string
+				for _, r := range reps {
+					if r.Dropped != "" {
+						got = append(got, r.Edit+": "+r.Dropped)
+					}
+				}
+				if g := strings.Join(got, "; "); g != strings.TrimPrefix(want, "none") {
+					t.Fatalf("dropped %q, want %q", g, want)
+				}
 			}
 		})
 	}

@@ -126,6 +126,14 @@ func summarizeFiles(b *strings.Builder, m map[string]any, files []any) {
 			fmt.Fprintf(b, " [%slocated by %s at line %d, similarity %.2f]", editPrefix(h["edit"]), how, num(h["line"]), h["similarity"])
 		}
 		b.WriteByte('\n')
+		for _, hv := range asSlice(f["hunks"]) {
+			if h, _ := hv.(map[string]any); h != nil {
+				d, _ := h["dropped"].(string)
+				e, _ := h["edit"].(string)
+				p, _ := f["path"].(string)
+				b.WriteString(droppedWarning(p, e, d, dry))
+			}
+		}
 		if sv, ok := f["syntax"].(map[string]any); ok {
 			// The report as the engine made it, read back from the JSON, so
 			// that it reads exactly as on the CLI.
@@ -255,6 +263,24 @@ func syntaxWarning(rep *syntax.Report, dryRun bool) string {
 		s = strings.Replace(s, ": the edit adds ", ": the edit would add ", 1)
 	}
 	return "warning: " + s + "\n"
+}
+
+// droppedWarning is what a person or a model must read of the lines an
+// operation (a snippet's region, edit) of file path removed without
+// showing them or anything like them (dropped, as Location.Dropped names
+// them): a deletion the snippet implies, which a forgotten marker implies
+// too. It is "" when there are none. The CLI prints it on stderr; the MCP
+// server puts it in the result's text.
+func droppedWarning(path, edit, dropped string, dryRun bool) string {
+	if dropped == "" {
+		return ""
+	}
+	verb, after := "removed", "undo this call and send"
+	if dryRun {
+		verb, after = "would remove", "send"
+	}
+	return fmt.Sprintf("warning: %s: %s%s line(s) %s of the file as it was, which the snippet does not show and nothing in it reads like: if they should stay, %s a marker where they are\n",
+		path, editPrefix(edit), verb, dropped, after)
 }
 
 // textDiffBytes bounds the diff in a result's text: a model reads the

@@ -132,8 +132,8 @@ func (p *progressBar) stop() {
 }
 
 // call runs a tool on the engine for the CLI; the progress bar, if any,
-// is gone when it returns, and what the result warns of (syntax errors
-// that --check=warn let land) is on stderr.
+// is gone when it returns, and what the result warns of (lines a snippet
+// removed unshown, syntax errors that --check=warn let land) is on stderr.
 func (c *Context) call(e *apply.Engine, tool string, args json.RawMessage) (any, error) {
 	res, err := e.Call(c.context(), tool, args)
 	if c.bar != nil {
@@ -141,6 +141,9 @@ func (c *Context) call(e *apply.Engine, tool string, args json.RawMessage) (any,
 	}
 	if l, ok := res.(interface{ Landed() *apply.Landing }); ok && err == nil {
 		for _, f := range l.Landed().Files {
+			for _, h := range f.Hunks {
+				fmt.Fprint(c.Stderr, droppedWarning(f.Path, h.Edit, h.Dropped, l.Landed().DryRun))
+			}
 			if w := syntaxWarning(f.Syntax, l.Landed().DryRun); w != "" {
 				fmt.Fprint(c.Stderr, w)
 			}

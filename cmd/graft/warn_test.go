@@ -113,3 +113,46 @@ func TestMCPTextClipsABigDiff(t *testing.T) {
 	}
 	s.closeWait()
 }
+
+// A snippet that removes lines it does not show, nothing in it like them
+// (a deletion it implies, as a forgotten marker implies one too), lands,
+// and its result names those lines on every face: the hunk's dropped
+// field, stderr on the CLI, the text content over MCP. One that shows
+// every line it changes names none.
+func TestDroppedLinesReachTheCaller(t *testing.T) {
+	const file = "'use strict'\n\nvar log = require('./log')\nvar a = require('./a')\nvar b = require('./b')\nvar path = require('path')\n\nmodule.exports = path.basename\n"
+	drop := map[string]any{"target_file": "r.js", "code_edit": "var log = require('./log')\nvar path = require('path')\n// ... existing code ...\n"}
+	drop["code_edit"] = "// ... existing code ...\n" + drop["code_edit"].(string)
+	shown := map[string]any{"target_file": "r.js", "code_edit": "// ... existing code ...\nvar a = require('./a')\nvar b = require('./lib/b')\nvar path = require('path')\n// ... existing code ...\n"}
+	const want = "warning: r.js: region 1 removed line(s) 4-5 of the file as it was, which the snippet does not show and nothing in it reads like"
+
+	for _, c := range []struct {
+		name string
+		args map[string]any
+		want bool
+	}{{"dropped", drop, true}, {"shown", shown, false}} {
+		raw, _ := json.Marshal(c.args)
+		dir := gitRepo(t, map[string]string{"r.js": file})
+		var out, errb bytes.Buffer
+		if code := Main([]string{"-C", dir, "call", "edit_file", string(raw)}, strings.NewReader(""), &out, &errb); code != exitApplied {
+			t.Fatalf("%s: exit %d: %s", c.name, code, errb.String())
+		}
+		if got := strings.Contains(errb.String(), want); got != c.want {
+			t.Errorf("%s: stderr has the warning %v, want %v:\n%s", c.name, got, c.want, errb.String())
+		}
+		if got := strings.Contains(out.String(), `"dropped": "4-5"`); got != c.want {
+			t.Errorf("%s: result has dropped 4-5 %v, want %v:\n%s", c.name, got, c.want, out.String())
+		}
+
+		dir = gitRepo(t, map[string]string{"r.js": file})
+		s := startMCP(t, dir, "--tools", "snippets")
+		res, _ := s.call("edit_file", c.args, nil)
+		if res["isError"] == true {
+			t.Fatalf("%s: mcp: refused: %s", c.name, text(res))
+		}
+		if got := strings.Contains(text(res), want); got != c.want {
+			t.Errorf("%s: mcp text has the warning %v, want %v:\n%s", c.name, got, c.want, text(res))
+		}
+		s.closeWait()
+	}
+}

@@ -27,6 +27,11 @@ type Location struct {
 	// Symbol is the full name path of the declaration an edit by symbol
 	// took when the caller named it otherwise (a method by its own name).
 	Symbol string `json:"symbol,omitempty"`
+	// Dropped names the lines of the text (as Line does: "7, 9-10") that
+	// the operation removed without showing them or anything like them:
+	// a snippet's region may so delete a line or two, and a marker the
+	// model forgot deletes lines so too, so the caller is told which.
+	Dropped string `json:"dropped,omitempty"`
 }
 
 // Change is the one located-change value: replace the bytes [Start, End)
@@ -48,22 +53,24 @@ type Change struct {
 	// "lines", a fuzzy tier, ...; "" for a change that completes another
 	// of the same operation); Similarity 1 unless a fuzzy tier found it;
 	// Reindented how its new lines were re-indented, if they were;
-	// Symbol the declaration's full path when named otherwise.
+	// Symbol the declaration's full path when named otherwise; Dropped the
+	// lines it removed unshown (Location.Dropped).
 	Line, EndLine int
 	Method        string
 	Similarity    float64
 	Reindented    string
 	Symbol        string
+	Dropped       string
 }
 
 // Location is the change's record for a result.
 func (c Change) Location() Location {
-	return Location{Edit: c.Edit, Line: c.Line, EndLine: c.EndLine, Method: c.Method, Similarity: c.Similarity, Reindented: c.Reindented, Symbol: c.Symbol}
+	return Location{Edit: c.Edit, Line: c.Line, EndLine: c.EndLine, Method: c.Method, Similarity: c.Similarity, Reindented: c.Reindented, Symbol: c.Symbol, Dropped: c.Dropped}
 }
 
 // Located returns c with its Location set from l (l's Edit included).
 func (c Change) Located(l Location) Change {
-	c.Edit, c.Line, c.EndLine, c.Method, c.Similarity, c.Reindented, c.Symbol = l.Edit, l.Line, l.EndLine, l.Method, l.Similarity, l.Reindented, l.Symbol
+	c.Edit, c.Line, c.EndLine, c.Method, c.Similarity, c.Reindented, c.Symbol, c.Dropped = l.Edit, l.Line, l.EndLine, l.Method, l.Similarity, l.Reindented, l.Symbol, l.Dropped
 	return c
 }
 

@@ -340,9 +340,18 @@ func (v View) notebookBytes(changes []Change) ([]Change, error) {
 			src = strings.TrimSuffix(src, "\n")
 		}
 		first := changes[i]
+		// The lines any of the cell's changes dropped unshown, each
+		// change's in the view's lines, as they were named.
+		var dropped []string
+		for _, d := range changes[i:j] {
+			if d.Dropped != "" {
+				dropped = append(dropped, d.Dropped)
+			}
+		}
 		out = append(out, Change{Start: len(v.Prefix) + cell.ValStart, End: len(v.Prefix) + cell.ValEnd,
 			New: v.nb.SourceJSON(v.body, cell, src), Edit: first.Edit, Desc: first.Desc,
-			Line: first.Line, EndLine: first.EndLine, Method: first.Method, Similarity: first.Similarity, Reindented: first.Reindented, Symbol: first.Symbol})
+			Line: first.Line, EndLine: first.EndLine, Method: first.Method, Similarity: first.Similarity, Reindented: first.Reindented, Symbol: first.Symbol,
+			Dropped: strings.Join(dropped, ", ")})
 		i = j
 	}
 	return out, nil
