@@ -70,7 +70,8 @@ var snippetSources = sync.OnceValues(func() ([][2]string, error) {
 // line edited so that it keeps its names), lands as the literal merge,
 // byte for byte: its new lines as sent, whatever their indentation
 // (behind anchors that stand exactly there is no shift to apply: tabs
-// sent as spaces stay spaces).
+// sent as spaces stay spaces); and its result names no line as removed
+// unshown.
 func FuzzEditFileLiteralMerge(f *testing.F) { fuzzLiteralMerge(f, false) }
 
 // FuzzEditFileLiteralMergeCRLF is FuzzEditFileLiteralMerge on the file
@@ -112,8 +113,17 @@ func fuzzLiteralMerge(f *testing.F, crlf bool) {
 			t.Fatal(err)
 		}
 		args, _ := json.Marshal(map[string]any{"target_file": name, "code_edit": code})
-		if _, err := eng.Call(context.Background(), "edit_file", args); err != nil {
+		res, err := eng.Call(context.Background(), "edit_file", args)
+		if err != nil {
 			t.Fatalf("refused: %v\nsnippet:\n%s", err, code)
+		}
+		// It drops no line it does not show, so it names none.
+		for _, f := range res.(*apply.Landing).Files {
+			for _, h := range f.Hunks {
+				if h.Dropped != "" {
+					t.Fatalf("snippet:\n%s\nnamed lines %s as removed unshown", code, h.Dropped)
+				}
+			}
 		}
 		got, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {

@@ -45,6 +45,28 @@ var importFormRE = sync.OnceValue(func() *regexp.Regexp {
 // assignment at the margin too). A name imported "as" another binds the
 // other.
 func binds(l string, python bool) []string {
+	out := importNames(l)
+	if m := marginAssignRE().FindStringSubmatch(l); m != nil {
+		out = append(out, m[1])
+	} else if python {
+		if m := marginBareRE().FindStringSubmatch(l); m != nil && len(m[1]) >= 2 {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// importNames is the names line l imports (importFormRE): a module's or
+// package's (its first element: os of os.path, isatty of go-isatty), or
+// the name it is imported as; of two characters or more.
+func importNames(l string) []string {
+	if !strings.Contains(l, "import") && !strings.Contains(l, "require") && !strings.Contains(l, `"`) {
+		return nil
+	}
+	m := importFormRE().FindStringSubmatch(l)
+	if m == nil {
+		return nil
+	}
 	var out []string
 	add := func(list string) {
 		for _, part := range strings.Split(list, ",") {
@@ -63,32 +85,21 @@ func binds(l string, python bool) []string {
 			}
 		}
 	}
-	if strings.Contains(l, "import") || strings.Contains(l, "require") || strings.Contains(l, `"`) {
-		if m := importFormRE().FindStringSubmatch(l); m != nil {
-			switch {
-			case m[1] != "":
-				add(m[1])
-			case m[2] != "":
-				add(m[2])
-			case m[3] != "" || m[4] != "" || m[5] != "":
-				add(m[3])
-				add(m[4])
-				add(m[5])
-			case m[6] != "":
-				add(m[6])
-			case m[7] != "":
-				add(m[7])
-			default:
-				add(m[8])
-			}
-		}
-	}
-	if m := marginAssignRE().FindStringSubmatch(l); m != nil {
-		out = append(out, m[1])
-	} else if python {
-		if m := marginBareRE().FindStringSubmatch(l); m != nil && len(m[1]) >= 2 {
-			out = append(out, m[1])
-		}
+	switch {
+	case m[1] != "":
+		add(m[1])
+	case m[2] != "":
+		add(m[2])
+	case m[3] != "" || m[4] != "" || m[5] != "":
+		add(m[3])
+		add(m[4])
+		add(m[5])
+	case m[6] != "":
+		add(m[6])
+	case m[7] != "":
+		add(m[7])
+	default:
+		add(m[8])
 	}
 	return out
 }

@@ -51,7 +51,7 @@ var realFiles = sync.OnceValues(func() ([]string, error) {
 // the regions and at the ends, and that changes the lines between its
 // anchors without dropping any (lines inserted, or a line edited so that
 // it keeps most of its names), lands as the literal merge: the file with
-// just those changes.
+// just those changes; and names no line as removed unshown.
 func FuzzLiteralMerge(f *testing.F) {
 	for i := range 8 {
 		f.Add(uint16(i*29), uint64(i))
@@ -75,6 +75,11 @@ func FuzzLiteralMerge(f *testing.F) {
 		}
 		if got := apply(content, reps); got != want {
 			t.Fatalf("snippet:\n%s\ngot a file that is not the literal merge", code)
+		}
+		for _, r := range reps {
+			if r.Dropped != "" {
+				t.Fatalf("snippet:\n%s\n%s named lines %s as removed unshown, and it removes none", code, r.Edit, r.Dropped)
+			}
 		}
 	})
 }

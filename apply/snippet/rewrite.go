@@ -4,6 +4,7 @@ package snippet
 // call; and how a removed line is read like a new one.
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"strings"
@@ -651,26 +652,21 @@ func passes(l string, free map[string]bool) bool {
 	return 2*len(got) >= len(free)
 }
 
-// importRE matches the names a file imports: Go's import paths (their
-// last element, or the alias), Python's "import a" and "from m import a,
-// b", JavaScript's require and import forms.
-var importRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^\s*(?:import\s+)?(?:([A-Za-z_]\w*)\s+)?"(?:[^"\n]*/)?([A-Za-z_][\w.-]*)"\s*$` +
-		`|^\s*import\s+([A-Za-z_][\w.]*)` + `|^\s*from\s+\S+\s+import\s+\(?([\w, ]+)` +
-		`|(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(` + `|^\s*import\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)` +
-		`|^\s*import\s*\{([^}]*)\}`)
-})
-
-// importedNames is the names content imports (packages, modules): values
-// a block uses that no helper is passed.
+// importedNames is the names content imports (packages, modules), each
+// line read as the deletion rule reads an import (importNames): values a
+// block uses that no helper is passed.
 func importedNames(content []byte) map[string]bool {
 	out := map[string]bool{}
-	for _, m := range importRE().FindAllSubmatch(content, -1) {
-		for _, g := range m[1:] {
-			for _, n := range strings.FieldsFunc(string(g), func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '-' }) {
-				if n = strings.SplitN(n, ".", 2)[0]; n != "" && n != "as" {
-					out[n] = true
-				}
+	for len(content) > 0 {
+		l := content
+		if i := bytes.IndexByte(content, '\n'); i >= 0 {
+			l, content = content[:i], content[i+1:]
+		} else {
+			content = nil
+		}
+		if bytes.Contains(l, []byte("import")) || bytes.Contains(l, []byte("require")) || bytes.IndexByte(l, '"') >= 0 {
+			for _, n := range importNames(string(l)) {
+				out[n] = true
 			}
 		}
 	}

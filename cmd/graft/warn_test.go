@@ -156,3 +156,27 @@ func TestDroppedLinesReachTheCaller(t *testing.T) {
 		s.closeWait()
 	}
 }
+
+// In a dry run the summary says which lines the snippet would remove
+// unshown, read from a real result.
+func TestSummarizeDroppedDryRun(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"r.py": "import os\nimport re\nimport sys\nimport json\n\nprint(os.sep)\n"})
+	e, err := apply.Open(apply.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, _ := json.Marshal(map[string]any{"target_file": "r.py", "code_edit": "import os\nimport json\n# ... existing code ...\n", "dry_run": true})
+	out, err := e.Call(context.Background(), "edit_file", args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := marshalJSON(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := summarize("edit_file", raw)
+	want := "warning: r.py: region 1 would remove line(s) 2-3 of the file as it was, which the snippet does not show and nothing in it reads like: if they should stay, send a marker where they are\n"
+	if !strings.Contains(got, want) {
+		t.Errorf("summary lacks %q:\n%s", want, got)
+	}
+}
