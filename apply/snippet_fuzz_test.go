@@ -70,8 +70,8 @@ var snippetSources = sync.OnceValues(func() ([][2]string, error) {
 // line edited so that it keeps its names), lands as the literal merge,
 // byte for byte: its new lines as sent, whatever their indentation
 // (behind anchors that stand exactly there is no shift to apply: tabs
-// sent as spaces stay spaces); and its result names no line as removed
-// unshown.
+// sent as spaces stay spaces); and its result names as removed unshown
+// no line the merge keeps.
 func FuzzEditFileLiteralMerge(f *testing.F) { fuzzLiteralMerge(f, false) }
 
 // FuzzEditFileLiteralMergeCRLF is FuzzEditFileLiteralMerge on the file
@@ -100,7 +100,7 @@ func fuzzLiteralMerge(f *testing.F, crlf bool) {
 		ls := strings.SplitAfter(content, "\n")
 		ls = ls[:len(ls)-1]
 		rng := rand.New(rand.NewPCG(seed, uint64(pick)))
-		code, want, ok := literalMerge(ls, lang, rng)
+		code, want, replaced, ok := literalMerge(ls, lang, rng)
 		if !ok {
 			return
 		}
@@ -117,11 +117,16 @@ func fuzzLiteralMerge(f *testing.F, crlf bool) {
 		if err != nil {
 			t.Fatalf("refused: %v\nsnippet:\n%s", err, code)
 		}
-		// It drops no line it does not show, so it names none.
+		// Of the lines it names as removed unshown, none is one the
+		// merge keeps: an edited line may be read as a row replaced by
+		// another (its string changed), never an anchor or a line
+		// between regions.
 		for _, f := range res.(*apply.Landing).Files {
 			for _, h := range f.Hunks {
-				if h.Dropped != "" {
-					t.Fatalf("snippet:\n%s\nnamed lines %s as removed unshown", code, h.Dropped)
+				for _, d := range h.DroppedLines() {
+					if !slices.Contains(replaced, d) {
+						t.Fatalf("snippet:\n%s\nnamed line %d as removed unshown, a line the merge keeps", code, d)
+					}
 				}
 			}
 		}
@@ -142,10 +147,10 @@ func fuzzLiteralMerge(f *testing.F, crlf bool) {
 // written as spaces, or two spaces deeper; an edited line gets a suffix on
 // one of its words and, half the time, its tabs written as spaces; or one
 // to three lines are sent re-indented, each tab as two spaces.
-func literalMerge(ls []string, lang string, rng *rand.Rand) (code, want string, ok bool) {
+func literalMerge(ls []string, lang string, rng *rand.Rand) (code, want string, replaced []int, ok bool) {
 	n := len(ls)
 	if n < 12 {
-		return "", "", false
+		return "", "", nil, false
 	}
 	marker := "// ... existing code ...\n"
 	if lang == "py" {
@@ -193,7 +198,7 @@ func literalMerge(ls []string, lang string, rng *rand.Rand) (code, want string, 
 			// change is the indentation.
 			m := 1 + rng.IntN(3)
 			if at+m > n {
-				return "", "", false
+				return "", "", nil, false
 			}
 			tabbed := false
 			for _, l := range ls[at : at+m] {
@@ -202,18 +207,18 @@ func literalMerge(ls []string, lang string, rng *rand.Rand) (code, want string, 
 				lines = append(lines, strings.ReplaceAll(ind, "\t", "  ")+l[len(ind):])
 			}
 			if !tabbed {
-				return "", "", false
+				return "", "", nil, false
 			}
 			a1 = at + m
 		default:
 			old := strings.TrimSuffix(ls[at], "\n")
 			ws := strings.FieldsFunc(old, func(r rune) bool { return r > 0x7f || !wordByte(byte(r)) })
 			if len(ws) == 0 || blank(old) {
-				return "", "", false
+				return "", "", nil, false
 			}
 			word := ws[rng.IntN(len(ws))]
 			if fuzzKeywords[word] {
-				return "", "", false // an edit of a name, not of the syntax
+				return "", "", nil, false // an edit of a name, not of the syntax
 			}
 			i := 0
 			for ; ; i++ {
@@ -232,14 +237,14 @@ func literalMerge(ls []string, lang string, rng *rand.Rand) (code, want string, 
 		}
 		t1 := a1 + tn
 		if t1 > n {
-			return "", "", false
+			return "", "", nil, false
 		}
 		head, tail := ls[h0:at], ls[a1:t1]
 		// Anchors stand once, exactly, and are not blank at their ends
 		// (blank lines at a region's edges belong to the markers).
 		if blank(head[0]) || blank(head[len(head)-1]) || blank(tail[0]) || blank(tail[len(tail)-1]) ||
 			count(head) != 1 || count(tail) != 1 {
-			return "", "", false
+			return "", "", nil, false
 		}
 		b.WriteString(marker)
 		b.WriteString(strings.Join(head, ""))
@@ -248,19 +253,22 @@ func literalMerge(ls []string, lang string, rng *rand.Rand) (code, want string, 
 		w.WriteString(strings.Join(ls[prev:at], ""))
 		w.WriteString(strings.Join(lines, ""))
 		prev, next = a1, t1+1
+		for i := at; i < a1; i++ {
+			replaced = append(replaced, i+1)
+		}
 		regions++
 	}
 	if regions == 0 {
-		return "", "", false
+		return "", "", nil, false
 	}
 	b.WriteString(marker)
 	w.WriteString(strings.Join(ls[prev:], ""))
 	for _, l := range strings.SplitAfter(b.String(), "\n") {
 		if snippet.IsMarker(l) && strings.TrimSpace(l) != strings.TrimSpace(marker) {
-			return "", "", false // a line of the file that reads as a marker
+			return "", "", nil, false // a line of the file that reads as a marker
 		}
 	}
-	return b.String(), w.String(), true
+	return b.String(), w.String(), replaced, true
 }
 
 // firstDiff shows where got and want first differ.

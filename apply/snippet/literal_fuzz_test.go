@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -51,7 +52,9 @@ var realFiles = sync.OnceValues(func() ([]string, error) {
 // the regions and at the ends, and that changes the lines between its
 // anchors without dropping any (lines inserted, or a line edited so that
 // it keeps most of its names), lands as the literal merge: the file with
-// just those changes; and names no line as removed unshown.
+// just those changes; and of the lines it names as removed unshown, each
+// is one the merge replaces (an edited line whose string changed reads
+// as a row replaced by another, not as that row rewritten).
 func FuzzLiteralMerge(f *testing.F) {
 	for i := range 8 {
 		f.Add(uint16(i*29), uint64(i))
@@ -65,7 +68,7 @@ func FuzzLiteralMerge(f *testing.F) {
 		ls := strings.SplitAfter(content, "\n")
 		ls = ls[:len(ls)-1]
 		rng := rand.New(rand.NewPCG(seed, uint64(pick)))
-		code, want, ok := literalSnippet(ls, rng)
+		code, want, replaced, ok := literalSnippet(ls, rng)
 		if !ok {
 			return
 		}
@@ -77,8 +80,10 @@ func FuzzLiteralMerge(f *testing.F) {
 			t.Fatalf("snippet:\n%s\ngot a file that is not the literal merge", code)
 		}
 		for _, r := range reps {
-			if r.Dropped != "" {
-				t.Fatalf("snippet:\n%s\n%s named lines %s as removed unshown, and it removes none", code, r.Edit, r.Dropped)
+			for _, d := range r.Location().DroppedLines() {
+				if !slices.Contains(replaced, d) {
+					t.Fatalf("snippet:\n%s\n%s named line %d as removed unshown, a line the merge keeps", code, r.Edit, d)
+				}
 			}
 		}
 	})
@@ -87,10 +92,10 @@ func FuzzLiteralMerge(f *testing.F) {
 // literalSnippet picks 1 to 3 changes in ls with their anchors and writes
 // the snippet and the expected file; ok is false when the picks do not
 // make a snippet with unique anchors.
-func literalSnippet(ls []string, rng *rand.Rand) (code, want string, ok bool) {
+func literalSnippet(ls []string, rng *rand.Rand) (code, want string, replaced []int, ok bool) {
 	n := len(ls)
 	if n < 12 {
-		return "", "", false
+		return "", "", nil, false
 	}
 	type region struct {
 		h0, at, a1, t1 int // head [h0,at), replaced [at,a1), tail [a1,t1)
@@ -117,19 +122,19 @@ func literalSnippet(ls []string, rng *rand.Rand) (code, want string, ok bool) {
 			old := strings.TrimSuffix(ls[at], "\n")
 			ws := names(old)
 			if len(ws) == 0 {
-				return "", "", false
+				return "", "", nil, false
 			}
 			w := ws[rng.IntN(len(ws))]
 			i := wordAt(old, w)
 			edited := old[:i] + w + "Edited" + old[i+len(w):]
 			if nameOverlap(old, edited) < 0.5 || !sharesLongName(old, edited) {
-				return "", "", false
+				return "", "", nil, false
 			}
 			r.lines, r.a1 = []string{edited + "\n"}, at+1
 		}
 		r.t1 = r.a1 + tn
 		if r.t1 > n {
-			return "", "", false
+			return "", "", nil, false
 		}
 		head, tail := ls[r.h0:r.at], ls[r.a1:r.t1]
 		// Blank lines at a region's edges belong to the code the markers
@@ -137,13 +142,16 @@ func literalSnippet(ls []string, rng *rand.Rand) (code, want string, ok bool) {
 		// places apart (package doc): the anchors' ends are not blank.
 		if blank(head[0]) || blank(head[len(head)-1]) || blank(tail[0]) || blank(tail[len(tail)-1]) ||
 			blockCount(ls, head) != 1 || blockCount(ls, tail) != 1 {
-			return "", "", false
+			return "", "", nil, false
 		}
 		regs = append(regs, r)
+		for i := r.at; i < r.a1; i++ {
+			replaced = append(replaced, i+1)
+		}
 		next = r.t1 + 1
 	}
 	if len(regs) == 0 {
-		return "", "", false
+		return "", "", nil, false
 	}
 	var b, w strings.Builder
 	prev := 0
@@ -166,10 +174,10 @@ func literalSnippet(ls []string, rng *rand.Rand) (code, want string, ok bool) {
 	w.WriteString(strings.Join(ls[prev:], ""))
 	for _, l := range splitKeep(b.String()) {
 		if IsMarker(l) && !strings.HasPrefix(l, "// ... existing code ...") {
-			return "", "", false // a line of the file that reads as a marker
+			return "", "", nil, false // a line of the file that reads as a marker
 		}
 	}
-	return b.String(), w.String(), true
+	return b.String(), w.String(), replaced, true
 }
 
 func leadingSpace(l string) string { return l[:len(l)-len(strings.TrimLeft(l, " \t"))] }

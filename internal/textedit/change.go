@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"unsafe"
 )
 
@@ -32,6 +34,29 @@ type Location struct {
 	// a snippet's region may so delete a line or two, and a marker the
 	// model forgot deletes lines so too, so the caller is told which.
 	Dropped string `json:"dropped,omitempty"`
+}
+
+// DroppedLines is Dropped as line numbers, in order ("7, 9-10" is 7, 9,
+// 10); nil for none.
+func (l Location) DroppedLines() []int {
+	var out []int
+	for _, part := range strings.Split(l.Dropped, ",") {
+		a, b, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		from, err := strconv.Atoi(a)
+		if err != nil {
+			continue
+		}
+		to := from
+		if isRange {
+			if to, err = strconv.Atoi(b); err != nil {
+				continue
+			}
+		}
+		for n := from; n <= to; n++ {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Change is the one located-change value: replace the bytes [Start, End)

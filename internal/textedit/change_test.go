@@ -276,3 +276,15 @@ func checkComposed(t *testing.T, r *rand.Rand, name string, base []byte, steps i
 		t.Fatalf("%s: composed changes make %q, want %q", name, got, text)
 	}
 }
+
+// DroppedLines reads Dropped back as the line numbers it names.
+func TestDroppedLines(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []int
+	}{{"", nil}, {"7", []int{7}}, {"7, 9-10", []int{7, 9, 10}}, {"3-5, 12, 40-41", []int{3, 4, 5, 12, 40, 41}}} {
+		if got := (Location{Dropped: c.in}).DroppedLines(); !slices.Equal(got, c.want) {
+			t.Errorf("%q: %v, want %v", c.in, got, c.want)
+		}
+	}
+}
