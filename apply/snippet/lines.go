@@ -58,10 +58,13 @@ func opens(l string) bool {
 }
 
 // codeOf is a line without its string literals' text and without a
-// comment at its end ("//", or " #"), trimmed.
+// comment at its end ("//", or " #"), trimmed. A URL's "//" after its
+// scheme (https://, in prose, a YAML value or a comment's text) begins no
+// comment: a line with a link does not end at "https:" and so open a
+// block.
 func codeOf(l string) string {
 	l = stringsRE().ReplaceAllString(l, `""`)
-	if i := strings.Index(l, "//"); i >= 0 {
+	if i := commentStart(l); i >= 0 {
 		l = l[:i]
 	}
 	if i := strings.Index(l, " #"); i >= 0 {
@@ -69,6 +72,38 @@ func codeOf(l string) string {
 	}
 	return strings.TrimSpace(l)
 }
+
+// commentStart is where a "//" comment begins in l (-1 for none): the
+// first "//" that is not a URL's, right after a scheme (letters, then
+// ":") and followed by more than white space.
+func commentStart(l string) int {
+	for off := 0; ; {
+		i := strings.Index(l[off:], "//")
+		if i < 0 {
+			return -1
+		}
+		i += off
+		if !afterScheme(l, i) || i+2 == len(l) || l[i+2] == ' ' || l[i+2] == '\t' {
+			return i
+		}
+		off = i + 2
+	}
+}
+
+// afterScheme reports whether l[:i] ends in a URL's scheme: a letter, then
+// letters, digits, "+", "-" or ".", then ":".
+func afterScheme(l string, i int) bool {
+	if i < 2 || l[i-1] != ':' {
+		return false
+	}
+	j := i - 1
+	for j > 0 && (isLetter(l[j-1]) || l[j-1] >= '0' && l[j-1] <= '9' || l[j-1] == '+' || l[j-1] == '-' || l[j-1] == '.') {
+		j--
+	}
+	return j < i-1 && isLetter(l[j]) && (j == 0 || !isNameByte(l[j-1]))
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // withoutTrailingComment is code (codeOf) without a block comment after
 // white space that ends the line or goes on to the next (C's "else {  /*

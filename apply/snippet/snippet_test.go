@@ -668,3 +668,24 @@ func TestComments(t *testing.T) {
 		}
 	}
 }
+
+// A "//" begins a comment unless it is a URL's, after its scheme.
+func TestCommentStart(t *testing.T) {
+	for _, c := range []struct {
+		l    string
+		want int
+	}{
+		{"x := 1 // one", 7},
+		{"url: https://example.com/a", -1},
+		{"see [docs](http://example.com) // and more", 31},
+		{"default:// the rest", 8},
+		{"case 1:// one", 7},
+		{"git+ssh://host/repo", -1},
+		{"a://", 2},
+		{"x_y://z", 4},
+	} {
+		if got := commentStart(c.l); got != c.want {
+			t.Errorf("commentStart(%q) = %d, want %d", c.l, got, c.want)
+		}
+	}
+}

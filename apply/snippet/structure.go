@@ -211,7 +211,7 @@ func fenceLine(l string) bool {
 // the line leaves open counts only after white space, punctuation or the
 // line's start; a "*/" the line did not begin ends one only before white
 // space, the line's end or ";", or after white space; and what follows a
-// line comment ("//") is not read.
+// line comment ("//", not a URL's: commentStart) is not read.
 func comments(ls []string) int {
 	n := 0
 	for _, l := range ls {
@@ -219,7 +219,7 @@ func comments(ls []string) int {
 			continue // most lines: no regular expression to run
 		}
 		t := stringsRE().ReplaceAllString(strings.TrimRight(l, "\r\n"), `""`)
-		if c := strings.Index(t, "//"); c >= 0 && !strings.Contains(t[:c], "/*") {
+		if c := commentStart(t); c >= 0 && !strings.Contains(t[:c], "/*") {
 			t = t[:c] // a line comment, whatever it holds
 		}
 		open, begun, closed := false, false, false // open: a comment begun, and not ended, that counts
