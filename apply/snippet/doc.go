@@ -248,7 +248,9 @@
 // item's identity by half those words, because a list's items are often
 // rewritten together (a tag, [ADD] to [NEW], or a verb changed, the
 // subject kept). Only a comment reads like
-// a comment, but a line commented out ("// x.List()" for "x.List()") is
+// a comment (a C preprocessor line, #define and its kin, is code, as in
+// part 4: "#define bump(c) ..." reads like the function bump it
+// replaces), but a line commented out ("// x.List()" for "x.List()") is
 // that line kept in sight, and reads like it; a definition (func, def, class, function, a name given an
 // arrow function, a named function returned: return function
 // textParser(req, res, next) {, as a middleware factory ends) reads like

@@ -118,6 +118,9 @@ func withoutTrailingComment(code string) string {
 // isComment reports whether a line is a comment line.
 func isComment(l string) bool {
 	t := strings.TrimSpace(l)
+	if strings.HasPrefix(t, "#") && directive(t) {
+		return false // C's preprocessor: code
+	}
 	for _, p := range []string{"//", "#", "/*", "*", "<!--", "--"} {
 		if strings.HasPrefix(t, p) {
 			return true
@@ -131,7 +134,7 @@ func isComment(l string) bool {
 func brackets(ls []string) int {
 	n := 0
 	for _, l := range ls {
-		if isComment(l) && !directive(l) {
+		if isComment(l) {
 			continue
 		}
 		for _, r := range codeOf(l) {
