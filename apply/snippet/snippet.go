@@ -75,29 +75,7 @@ type placed struct {
 func (p placed) change(content []byte) textedit.Change {
 	return textedit.Change{Start: p.start, End: p.end, New: textedit.WithEOL(p.text, textedit.EOL(content, p.start)),
 		Edit: fmt.Sprintf("region %d", p.region+1), Desc: fmt.Sprintf("lines %d-%d", p.line, p.last),
-		Line: p.line, EndLine: p.last, Method: string(p.tier), Similarity: p.similarity, Dropped: lineList(p.dropped)}
-}
-
-// lineList names file lines (0-based) as a reader counts them, runs
-// joined: "7, 9-10" ("" for none).
-func lineList(ls []int) string {
-	var b strings.Builder
-	for k := 0; k < len(ls); {
-		j := k
-		for j+1 < len(ls) && ls[j+1] == ls[j]+1 {
-			j++
-		}
-		if b.Len() > 0 {
-			b.WriteString(", ")
-		}
-		if j > k {
-			fmt.Fprintf(&b, "%d-%d", ls[k]+1, ls[j]+1)
-		} else {
-			fmt.Fprintf(&b, "%d", ls[k]+1)
-		}
-		k = j + 1
-	}
-	return b.String()
+		Line: p.line, EndLine: p.last, Method: string(p.tier), Similarity: p.similarity, Dropped: textedit.LineList(p.dropped)}
 }
 
 // refusal is a refused region as the planner finds it: which, why, and

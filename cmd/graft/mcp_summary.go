@@ -113,8 +113,13 @@ func summarizeFiles(b *strings.Builder, m map[string]any, files []any) {
 		if n := num(f["replacements"]); n > 1 {
 			fmt.Fprintf(b, ", %d replacements", n)
 		}
+		var dropped strings.Builder // each hunk's warning of lines removed unshown, after the line
 		for _, hv := range asSlice(f["hunks"]) {
 			h, _ := hv.(map[string]any)
+			d, _ := h["dropped"].(string)
+			e, _ := h["edit"].(string)
+			p, _ := f["path"].(string)
+			dropped.WriteString(droppedWarning(p, e, d, dry))
 			if sym, _ := h["symbol"].(string); sym != "" {
 				// A declaration named otherwise (a method by its own name).
 				fmt.Fprintf(b, " [%ssymbol: %s]", editPrefix(h["edit"]), sym)
@@ -126,14 +131,7 @@ func summarizeFiles(b *strings.Builder, m map[string]any, files []any) {
 			fmt.Fprintf(b, " [%slocated by %s at line %d, similarity %.2f]", editPrefix(h["edit"]), how, num(h["line"]), h["similarity"])
 		}
 		b.WriteByte('\n')
-		for _, hv := range asSlice(f["hunks"]) {
-			if h, _ := hv.(map[string]any); h != nil {
-				d, _ := h["dropped"].(string)
-				e, _ := h["edit"].(string)
-				p, _ := f["path"].(string)
-				b.WriteString(droppedWarning(p, e, d, dry))
-			}
-		}
+		b.WriteString(dropped.String())
 		if sv, ok := f["syntax"].(map[string]any); ok {
 			// The report as the engine made it, read back from the JSON, so
 			// that it reads exactly as on the CLI.

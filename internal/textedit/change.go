@@ -36,6 +36,29 @@ type Location struct {
 	Dropped string `json:"dropped,omitempty"`
 }
 
+// LineList names lines (0-based, in order) as Dropped does, as a reader
+// counts them, runs joined: "7, 9-10" ("" for none). DroppedLines reads
+// it back.
+func LineList(ls []int) string {
+	var b strings.Builder
+	for k := 0; k < len(ls); {
+		j := k
+		for j+1 < len(ls) && ls[j+1] == ls[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		if j > k {
+			fmt.Fprintf(&b, "%d-%d", ls[k]+1, ls[j]+1)
+		} else {
+			fmt.Fprintf(&b, "%d", ls[k]+1)
+		}
+		k = j + 1
+	}
+	return b.String()
+}
+
 // DroppedLines is Dropped as line numbers, in order ("7, 9-10" is 7, 9,
 // 10); nil for none.
 func (l Location) DroppedLines() []int {

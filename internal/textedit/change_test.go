@@ -277,7 +277,8 @@ func checkComposed(t *testing.T, r *rand.Rand, name string, base []byte, steps i
 	}
 }
 
-// DroppedLines reads Dropped back as the line numbers it names.
+// DroppedLines reads Dropped back as the line numbers it names, and
+// LineList writes them so.
 func TestDroppedLines(t *testing.T) {
 	for _, c := range []struct {
 		in   string
@@ -285,6 +286,13 @@ func TestDroppedLines(t *testing.T) {
 	}{{"", nil}, {"7", []int{7}}, {"7, 9-10", []int{7, 9, 10}}, {"3-5, 12, 40-41", []int{3, 4, 5, 12, 40, 41}}} {
 		if got := (Location{Dropped: c.in}).DroppedLines(); !slices.Equal(got, c.want) {
 			t.Errorf("%q: %v, want %v", c.in, got, c.want)
+		}
+		var zero []int // LineList takes 0-based lines
+		for _, n := range c.want {
+			zero = append(zero, n-1)
+		}
+		if got := LineList(zero); got != c.in {
+			t.Errorf("LineList(%v) = %q, want %q", zero, got, c.in)
 		}
 	}
 }
