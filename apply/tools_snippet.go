@@ -19,7 +19,8 @@ comment syntax ("// ... existing code ...", "# ... existing code ..."). Each reg
 with a few unchanged lines that anchor it; the lines between become the region's lines. No marker at
 the start (end) means the snippet starts (ends) where the file does; no marker at all replaces the
 whole file, allowed for a new file or with overwrite. A region whose anchors stand nowhere or twice,
-or that would delete lines you did not show, is refused with the reason.`
+or that would delete lines you did not show, is refused with the reason; a line or two it drops
+unshown is named in a warning: to keep them, undo and add a marker.`
 
 // EditFileRequest is the input of edit_file (the Cursor/Morph convention).
 type EditFileRequest struct {
