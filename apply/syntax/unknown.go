@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The rule for words the checker cannot read: see "What a compiler may
@@ -29,8 +30,10 @@ func wordSet(s string) map[string]bool {
 }
 
 // cKeywords are C's and C++'s reserved words, which no macro replaces in
-// code a project compiles.
-var cKeywords = wordSet(`auto break case char const continue default do double else enum extern float for goto if inline int
+// code a project compiles; the set is made at first use, not at every
+// process's start.
+var cKeywords = sync.OnceValue(func() map[string]bool {
+	return wordSet(`auto break case char const continue default do double else enum extern float for goto if inline int
 long register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while
 _Alignas _Alignof _Atomic _Bool _Complex _Generic _Imaginary _Noreturn _Static_assert _Thread_local
 bool true false nullptr alignas alignof static_assert thread_local typeof typeof_unqual constexpr
@@ -38,6 +41,7 @@ class namespace template typename public private protected virtual friend operat
 using explicit mutable override final noexcept decltype concept requires co_await co_return co_yield consteval
 constinit export import module dynamic_cast static_cast reinterpret_cast const_cast typeid wchar_t char8_t
 char16_t char32_t and or not xor bitand bitor compl and_eq or_eq not_eq xor_eq asm defined`)
+})
 
 var (
 	cWords = &wordRule{preprocessor: true}
@@ -173,7 +177,7 @@ func candidates(rule *wordRule, src []byte, d diag) []span {
 	for _, w := range words(src, from, to) {
 		word := src[w.start:w.end]
 		switch {
-		case rule.preprocessor && !cKeywords[string(word)]:
+		case rule.preprocessor && !cKeywords()[string(word)]:
 			out = append(out, w)
 			if end, ok := callEnd(src, w.end); ok {
 				out = append(out, span{w.start, end})

@@ -70,7 +70,7 @@ func (b *bigCalls) takeArgs(t uint64) ([]byte, bool) {
 
 // marker is the JSON string the SDK encodes in place of ticket t's result.
 func (b *bigCalls) marker(t uint64) []byte {
-	return []byte(`"graft-structured-content:` + markerNonce + ":" + strconv.FormatUint(t, 10) + `"`)
+	return []byte(`"graft-structured-content:` + markerNonce() + ":" + strconv.FormatUint(t, 10) + `"`)
 }
 
 // putResult keeps ticket t's structured result and returns the marker to

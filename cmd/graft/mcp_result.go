@@ -10,6 +10,7 @@ import (
 	"io"
 	"reflect"
 	"slices"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -44,12 +45,15 @@ const (
 	pieceHunks     = 1000
 )
 
-// markerNonce makes markers no text of a call can hold.
-var markerNonce = func() string {
+// markerNonce makes markers no text of a call can hold. It is drawn at
+// first use: drawn at start-up, it set crypto/rand up in every graft
+// process, most of which never serve MCP, which cost each about 6 ms
+// (newTempToken in gitstore says why; docs/BENCHMARKS.md, "Fifth look").
+var markerNonce = sync.OnceValue(func() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}()
+})
 
 // newResultJSON splits out's JSON: an editing result (one with Landed)
 // has its big diffs and long hunk lists cut out; any other result is one
@@ -71,7 +75,7 @@ func newResultJSON(out any) (*resultJSON, error) {
 	for i := range cl.Files {
 		f := &cl.Files[i]
 		if f.LazyDiff() || len(f.Diff) > pieceDiffBytes {
-			m := fmt.Sprintf("graft-piece-%s-%d-diff", markerNonce, i)
+			m := fmt.Sprintf("graft-piece-%s-%d-diff", markerNonce(), i)
 			p := resultPiece{marker: []byte(`"` + m + `"`), diff: f.Diff}
 			if f.LazyDiff() {
 				fr := *f
@@ -81,7 +85,7 @@ func newResultJSON(out any) (*resultJSON, error) {
 			f.Diff = m
 		}
 		if len(f.Hunks) > pieceHunks {
-			m := []apply.Located{{Method: fmt.Sprintf("graft-piece-%s-%d-hunks", markerNonce, i)}}
+			m := []apply.Located{{Method: fmt.Sprintf("graft-piece-%s-%d-hunks", markerNonce(), i)}}
 			b, err := marshalJSON(m)
 			if err != nil {
 				return nil, err
