@@ -27,11 +27,28 @@ var marginBareRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^([A-Za-z_]\w*)\s*(?::[^=]*)?=[^=]`)
 })
 
+// dialect is what of a file's language the deletion rule reads lines by,
+// from its name's extension (dialectOf): in Python a bare assignment at
+// the margin binds a module's name; in Go a line holding only a quoted
+// path (an alias before it allowed) is an import spec. Elsewhere such a
+// line is a string (a list's last item, a continued literal), and binds
+// nothing.
+type dialect struct {
+	python, goImports bool
+}
+
+// dialectOf is the dialect of a file whose extension (lower case, no
+// dot) is ext.
+func dialectOf(ext string) dialect {
+	return dialect{python: ext == "py" || ext == "pyi" || ext == "pyw", goImports: ext == "go"}
+}
+
 // importFormRE matches a line that imports names: Python's "import a.b
 // as c, d" and "from m import a as b, c", JavaScript's "import d, {a as
 // b} from", "import * as n from", and any "name = require(" (in a
 // declaration or a list of them), Go's import spec ("alias "path"" or
-// ""path"", alone on its line).
+// ""path"", alone on its line, or after "import"), read only in Go
+// (dialect).
 var importFormRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\s*import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)\s*$` +
 		`|^\s*from\s+\S+\s+import\s+\(?\s*([\w, ]+)` +
@@ -44,11 +61,11 @@ var importFormRE = sync.OnceValue(func() *regexp.Regexp {
 // the name a declaration at the margin assigns (in Python, a bare
 // assignment at the margin too). A name imported "as" another binds the
 // other.
-func binds(l string, python bool) []string {
-	out := importNames(l)
+func binds(l string, d dialect) []string {
+	out := importNames(l, d.goImports)
 	if m := marginAssignRE().FindStringSubmatch(l); m != nil {
 		out = append(out, m[1])
-	} else if python {
+	} else if d.python {
 		if m := marginBareRE().FindStringSubmatch(l); m != nil && len(m[1]) >= 2 {
 			out = append(out, m[1])
 		}
@@ -58,8 +75,9 @@ func binds(l string, python bool) []string {
 
 // importNames is the names line l imports (importFormRE): a module's or
 // package's (its first element: os of os.path, isatty of go-isatty), or
-// the name it is imported as; of two characters or more.
-func importNames(l string) []string {
+// the name it is imported as; of two characters or more. goImports reads
+// Go's import specs too.
+func importNames(l string, goImports bool) []string {
 	if !strings.Contains(l, "import") && !strings.Contains(l, "require") && !strings.Contains(l, `"`) {
 		return nil
 	}
@@ -96,6 +114,8 @@ func importNames(l string) []string {
 		add(m[5])
 	case m[6] != "":
 		add(m[6])
+	case !goImports:
+		// Only Go's import spec is left: a string elsewhere.
 	case m[7] != "":
 		add(m[7])
 	default:
@@ -132,12 +152,12 @@ func usesName(l, name string) bool {
 // writing; two bindings the file needs gone together with the blank line
 // that parted their groups (imports from module constants, one import
 // group from the next) is a stretch of the file lost to a missing marker.
-func bindingsLost(fl *lineindex.Index, out []placed, replaced func(int) bool, python bool) (at int, name string, use int, ok bool) {
+func bindingsLost(fl *lineindex.Index, out []placed, replaced func(int) bool, d dialect) (at int, name string, use int, ok bool) {
 	// boundAgain reports whether a kept or new line binds name (read
 	// only for names a removed line binds, and only in lines holding the
 	// name, so that a file without such lines costs one pass at most).
 	boundAgain := func(name string) bool {
-		b := func(l string) bool { return strings.Contains(l, name) && slices.Contains(binds(l, python), name) }
+		b := func(l string) bool { return strings.Contains(l, name) && slices.Contains(binds(l, d), name) }
 		for i := 0; i < fl.Count(); i++ {
 			if !replaced(i) && b(string(fl.Text(i+1))) {
 				return true
@@ -153,7 +173,7 @@ func bindingsLost(fl *lineindex.Index, out []placed, replaced func(int) bool, py
 	// neededBy is a line that still uses name: kept (its 0-based line),
 	// or new (-1); ok false where none does.
 	neededBy := func(name string) (int, bool) {
-		uses := func(l string) bool { return usesName(l, name) && !slices.Contains(binds(l, python), name) }
+		uses := func(l string) bool { return usesName(l, name) && !slices.Contains(binds(l, d), name) }
 		for i := 0; i < fl.Count(); i++ {
 			if !replaced(i) && uses(string(fl.Text(i+1))) {
 				return i, true
@@ -171,7 +191,7 @@ func bindingsLost(fl *lineindex.Index, out []placed, replaced func(int) bool, py
 	for _, r := range out {
 		var bindings bool // whether a line the region replaces binds a name
 		for i := r.from; i < r.to && i < fl.Count() && !bindings; i++ {
-			bindings = len(binds(string(fl.Text(i+1)), python)) > 0
+			bindings = len(binds(string(fl.Text(i+1)), d)) > 0
 		}
 		if !bindings {
 			continue
@@ -205,7 +225,7 @@ func bindingsLost(fl *lineindex.Index, out []placed, replaced func(int) bool, py
 					parted = parted || code
 					continue
 				}
-				for _, n := range binds(string(fl.Text(r.from+j+1)), python) {
+				for _, n := range binds(string(fl.Text(r.from+j+1)), d) {
 					if u, need := neededBy(n); need && !boundAgain(n) {
 						if first < 0 {
 							first, firstName, firstUse = r.from+j, n, u

@@ -50,7 +50,7 @@ func dropsOneRun(added []string, removed []int) bool {
 // (0-based) it removes that nothing in the snippet accounts for: the
 // lines with a name left over by both readings (the deletion the
 // result reports, as a forgotten marker would leave it too).
-func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, poolAt, others, otherComments int, prose bool, used func(name string) bool) (Reason, string, []int) {
+func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, poolAt, others, otherComments int, prose bool, d dialect, used func(name string) bool) (Reason, string, []int) {
 	var old []string
 	for i := from; i < to && i < fl.Count(); i++ {
 		old = append(old, string(fl.Text(i+1)))
@@ -429,7 +429,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	}
 	// The second reading: blocks replaced by a call.
 	fits := func(k, j int) bool { return inScope(removedScope[removed[k]], scope[j], calls) }
-	if rewrites, left := rewritesBlocks(fl.Content(), ok, removed, regionAdded, pool, like, next, vanished, allman, fits); rewrites {
+	if rewrites, left := rewritesBlocks(fl.Content(), d, ok, removed, regionAdded, pool, like, next, vanished, allman, fits); rewrites {
 		if r := rows(); len(r) > 0 {
 			return refuseRows(r)
 		}

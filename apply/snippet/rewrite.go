@@ -38,7 +38,7 @@ const maxVanished = maxUnaccounted
 // it with a name that are not accounted for. With it, it returns the
 // removed lines with a name that stay unaccounted for (indexes of ok),
 // inside the run or outside it.
-func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []string, like []int, next string, declGone func() bool, allman map[int]bool, fits func(k, j int) bool) (bool, []int) {
+func rewritesBlocks(content []byte, d dialect, ok []string, removed []int, added, pool []string, like []int, next string, declGone func() bool, allman map[int]bool, fits func(k, j int) bool) (bool, []int) {
 	if len(removed) == 0 {
 		return true, nil
 	}
@@ -77,7 +77,7 @@ func rewritesBlocks(content []byte, ok []string, removed []int, added, pool []st
 		}
 		return true
 	}
-	imported := sync.OnceValue(func() map[string]bool { return importedNames(content) })
+	imported := sync.OnceValue(func() map[string]bool { return importedNames(content, d) })
 	held := map[string]bool{}
 	holds := func(name string) bool { // whether the file holds name, asked once per name
 		h, seen := held[name]
@@ -655,7 +655,7 @@ func passes(l string, free map[string]bool) bool {
 // importedNames is the names content imports (packages, modules), each
 // line read as the deletion rule reads an import (importNames): values a
 // block uses that no helper is passed.
-func importedNames(content []byte) map[string]bool {
+func importedNames(content []byte, d dialect) map[string]bool {
 	out := map[string]bool{}
 	for len(content) > 0 {
 		l := content
@@ -665,7 +665,7 @@ func importedNames(content []byte) map[string]bool {
 			content = nil
 		}
 		if bytes.Contains(l, []byte("import")) || bytes.Contains(l, []byte("require")) || bytes.IndexByte(l, '"') >= 0 {
-			for _, n := range importNames(string(l)) {
+			for _, n := range importNames(string(l), d.goImports) {
 				out[n] = true
 			}
 		}
