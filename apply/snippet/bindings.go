@@ -78,7 +78,7 @@ func binds(l string, d dialect) []string {
 // the name it is imported as; of two characters or more. goImports reads
 // Go's import specs too.
 func importNames(l string, goImports bool) []string {
-	if !strings.Contains(l, "import") && !strings.Contains(l, "require") && !strings.Contains(l, `"`) {
+	if !strings.Contains(l, "import") && !strings.Contains(l, "require") && (!goImports || !strings.Contains(l, `"`)) {
 		return nil
 	}
 	m := importFormRE().FindStringSubmatch(l)

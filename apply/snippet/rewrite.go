@@ -664,7 +664,7 @@ func importedNames(content []byte, d dialect) map[string]bool {
 		} else {
 			content = nil
 		}
-		if bytes.Contains(l, []byte("import")) || bytes.Contains(l, []byte("require")) || bytes.IndexByte(l, '"') >= 0 {
+		if bytes.Contains(l, []byte("import")) || bytes.Contains(l, []byte("require")) || d.goImports && bytes.IndexByte(l, '"') >= 0 {
 			for _, n := range importNames(string(l), d.goImports) {
 				out[n] = true
 			}
