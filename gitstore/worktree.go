@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,12 +110,32 @@ func (s *Store) markJournals() {
 	_ = os.WriteFile(filepath.Join(s.gitDir, journalMark), []byte("graft keeps this worktree's journals at "+WorktreeJournals+worktreeID(s.gitDir)+"/\n"), 0o644)
 }
 
+// mayHoldWorktreeJournals reports whether the repository may hold a
+// linked worktree's journal, without a process: with the files ref
+// storage, where the namespace has a loose directory or packed-refs names
+// it; with reftable, always (git is asked). A new journal starts on every
+// branch's first call, and a repository whose worktrees never had one
+// (most) then asks git nothing.
+func (s *Store) mayHoldWorktreeJournals() bool {
+	if _, ok := s.refs.refStore.(*gitRefs); ok {
+		return true
+	}
+	if exists(filepath.Join(s.commonDir, filepath.FromSlash(strings.TrimSuffix(WorktreeJournals, "/")))) {
+		return true
+	}
+	b, err := os.ReadFile(filepath.Join(s.commonDir, "packed-refs"))
+	if err != nil {
+		return !errors.Is(err, fs.ErrNotExist)
+	}
+	return bytes.Contains(b, []byte(WorktreeJournals))
+}
+
 // pruneWorktreeJournals deletes the journals of linked worktrees that no
 // longer exist. It asks git for the refs (any ref storage) and deletes
 // each with a compare-and-swap, so a worktree made again meanwhile keeps
 // its new journal. Pruning is housekeeping: it never fails a call.
 func (s *Store) pruneWorktreeJournals() {
-	if s.private {
+	if s.private || !s.mayHoldWorktreeJournals() {
 		return
 	}
 	live := map[string]bool{}

@@ -225,3 +225,45 @@ func TestWarmEditSetsUpNoCryptoRand(t *testing.T) {
 		}
 	}
 }
+
+// A branch's first CLI edit starts a new journal, the time to drop the
+// journals of removed linked worktrees; where the repository never had
+// one (no ref in their namespace, loose or packed) it asks git nothing
+// either. strace's record of the process. Skipped where strace is missing.
+func TestNewJournalStartsNoProcess(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("strace is Linux's")
+	}
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skip("strace is not installed")
+	}
+	graft, err := exec.LookPath("graft")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := gittest.Repo(t, map[string]string{"a.txt": "v0\n"})
+	if _, err := os.Stat(filepath.Join(dir, ".git", "reftable")); err == nil {
+		t.Skip("reftable refs are read and moved through git")
+	}
+	run := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	run(graft, "-C", dir, "edit", "a.txt", "--old", "v0", "--new", "v1") // the identity asked of git
+	gittest.Git(t, dir, "checkout", "-q", "-b", "feature")
+	log := filepath.Join(t.TempDir(), "strace")
+	run(strace, "-f", "-qq", "-o", log, "-e", "trace=execve", graft, "-C", dir, "edit", "a.txt", "--old", "v1", "--new", "v2")
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "execve("); n != 1 {
+		t.Errorf("%d processes started by a new journal's first edit, want graft's own only:\n%s", n, b)
+	}
+	if got := gittest.Git(t, dir, "show", "refs/graft/feature:a.txt"); got != "v2\n" {
+		t.Fatalf("the feature journal holds %q", got)
+	}
+}
