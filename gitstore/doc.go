@@ -69,6 +69,13 @@
 // rule to get right, what the answer depends on, and a miss costs only the
 // processes every call paid before.
 //
+// Nothing else on a common call starts a process either. A branch's first
+// call starts a new journal, which is when the journals of removed linked
+// worktrees are dropped (worktree.go); git is asked for them (any ref
+// storage) only where one may exist: a loose directory of their
+// namespace, packed-refs naming it, or reftable (TestNewJournalStartsNoProcess
+// and TestWarmEditStartsNoProcess in cmd/graft count the processes).
+//
 // # Submodules and nested repositories
 //
 // A path belongs to the repository git would give it: a file below a

@@ -211,7 +211,7 @@ func TestEditLocksRefBeforeRename(t *testing.T) {
 }
 
 // A warm CLI edit draws no random bytes of crypto/rand: its generator's
-// set-up (a blocking getrandom, a reseeding timer) cost every CLI process
+// set-up (a blocking getrandom, a timer that warns if it blocks) cost every CLI process
 // about 6 ms and 150 page faults (docs/BENCHMARKS.md, "Fifth look"); the
 // temporary files' names come from math/rand/v2, which the runtime seeds
 // with one non-blocking read at start. strace's record of the process;
