@@ -3,13 +3,13 @@ package gitstore
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -143,18 +143,15 @@ func (in *intent) tempToken() string {
 }
 
 // newTempToken returns 12 random hex digits.
-//
-// They come from math/rand/v2, which the runtime seeds from the system's
-// random source at start, not from crypto/rand: the names need to differ
-// from any other call's, not to be secret (only the lock's holder writes
-// them, and the intent record names them; the generator's state is the
-// runtime's and never shown), and the first crypto/rand read of a process
-// arms a one-minute timer that warns if the read blocks (the runtime's
-// timers and poller start with it) and sets up the vDSO generator's state:
-// about 150 page faults and 6 ms of CPU a CLI edit paid here
-// (docs/BENCHMARKS.md, "Fifth look").
 func newTempToken() string {
-	return fmt.Sprintf("%012x", rand.Uint64()&0xffffffffffff)
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		// crypto/rand does not fail on the platforms graft runs on; the
+		// clock is unique enough for names that only this process writes
+		// under the lock.
+		return fmt.Sprintf("%012x", time.Now().UnixNano()&0xffffffffffff)
+	}
+	return hex.EncodeToString(b[:])
 }
 
 // tempJob writes a transaction's temporary files on its own goroutine.

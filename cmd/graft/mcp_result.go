@@ -46,9 +46,8 @@ const (
 )
 
 // markerNonce makes markers no text of a call can hold. It is drawn at
-// first use: drawn at start-up, it set crypto/rand up in every graft
-// process, most of which never serve MCP, which cost each about 6 ms
-// (newTempToken in gitstore says why; docs/BENCHMARKS.md, "Fifth look").
+// first use, not at every graft process's start (most never serve MCP):
+// package main's init read crypto/rand for it.
 var markerNonce = sync.OnceValue(func() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])

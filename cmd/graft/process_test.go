@@ -210,22 +210,6 @@ func TestEditLocksRefBeforeRename(t *testing.T) {
 	}
 }
 
-// A warm CLI edit draws no random bytes of crypto/rand: its generator's
-// set-up (a blocking getrandom, a timer that warns if it blocks) cost every CLI process
-// about 6 ms and 150 page faults (docs/BENCHMARKS.md, "Fifth look"); the
-// temporary files' names come from math/rand/v2, which the runtime seeds
-// with one non-blocking read at start. strace's record of the process;
-// where the kernel serves getrandom from the vDSO, strace sees none of
-// them and the test checks nothing more than the others.
-func TestWarmEditSetsUpNoCryptoRand(t *testing.T) {
-	_, b := straceWarmEdit(t, "getrandom")
-	for _, line := range straceCalls(string(b)) {
-		if strings.HasPrefix(line, "getrandom(") && !strings.Contains(line, "GRND_NONBLOCK") {
-			t.Errorf("a blocking read of the random source (crypto/rand's set-up): %s\n%s", line, b)
-		}
-	}
-}
-
 // A branch's first CLI edit starts a new journal, the time to drop the
 // journals of removed linked worktrees; where the repository never had
 // one (no ref in their namespace, loose or packed) it asks git nothing
