@@ -20,6 +20,17 @@ import (
 // the refs are reftable (moved through git).
 func straceWarmEdit(t *testing.T, trace string) (dir string, record []byte) {
 	t.Helper()
+	dir, graft, traced := straceRepo(t, map[string]string{"d/a.txt": "v0\n"})
+	runCmd(t, graft, "-C", dir, "edit", "d/a.txt", "--old", "v0", "--new", "v1")
+	return dir, traced(trace, "-C", dir, "edit", "d/a.txt", "--old", "v1", "--new", "v2")
+}
+
+// straceRepo makes a repository of files and returns it, the graft
+// binary, and record, which runs graft with args under strace with the
+// system calls trace names and returns strace's record. It skips where
+// strace is missing or the refs are reftable (moved through git).
+func straceRepo(t *testing.T, files map[string]string) (dir, graft string, record func(trace string, args ...string) []byte) {
+	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("strace is Linux's")
 	}
@@ -27,28 +38,32 @@ func straceWarmEdit(t *testing.T, trace string) (dir string, record []byte) {
 	if err != nil {
 		t.Skip("strace is not installed")
 	}
-	graft, err := exec.LookPath("graft") // testscript.Main put this test binary on PATH as graft
+	graft, err = exec.LookPath("graft") // testscript.Main put this test binary on PATH as graft
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir = gittest.Repo(t, map[string]string{"d/a.txt": "v0\n"})
+	dir = gittest.Repo(t, files)
 	if _, err := os.Stat(filepath.Join(dir, ".git", "reftable")); err == nil {
 		t.Skip("reftable refs are read and moved through git")
 	}
-	run := func(args ...string) {
+	return dir, graft, func(trace string, args ...string) []byte {
 		t.Helper()
-		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
-			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		log := filepath.Join(t.TempDir(), "strace")
+		runCmd(t, append([]string{strace, "-f", "-qq", "-o", log, "-e", "trace=" + trace, graft}, args...)...)
+		b, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
 		}
+		return b
 	}
-	run(graft, "-C", dir, "edit", "d/a.txt", "--old", "v0", "--new", "v1")
-	log := filepath.Join(t.TempDir(), "strace")
-	run(strace, "-f", "-qq", "-o", log, "-e", "trace="+trace, graft, "-C", dir, "edit", "d/a.txt", "--old", "v1", "--new", "v2")
-	record, err = os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
+}
+
+// runCmd runs a command and fails the test, with its output, if it fails.
+func runCmd(t *testing.T, args ...string) {
+	t.Helper()
+	if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
 	}
-	return dir, record
 }
 
 // A warm CLI edit (the identity asked of git by an earlier call, whose
@@ -215,35 +230,10 @@ func TestEditLocksRefBeforeRename(t *testing.T) {
 // one (no ref in their namespace, loose or packed) it asks git nothing
 // either. strace's record of the process. Skipped where strace is missing.
 func TestNewJournalStartsNoProcess(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("strace is Linux's")
-	}
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("strace is not installed")
-	}
-	graft, err := exec.LookPath("graft")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := gittest.Repo(t, map[string]string{"a.txt": "v0\n"})
-	if _, err := os.Stat(filepath.Join(dir, ".git", "reftable")); err == nil {
-		t.Skip("reftable refs are read and moved through git")
-	}
-	run := func(args ...string) {
-		t.Helper()
-		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
-			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	run(graft, "-C", dir, "edit", "a.txt", "--old", "v0", "--new", "v1") // the identity asked of git
+	dir, graft, record := straceRepo(t, map[string]string{"a.txt": "v0\n"})
+	runCmd(t, graft, "-C", dir, "edit", "a.txt", "--old", "v0", "--new", "v1") // the identity asked of git
 	gittest.Git(t, dir, "checkout", "-q", "-b", "feature")
-	log := filepath.Join(t.TempDir(), "strace")
-	run(strace, "-f", "-qq", "-o", log, "-e", "trace=execve", graft, "-C", dir, "edit", "a.txt", "--old", "v1", "--new", "v2")
-	b, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := record("execve", "-C", dir, "edit", "a.txt", "--old", "v1", "--new", "v2")
 	if n := strings.Count(string(b), "execve("); n != 1 {
 		t.Errorf("%d processes started by a new journal's first edit, want graft's own only:\n%s", n, b)
 	}
