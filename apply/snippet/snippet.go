@@ -183,9 +183,10 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 		}
 		return u
 	}
+	d := dialectOf(s.Ext)
 	for i, r := range out {
 		others, otherComments := total-deltas[i][0], totalComments-deltas[i][1]
-		kind, why, dropped := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, poolAt[i], others, otherComments, s.Prose, dialectOf(s.Ext), used)
+		kind, why, dropped := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, poolAt[i], others, otherComments, s.Prose, d, used)
 		out[i].dropped = dropped
 		if kind != 0 {
 			if r.edge != nil {
@@ -198,7 +199,7 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	}
 	// Lines binding names the file still needs, lost together (part 4):
 	// read over every region, as a name's uses may stand anywhere.
-	if at, name, use, ok := bindingsLost(fl, out, replaced, dialectOf(s.Ext)); ok {
+	if at, name, use, ok := bindingsLost(fl, out, replaced, d); ok {
 		for _, r := range out {
 			if r.from <= at && at < r.to {
 				if r.edge != nil {
