@@ -100,8 +100,9 @@
 // place (void (SQLITE_CDECL *xLog)(int, const char*); int APIENTRY
 // glFlush(void); Q_OBJECT in a class) may be a macro that expands to
 // nothing, or to whatever makes the line valid. A check that cannot run
-// the preprocessor refuses only what no macro could make valid, which it
-// tells by two tests:
+// the preprocessor refuses only what no macro and no choice of the
+// preprocessor's conditionals could make valid, which it tells by three
+// tests:
 //
 //  1. Balance. The edit changed, over the whole file, the count of (), []
 //     or {} outside comments, literals and preprocessor lines (in each
@@ -117,6 +118,37 @@
 //     with arguments, as G_DEFINE_TYPE(Foo, foo, G_TYPE_OBJECT) or
 //     DECLARE_DYNAMIC(View)). An error's site is its own lines and one
 //     line on each side.
+//  3. Directives. The added errors stay however the preprocessor's
+//     directives are taken out. The grammar reads a directive line only
+//     where a declaration or a statement may stand, while the
+//     preprocessor takes it out wherever it stands: an #ifdef around one
+//     row of a table or one enum member, an #if whose two branches each
+//     open the block one "}" closes, an extern "C" { under #ifdef
+//     __cplusplus, an #include inside an initializer (an X-macro list),
+//     #embed. So before and after are read again, alike, as builds may
+//     leave them: the directive lines of every #if chain blanked (offsets
+//     kept), and each chain reduced to one branch, its k-th in the k-th
+//     reading (its last where it has fewer; at most 4 readings). A chain
+//     without #else keeps its one branch in every reading, so its code is
+//     always read (broken code under #ifdef X is refused, as a build with
+//     X refuses it); #if 0 is never read, nor are #if 1's alternatives,
+//     in any build; and a chain one of whose branches holds the whole
+//     edit keeps that branch in every reading, as a build that compiles
+//     the edit does. The other directive lines are blanked too: the
+//     file's own (an error one has is old), and those the edit wrote
+//     where they parse on their own (a malformed #include stays to be
+//     reported). Every line of the edit that some build compiles must
+//     stand in a reading (a fifth branch, or a branch nested where no
+//     reading takes it, leaves the errors refusing), and test 2 runs on
+//     each reading. When no reading leaves an added error that test 2
+//     does not account for, the errors only warn, with
+//     Report.Conditionals set. Chains that do not nest (an #endif with no
+//     #if, an #if left open, an #elif after #else) and an #if without a
+//     condition leave no reading. The same readings settle a file that
+//     did not parse before the edit only because of its directives: when
+//     every reading of before parses, the errors a reading of after adds
+//     (a row missing its comma beside the table's #ifdef rows) are the
+//     edit's own, and refuse.
 //
 // An edit that fails test 1 refuses at once. Otherwise a search looks for
 // a witness for test 2: the file with some words blanked out (offsets
@@ -146,6 +178,13 @@
 // declared as a generator".
 //
 // # Limits
+//
+// Test 3 reads every chain alike, all first branches, all second ones and
+// so on: code valid only when one chain takes its first branch and another
+// its second (an #ifdef A chain and a later #ifndef A chain, each with an
+// #else, whose branches open and close a block crosswise) is refused. GNU C's case ranges (case 1 ... 5:) and Qt's signals: section
+// (a macro for an access specifier) are refused: no word dropped makes
+// them parse.
 //
 // An edit inside the same construct as an old error can go unnoticed when
 // recovery already wraps that whole construct in one ERROR (tree-sitter's

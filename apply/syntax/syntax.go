@@ -49,12 +49,23 @@ type Report struct {
 	// grammar ("accessor", "safe"). The errors are reported and only warn.
 	// See "What a compiler may accept" in the package documentation.
 	UnknownWords []string `json:"unknown_words,omitempty"`
+	// Conditionals, when true, says that in C or C++ the added errors
+	// (those UnknownWords leave) go once the preprocessor's directives are
+	// taken out as it takes them: each #if chain reduced to its first
+	// branch, then to its second, and so on, with the directive lines the
+	// grammar cannot place where they stand (an #ifdef around one row of a
+	// table). The check cannot tell which branch a build takes, so the
+	// errors are reported and only warn. See "What a compiler may accept"
+	// in the package documentation.
+	Conditionals bool `json:"preprocessor_conditionals,omitempty"`
 }
 
 // Refuses reports whether the report is grounds to refuse the edit: it
 // added syntax errors to a file that parsed cleanly before it (at least
 // around the edit), and no word the checker cannot read accounts for them.
-func (r Report) Refuses() bool { return r.AddedCount > 0 && !r.Unparsed && len(r.UnknownWords) == 0 }
+func (r Report) Refuses() bool {
+	return r.AddedCount > 0 && !r.Unparsed && len(r.UnknownWords) == 0 && !r.Conditionals
+}
 
 // OK reports whether the edit added no syntax error (true also when the file
 // was not checked: consult Checked to tell the two apart).
@@ -81,6 +92,12 @@ func (r Report) String() string {
 	switch {
 	case r.Unparsed:
 		b.WriteString("; the file did not parse before the edit either, so this only warns")
+	case r.Conditionals:
+		b.WriteString("; it parses once the preprocessor's directives are taken out, each #if chain reduced to one branch in turn")
+		if len(r.UnknownWords) > 0 {
+			fmt.Fprintf(&b, ", and %s expanding to nothing", strings.Join(r.UnknownWords, ", "))
+		}
+		b.WriteString(", which the check cannot tell without the preprocessor, so this only warns")
 	case len(r.UnknownWords) > 0 && (r.Language == "c" || r.Language == "cpp"):
 		verb := "is a macro that expands"
 		if len(r.UnknownWords) > 1 {
@@ -349,12 +366,15 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 			return r, fmt.Errorf("syntax: %s: %w", path, err)
 		}
 	}
-	if len(added) > 0 && !r.Unparsed && lang.words != nil {
+	if len(added) > 0 && lang.words != nil {
 		bnd := bounds{unit: lang.unit, decl: lang.decl}
-		words, err := unknownWords(lang.words, before, after, added, func(a []byte) ([]diag, int, error) {
+		// addedOf recomputes the added errors for variants of before and
+		// after, whether before parsed clean where it matters, and how
+		// many bytes it parsed.
+		addedOf := func(before, a []byte) ([]diag, bool, int, error) {
 			if before == nil {
 				ds, err := c.diagnose(a)
-				return ds, len(a), err
+				return ds, true, len(a), err
 			}
 			// Past MaxWholeFile the window decides alone; below it, whole
 			// files are parsed whenever the window shows an error.
@@ -364,9 +384,30 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 					cost = w.beforeEnd - w.start + w.afterEnd - w.start
 				}
 			}
-			ds, _, err := compare(c, bnd, before, a, opt)
-			return ds, cost, err
-		})
+			ds, clean, err := compare(c, bnd, before, a, opt)
+			return ds, clean, cost, err
+		}
+		var words []string
+		var err error
+		if !r.Unparsed {
+			words, err = unknownWords(lang.words, before, after, added, func(a []byte) ([]diag, int, error) {
+				ds, _, cost, err := addedOf(before, a)
+				return ds, cost, err
+			})
+		}
+		if err == nil && words == nil && lang.words.preprocessor {
+			var settled bool
+			var broken []diag
+			settled, broken, words, err = readWithoutDirectives(c, lang.words, before, after, addedOf)
+			switch {
+			case settled && broken == nil:
+				r.Conditionals, r.Unparsed = true, false
+			case settled && r.Unparsed:
+				// before parses once its directives are taken out, and the
+				// edit's errors stay: they are the edit's own.
+				r.Unparsed, added = false, broken
+			}
+		}
 		if err != nil && !errors.Is(err, errUndecided) {
 			return r, fmt.Errorf("syntax: %s: %w", path, err)
 		}

@@ -370,21 +370,10 @@ func lexBalance(src []byte) balance {
 	// that is not counted.
 	var skip []bool
 	skipping := func() bool { return len(skip) > 0 && skip[len(skip)-1] }
-	lineStart := true
-	for i := 0; i < len(src); {
-		c := src[i]
-		switch {
-		case c == '\n':
-			lineStart = true
-			i++
-			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			i++
-			continue
-		case c == '#' && lineStart:
-			e := lineEnd(src, i)
-			d := directive(src[i+1 : e])
-			switch d {
+	scanC(src, func(t cToken) {
+		switch t.kind {
+		case cDirective:
+			switch directive(src[t.at+1 : t.end]) {
 			case "if", "ifdef", "ifndef":
 				skip = append(skip, skipping())
 			case "else", "elif", "elifdef", "elifndef":
@@ -396,37 +385,15 @@ func lexBalance(src []byte) balance {
 					skip = skip[:len(skip)-1]
 				}
 			}
-			i = e
-			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			i = lineEnd(src, i)
-			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			e := bytes.Index(src[i+2:], []byte("*/"))
-			if e < 0 {
-				b.openComment = !skipping()
-				return b
-			}
-			i += e + 4
-		case c == 'R' && i+1 < len(src) && src[i+1] == '"' && (i == 0 || !isIdentByte(src[i-1])):
-			i = rawStringEnd(src, i+1)
-		case c == '"' || c == '\'':
-			e, ok := literalEnd(src, i)
-			if !ok && !skipping() {
+		case cOpenComment:
+			b.openComment = !skipping()
+		case cCutLiteral:
+			if !skipping() {
 				b.cutLiterals++
 			}
-			i = e
-		case isIdentByte(c):
-			if c >= '0' && c <= '9' {
-				i = numberEnd(src, i)
-			} else {
-				for i < len(src) && isIdentByte(src[i]) {
-					i++
-				}
-			}
-		default:
+		case cPunct:
 			if !skipping() {
-				switch c {
+				switch src[t.at] {
 				case '(':
 					b.paren++
 				case ')':
@@ -441,11 +408,78 @@ func lexBalance(src []byte) balance {
 					b.brace--
 				}
 			}
+		}
+	})
+	return b
+}
+
+// cToken is what scanC reports: a directive line (# at at, the logical
+// line ending at end), a comment left open at the end, a literal a line
+// break cuts, or one character of punctuation at at.
+type cToken struct {
+	kind    int
+	at, end int
+}
+
+const (
+	cDirective = iota
+	cOpenComment
+	cCutLiteral
+	cPunct
+)
+
+// scanC walks C or C++ source as its lexer does, past comments, string,
+// character and raw string literals, names and numbers, and reports to
+// visit what lexBalance and directiveLines read.
+func scanC(src []byte, visit func(cToken)) {
+	lineStart := true
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '\n':
+			lineStart = true
+			i++
+			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+			continue
+		case c == '#' && lineStart:
+			e := lineEnd(src, i)
+			visit(cToken{kind: cDirective, at: i, end: e})
+			i = e
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			i = lineEnd(src, i)
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			e := bytes.Index(src[i+2:], []byte("*/"))
+			if e < 0 {
+				visit(cToken{kind: cOpenComment, at: i, end: len(src)})
+				return
+			}
+			i += e + 4
+		case c == 'R' && i+1 < len(src) && src[i+1] == '"' && (i == 0 || !isIdentByte(src[i-1])):
+			i = rawStringEnd(src, i+1)
+		case c == '"' || c == '\'':
+			e, ok := literalEnd(src, i)
+			if !ok {
+				visit(cToken{kind: cCutLiteral, at: i, end: e})
+			}
+			i = e
+		case isIdentByte(c):
+			if c >= '0' && c <= '9' {
+				i = numberEnd(src, i)
+			} else {
+				for i < len(src) && isIdentByte(src[i]) {
+					i++
+				}
+			}
+		default:
+			visit(cToken{kind: cPunct, at: i, end: i + 1})
 			i++
 		}
 		lineStart = false
 	}
-	return b
 }
 
 // directive returns the name of the preprocessor directive whose text
