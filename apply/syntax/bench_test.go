@@ -141,3 +141,48 @@ func BenchmarkCheck(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkConditionals measures the check of an edit of a C file of
+// 170 KB and 1.3 MB (past MaxWholeFile), tables of rows some of which
+// stand under #ifdef: a row
+// added plainly (no error, the common path), a row added under its own
+// #ifdef (errors the grammar reports, which the readings of test 3 settle:
+// it only warns), and a row missing its comma beside the table's #ifdef
+// rows (refused by the readings). Past MaxWholeFile, where the window
+// around the edit does not parse before it, the readings decide alone
+// (the build before them left such a file unchecked).
+func BenchmarkConditionals(b *testing.B) {
+	if detect("t.c", nil).checker() == nil {
+		b.Skip("C unchecked in this build")
+	}
+	for _, tables := range []int{250, 2000} {
+		before := ifdefTables(tables)
+		mid := fmt.Sprintf("opts%d[] = {\n", tables/2)
+		for _, tc := range []struct {
+			name, row    string
+			warn, refuse bool
+		}{
+			{"plain-row", "\t{\"new\", 1},\n", false, false},
+			{"ifdef-row", "#ifdef HAVE_NEW\n\t{\"new\", 1},\n#endif\n", true, false},
+			{"broken-row", "\t{\"new\" 1},\n", true, true},
+		} {
+			after := bytes.Replace(before, []byte(mid), []byte(mid+tc.row), 1)
+			b.Run(fmt.Sprintf("%dKB/%s", len(before)>>10, tc.name), func(b *testing.B) {
+				b.SetBytes(int64(len(before) + len(after)))
+				b.ReportAllocs()
+				// Past MaxWholeFile the readings decide alone, and an edit
+				// they find clean reports no error at all.
+				warn := tc.warn && (tc.refuse || len(before) <= MaxWholeFile)
+				for b.Loop() {
+					r, err := Check("t.c", before, after)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if !r.Checked || !r.OK() != warn || r.Refuses() != tc.refuse {
+						b.Fatalf("warn %v refuse %v, want %v %v:\n%s", !r.OK(), r.Refuses(), warn, tc.refuse, r)
+					}
+				}
+			})
+		}
+	}
+}

@@ -148,7 +148,11 @@
 //     did not parse before the edit only because of its directives: when
 //     every reading of before parses, the errors a reading of after adds
 //     (a row missing its comma beside the table's #ifdef rows) are the
-//     edit's own, and refuse.
+//     edit's own, and refuse. So do files past MaxWholeFile whose window
+//     around the edit did not parse before, which were reported unchecked:
+//     where every reading's window parses before the edit, the readings
+//     decide (errors they add refuse, errors test 2 accounts for warn, and
+//     none is no error).
 //
 // An edit that fails test 1 refuses at once. Otherwise a search looks for
 // a witness for test 2: the file with some words blanked out (offsets

@@ -100,134 +100,157 @@ func wellFormed(src []byte, l ppLine) bool {
 // than that has the ones past it read in no reading.
 const maxReadings = 4
 
-// readings returns readings of C or C++ source as its preprocessor may
-// leave it. In every reading the chains' directive lines are blanked
-// (offsets kept), and so is every other directive line that parses on
-// its own (alone reports whether the line src[start:end] does), so that a
-// well-formed #include, #pragma or #define stands nowhere the grammar
-// cannot place it while a malformed one stays to be reported. Each chain
-// keeps one branch a reading and blanks the others: reading k keeps its
-// k-th branch that may be taken, or its last when it has fewer (the
-// first reading keeps every first branch; the second, for chains of two,
-// every #else). A chain without #else keeps its one branch in every
-// reading, so its code is always read; #if 0 is never read, and neither
-// are #if 1's alternatives, in any build. A chain one of whose branches
-// holds the span hold (the edit) keeps that branch in every reading: the
-// edit is read where a build that compiles it reads it. never lists the
-// code no build reads. ok is false when the chains do not nest (an #else
-// or #endif with no #if, an #if left open, an #elif after #else) or a
-// condition is missing, which no compiler accepts. Source without
-// directives is its own one reading.
-func readings(src []byte, hold span, alone func(start, end int) bool) (out [][]byte, never []span, ok bool) {
-	lines := directiveLines(src)
-	if len(lines) == 0 {
-		return [][]byte{src}, nil, true
-	}
-	// chains[k] lists the indexes (in lines) of one chain's directives.
-	var chains [][]int
+// readingSet is the readings of C or C++ source as its preprocessor may
+// leave it (see newReadings), made one at a time into a caller's buffer:
+// a reading is a copy of the file, and a file may be megabytes.
+type readingSet struct {
+	src    []byte
+	lines  []ppLine
+	blankL []bool  // blankL[i]: lines[i] is blanked in every reading
+	chains [][]int // each chain's directives, as indexes into lines
+	may    [][]int // each chain's branches some build may take
+	n      int     // how many readings
+	never  []span  // code no build reads
+}
+
+// newReadings reads C or C++ source as its preprocessor may leave it. In
+// every reading the chains' directive lines are blanked (offsets kept),
+// and so is every other directive line that parses on its own (alone
+// reports whether the line src[start:end] does), so that a well-formed
+// #include, #pragma or #define stands nowhere the grammar cannot place it
+// while a malformed one stays to be reported. Each chain keeps one branch
+// a reading and blanks the others: reading k keeps its k-th branch that
+// may be taken, or its last when it has fewer (the first reading keeps
+// every first branch; the second, for chains of two, every #else). A chain
+// without #else keeps its one branch in every reading, so its code is
+// always read; #if 0 is never read, and neither are #if 1's alternatives,
+// in any build. A chain one of whose branches holds the span hold (the
+// edit) keeps that branch in every reading: the edit is read where a build
+// that compiles it reads it. There are n readings; n <= 0 asks for as many
+// as the chains that overlap hold have branches (one where none does: the
+// file's own chains, read alike before and after, need one reading, not
+// more). ok is false when the chains do not nest (an #else or #endif with
+// no #if, an #if left open, an #elif after #else) or a condition is
+// missing, which no compiler accepts. Source without directives is its
+// own one reading.
+func newReadings(src []byte, hold span, alone func(start, end int) bool, n int) (*readingSet, bool) {
+	rs := &readingSet{src: src, lines: directiveLines(src), n: max(n, 1)}
+	lines := rs.lines
 	var open []int // indexes into chains
 	for i, l := range lines {
 		if !wellFormed(src, l) {
-			return nil, nil, false
+			return nil, false
 		}
 		switch l.name {
 		case "if", "ifdef", "ifndef":
-			chains = append(chains, []int{i})
-			open = append(open, len(chains)-1)
+			rs.chains = append(rs.chains, []int{i})
+			open = append(open, len(rs.chains)-1)
 		case "elif", "elifdef", "elifndef", "else", "endif":
 			if len(open) == 0 {
-				return nil, nil, false
+				return nil, false
 			}
-			ch := chains[open[len(open)-1]]
+			ch := rs.chains[open[len(open)-1]]
 			if lines[ch[len(ch)-1]].name == "else" && l.name != "endif" {
-				return nil, nil, false
+				return nil, false
 			}
-			chains[open[len(open)-1]] = append(ch, i)
+			rs.chains[open[len(open)-1]] = append(ch, i)
 			if l.name == "endif" {
 				open = open[:len(open)-1]
 			}
 		}
 	}
 	if len(open) > 0 {
-		return nil, nil, false
+		return nil, false
 	}
-	// may[c] lists the branches of chain c that some build may take.
-	may := make([][]int, len(chains))
-	n := 1
-	for c, ch := range chains {
+	rs.blankL = make([]bool, len(lines))
+	for i, l := range lines {
+		rs.blankL[i] = conditional(l.name) || alone(l.start, l.end)
+	}
+	rs.may = make([][]int, len(rs.chains))
+	wide := 1 // the most branches of a chain that overlaps hold
+	for c, ch := range rs.chains {
 		for b := 0; b+1 < len(ch); b++ {
 			from, to := lines[ch[b]].end, lines[ch[b+1]].start
 			lit := literalCondition(src, lines[ch[b]])
 			if lit == 0 {
-				never = append(never, span{from, to})
+				rs.never = append(rs.never, span{from, to})
 				continue
 			}
-			if len(may[c]) > 0 && literalCondition(src, lines[ch[may[c][len(may[c])-1]]]) == 1 {
-				never = append(never, span{from, to})
+			if m := rs.may[c]; len(m) > 0 && literalCondition(src, lines[ch[m[len(m)-1]]]) == 1 {
+				rs.never = append(rs.never, span{from, to})
 				continue
 			}
 			if from <= hold.start && hold.end <= to {
-				may[c] = []int{b} // the edit's branch, in every reading
+				rs.may[c] = []int{b} // the edit's branch, in every reading
 				for b++; b+1 < len(ch); b++ {
-					never = append(never, span{lines[ch[b]].end, lines[ch[b+1]].start})
+					rs.never = append(rs.never, span{lines[ch[b]].end, lines[ch[b+1]].start})
 				}
 				break
 			}
-			may[c] = append(may[c], b)
+			rs.may[c] = append(rs.may[c], b)
 		}
-		n = max(n, min(len(may[c]), maxReadings))
+		if lines[ch[0]].start < hold.end && hold.start < lines[ch[len(ch)-1]].end {
+			wide = max(wide, min(len(rs.may[c]), maxReadings))
+		}
 	}
-	for k := 0; k < n; k++ {
-		r := bytes.Clone(src)
-		for _, l := range lines {
-			if conditional(l.name) || alone(l.start, l.end) {
-				blankSpan(r, l.start, l.end)
-			}
-		}
-		for c, ch := range chains {
-			keep := -1
-			if len(may[c]) > 0 {
-				keep = may[c][min(k, len(may[c])-1)]
-			}
-			for b := 0; b+1 < len(ch); b++ {
-				if b != keep {
-					blankSpan(r, lines[ch[b]].end, lines[ch[b+1]].start)
-				}
-			}
-		}
-		out = append(out, r)
+	if n <= 0 {
+		rs.n = wide
 	}
-	return out, never, true
+	return rs, true
 }
 
-// covered reports whether every character of src[s.start:s.end] that
-// some build reads (outside never and directive lines, not white space)
-// stands in one of the readings: whether the readings read all of the
-// edit.
-func covered(src []byte, s span, rs [][]byte, never []span) bool {
-	skip := append(slices.Clone(never), directiveSpans(src)...)
+// fill makes reading k (0 <= k < n) in dst, grown as needed, and returns
+// it.
+func (rs *readingSet) fill(k int, dst []byte) []byte {
+	r := append(dst[:0], rs.src...)
+	for i, l := range rs.lines {
+		if rs.blankL[i] {
+			blankSpan(r, l.start, l.end)
+		}
+	}
+	for c, ch := range rs.chains {
+		keep := -1
+		if m := rs.may[c]; len(m) > 0 {
+			keep = m[min(k, len(m)-1)]
+		}
+		for b := 0; b+1 < len(ch); b++ {
+			if b != keep {
+				blankSpan(r, rs.lines[ch[b]].end, rs.lines[ch[b+1]].start)
+			}
+		}
+	}
+	return r
+}
+
+// covered reports whether every character of src[s.start:s.end] that some
+// build reads (outside never and directive lines, not white space) stands
+// in one of the readings: whether the readings read all of the edit. buf
+// is scratch space.
+func (rs *readingSet) covered(s span, buf []byte) bool {
+	src := rs.src
+	read := make([]bool, s.end-s.start)
+	for k := 0; k < rs.n; k++ {
+		buf = rs.fill(k, buf)
+		for i := s.start; i < s.end; i++ {
+			if buf[i] == src[i] {
+				read[i-s.start] = true
+			}
+		}
+	}
+	skip := slices.Clone(rs.never)
+	for _, l := range rs.lines {
+		skip = append(skip, span{l.start, l.end})
+	}
 	for i := s.start; i < s.end; i++ {
-		c := src[i]
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+		switch src[i] {
+		case ' ', '\t', '\n', '\r':
 			continue
 		}
-		if slices.ContainsFunc(rs, func(r []byte) bool { return r[i] == c }) {
-			continue
-		}
-		if !slices.ContainsFunc(skip, func(n span) bool { return n.start <= i && i < n.end }) {
+		if !read[i-s.start] && !slices.ContainsFunc(skip, func(n span) bool { return n.start <= i && i < n.end }) {
 			return false
 		}
 	}
 	return true
-}
-
-// directiveSpans returns the spans of src's directive lines.
-func directiveSpans(src []byte) []span {
-	var out []span
-	for _, l := range directiveLines(src) {
-		out = append(out, span{l.start, l.end})
-	}
-	return out
 }
 
 // blankSpan turns src[from:to] into spaces, line breaks kept.
@@ -251,11 +274,12 @@ const maxAlone = 64
 // a reading of before that does not parse either. Otherwise broken holds
 // the added errors of a reading that test 2's words do not account for,
 // and is nil when every reading is accounted for, with words the words
-// dropped in any. addedOf compares a variant of before with one of
+// dropped in any and explained the added errors of the first reading
+// they account for (nil when no reading adds one). addedOf compares a variant of before with one of
 // after: their added errors, whether before parsed clean where it
 // matters, and the bytes parsed.
 func readWithoutDirectives(c *checker, rule *wordRule, before, after []byte,
-	addedOf func(before, after []byte) ([]diag, bool, int, error)) (settled bool, broken []diag, words []string, err error) {
+	addedOf func(before, after []byte) ([]diag, bool, int, error)) (settled bool, broken, explained []diag, words []string, err error) {
 	// A directive line the edit did not write is the file's, blanked in
 	// both versions alike (an error it has is an old one); one it wrote
 	// is blanked only where it parses on its own, at most maxAlone of
@@ -276,47 +300,61 @@ func readWithoutDirectives(c *checker, rule *wordRule, before, after []byte,
 		ds, err := c.diagnose(after[start:end])
 		return err == nil && len(ds) == 0
 	}
-	ra, never, ok := readings(after, span{ch.start, ch.afterEnd}, alone)
-	if !ok || len(ra) == 1 && bytes.Equal(ra[0], after) {
-		return false, nil, nil, nil // nothing for the preprocessor to take out
+	edit := span{ch.start, ch.afterEnd}
+	ra, ok := newReadings(after, edit, alone, 0)
+	if !ok {
+		return false, nil, nil, nil, nil
 	}
-	if !covered(after, span{ch.start, ch.afterEnd}, ra, never) {
-		return false, nil, nil, nil // some of the edit is in no reading
+	bufA := make([]byte, 0, len(after))
+	if ra.n == 1 && bytes.Equal(ra.fill(0, bufA), after) {
+		return false, nil, nil, nil, nil // nothing for the preprocessor to take out
 	}
-	rb := make([][]byte, len(ra))
+	if !ra.covered(edit, bufA) {
+		return false, nil, nil, nil, nil // some of the edit is in no reading
+	}
+	var rb *readingSet
+	var bufB []byte
 	if before != nil {
-		rs, _, ok := readings(before, span{ch.start, ch.beforeEnd}, func(int, int) bool { return true })
-		if !ok {
-			return false, nil, nil, nil
+		if rb, ok = newReadings(before, span{ch.start, ch.beforeEnd}, func(int, int) bool { return true }, ra.n); !ok {
+			return false, nil, nil, nil, nil
 		}
-		for k := range rb {
-			rb[k] = rs[min(k, len(rs)-1)]
-		}
+		bufB = make([]byte, 0, len(before))
 	}
-	for k := range ra {
-		b, a := rb[k], ra[k]
-		if b != nil && bytes.Equal(b, a) {
-			continue
+	scratch := make([]byte, len(after))
+	for k := 0; k < ra.n; k++ {
+		a := ra.fill(k, bufA)
+		var b []byte
+		if rb != nil {
+			b = rb.fill(k, bufB)
+			if bytes.Equal(b, a) {
+				continue
+			}
 		}
 		added, clean, _, err := addedOf(b, a)
 		if err != nil {
-			return false, nil, nil, err
+			return false, nil, nil, nil, err
 		}
-		if !clean && len(added) > 0 {
-			return false, nil, nil, nil // before does not parse this way either
+		if !clean {
+			// before does not parse this way either: its old errors may
+			// hide new ones, and the reading proves nothing.
+			return false, nil, nil, nil, nil
 		}
 		if len(added) == 0 {
 			continue
 		}
-		w, err := unknownWords(rule, b, a, added, func(x []byte) ([]diag, int, error) {
+		copy(scratch, a)
+		w, err := unknownWords(rule, b, a, scratch, added, func(x []byte) ([]diag, int, error) {
 			ds, _, cost, err := addedOf(b, x)
 			return ds, cost, err
 		})
 		if err != nil {
-			return false, nil, nil, err
+			return false, nil, nil, nil, err
 		}
 		if w == nil {
-			return true, added, nil, nil
+			return true, added, nil, nil, nil // this reading's, at after's offsets
+		}
+		if explained == nil {
+			explained = added
 		}
 		for _, x := range w {
 			if !slices.Contains(words, x) {
@@ -324,5 +362,5 @@ func readWithoutDirectives(c *checker, rule *wordRule, before, after []byte,
 			}
 		}
 	}
-	return true, nil, words, nil
+	return true, nil, explained, words, nil
 }

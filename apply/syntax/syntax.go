@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/graftdev/graft/internal/lineindex"
@@ -345,7 +346,30 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 		return r, nil
 	}
 	after = blankBOM(after)
+	bnd := bounds{unit: lang.unit, decl: lang.decl}
+	// addedOf recomputes the added errors for variants of before and
+	// after, whether before parsed clean where it matters, and how
+	// many bytes it parsed.
+	addedOf := func(before, a []byte) ([]diag, bool, int, error) {
+		if before == nil {
+			ds, err := c.diagnose(a)
+			return ds, true, len(a), err
+		}
+		// Past MaxWholeFile the window decides alone; below it, whole
+		// files are parsed whenever the window shows an error.
+		cost := len(before) + len(a)
+		if len(before) > opt.maxWhole || len(a) > opt.maxWhole {
+			if w, ok := findWindow(c, bnd, before, changeOf(before, a), opt); ok {
+				cost = w.beforeEnd - w.start + w.afterEnd - w.start
+			}
+		}
+		ds, clean, err := compare(c, bnd, before, a, opt)
+		return ds, clean, cost, err
+	}
 	var added []diag
+	// read: the readings of test 3 decided already (a file past
+	// MaxWholeFile whose window did not parse before the edit).
+	read := false
 	if before == nil {
 		ds, err := c.diagnose(after)
 		if err != nil {
@@ -356,8 +380,25 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 		before = blankBOM(before)
 		var err error
 		var clean bool
-		added, clean, err = compare(c, bounds{unit: lang.unit, decl: lang.decl}, before, after, opt)
+		added, clean, err = compare(c, bnd, before, after, opt)
 		r.Unparsed = !clean && len(added) > 0
+		if errors.Is(err, errUndecided) && lang.words != nil && lang.words.preprocessor {
+			// In C and C++ the window may not parse only because of its
+			// directives: its readings decide where they parse.
+			settled, broken, explained, words, rerr := readWithoutDirectives(c, lang.words, before, after, addedOf)
+			if rerr != nil && !errors.Is(rerr, errUndecided) {
+				return r, fmt.Errorf("syntax: %s: %w", path, rerr)
+			}
+			switch {
+			case settled && broken != nil:
+				added, read, err = broken, true, nil
+			case settled:
+				// What the readings add, test 2's words account for: it
+				// is reported and only warns.
+				added, read, err = explained, true, nil
+				r.Conditionals, r.UnknownWords = len(explained) > 0, words
+			}
+		}
 		if errors.Is(err, errUndecided) {
 			r.Checked, r.Skipped = false, err.Error()
 			return r, nil
@@ -366,31 +407,11 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 			return r, fmt.Errorf("syntax: %s: %w", path, err)
 		}
 	}
-	if len(added) > 0 && lang.words != nil {
-		bnd := bounds{unit: lang.unit, decl: lang.decl}
-		// addedOf recomputes the added errors for variants of before and
-		// after, whether before parsed clean where it matters, and how
-		// many bytes it parsed.
-		addedOf := func(before, a []byte) ([]diag, bool, int, error) {
-			if before == nil {
-				ds, err := c.diagnose(a)
-				return ds, true, len(a), err
-			}
-			// Past MaxWholeFile the window decides alone; below it, whole
-			// files are parsed whenever the window shows an error.
-			cost := len(before) + len(a)
-			if len(before) > opt.maxWhole || len(a) > opt.maxWhole {
-				if w, ok := findWindow(c, bnd, before, changeOf(before, a), opt); ok {
-					cost = w.beforeEnd - w.start + w.afterEnd - w.start
-				}
-			}
-			ds, clean, err := compare(c, bnd, before, a, opt)
-			return ds, clean, cost, err
-		}
+	if len(added) > 0 && lang.words != nil && !read {
 		var words []string
 		var err error
 		if !r.Unparsed {
-			words, err = unknownWords(lang.words, before, after, added, func(a []byte) ([]diag, int, error) {
+			words, err = unknownWords(lang.words, before, after, slices.Clone(after), added, func(a []byte) ([]diag, int, error) {
 				ds, _, cost, err := addedOf(before, a)
 				return ds, cost, err
 			})
@@ -398,7 +419,7 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 		if err == nil && words == nil && lang.words.preprocessor {
 			var settled bool
 			var broken []diag
-			settled, broken, words, err = readWithoutDirectives(c, lang.words, before, after, addedOf)
+			settled, broken, _, words, err = readWithoutDirectives(c, lang.words, before, after, addedOf)
 			switch {
 			case settled && broken == nil:
 				r.Conditionals, r.Unparsed = true, false

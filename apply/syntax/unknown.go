@@ -83,16 +83,19 @@ type span struct{ start, end int }
 // for a variant of after and says how many bytes it parsed. It returns the words dropped, in file order, or
 // nil when the errors stay however it drops words at their sites, or when
 // the edit changed the balance of brackets, quotes or comments, which no
-// macro can restore.
-func unknownWords(rule *wordRule, before, after []byte, added []diag, addedOf func([]byte) ([]diag, int, error)) ([]string, error) {
+// macro can restore. cur is a copy of after to work in (its words are
+// blanked in place), left with the words dropped blanked.
+func unknownWords(rule *wordRule, before, after, cur []byte, added []diag, addedOf func([]byte) ([]diag, int, error)) ([]string, error) {
 	if rule == nil || len(added) == 0 {
 		return nil, nil
 	}
 	if rule.preprocessor && lexBalance(before) != lexBalance(after) {
 		return nil, nil
 	}
-	cur := slices.Clone(after)
+	// Each trial blanks a span of cur in place and puts it back unless it
+	// is kept: one copy of the file, not one a trial.
 	var dropped []span
+	var saved []byte
 	trials, work := 0, 0
 	for len(added) > 0 {
 		d := added[0]
@@ -102,17 +105,19 @@ func unknownWords(rule *wordRule, before, after []byte, added []diag, addedOf fu
 				return nil, nil
 			}
 			trials++
-			trial := blank(cur, s)
-			got, cost, err := addedOf(trial)
+			saved = append(saved[:0], cur[s.start:s.end]...)
+			blankSpan(cur, s.start, s.end)
+			got, cost, err := addedOf(cur)
 			if err != nil {
 				return nil, err
 			}
 			work += cost
 			if better(got, added) {
-				cur, added, progress = trial, got, true
+				added, progress = got, true
 				dropped = append(dropped, s)
 				break
 			}
+			copy(cur[s.start:s.end], saved)
 		}
 		if !progress {
 			return nil, nil
@@ -139,18 +144,6 @@ func better(got, was []diag) bool {
 		return len(got) < len(was)
 	}
 	return got[0].start > was[0].start
-}
-
-// blank returns a copy of src with s's bytes turned into spaces (line
-// breaks kept), so that every offset outside it stays.
-func blank(src []byte, s span) []byte {
-	out := slices.Clone(src)
-	for i := s.start; i < s.end; i++ {
-		if out[i] != '\n' && out[i] != '\r' {
-			out[i] = ' '
-		}
-	}
-	return out
 }
 
 // candidates lists the spans that may be dropped at d's site, the error's
