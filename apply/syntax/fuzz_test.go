@@ -12,6 +12,7 @@ func FuzzCheck(f *testing.F) {
 	f.Add(uint8(1), []byte("def f():\n    return 1\n"), []byte("def f(:\n    return 1\n"))
 	f.Add(uint8(5), []byte("{\"a\": [1, 2]}"), []byte("{\"a\": [1, 2}"))
 	f.Add(uint8(9), []byte("a:\n  - b\n"), []byte("a:\n - b\n  c: [\n"))
+	f.Add(uint8(8), []byte("int t[] = {\n\t1,\n};\n"), []byte("int t[] = {\n\t1,\n#ifdef X\n\t2,\n#else\n\t3\n#endif\n};\n"))
 	exts := []string{".go", ".py", ".js", ".ts", ".tsx", ".json", ".rs", ".java", ".c", ".yaml", ".toml", ".sh", ".rb", ".cpp", ".zsh"}
 	f.Fuzz(func(t *testing.T, lang uint8, before, after []byte) {
 		path := "f" + exts[int(lang)%len(exts)]
