@@ -237,16 +237,24 @@ func (rs *readingSet) covered(s span, buf []byte) bool {
 			}
 		}
 	}
-	skip := slices.Clone(rs.never)
+	// Code no build reads, and directive lines, need no reading.
+	mark := func(n span) {
+		for i := max(n.start, s.start); i < min(n.end, s.end); i++ {
+			read[i-s.start] = true
+		}
+	}
+	for _, n := range rs.never {
+		mark(n)
+	}
 	for _, l := range rs.lines {
-		skip = append(skip, span{l.start, l.end})
+		mark(span{l.start, l.end})
 	}
 	for i := s.start; i < s.end; i++ {
 		switch src[i] {
 		case ' ', '\t', '\n', '\r':
 			continue
 		}
-		if !read[i-s.start] && !slices.ContainsFunc(skip, func(n span) bool { return n.start <= i && i < n.end }) {
+		if !read[i-s.start] {
 			return false
 		}
 	}
