@@ -313,10 +313,12 @@ func readWithoutDirectives(c *checker, rule *wordRule, before, after []byte,
 	if !ok {
 		return false, nil, nil, nil, nil
 	}
-	bufA := make([]byte, 0, len(after))
-	if ra.n == 1 && bytes.Equal(ra.fill(0, bufA), after) {
-		return false, nil, nil, nil, nil // nothing for the preprocessor to take out
+	if !slices.Contains(ra.blankL, true) {
+		// No line is blanked, so no chain either (its directives would
+		// be): nothing for the preprocessor to take out.
+		return false, nil, nil, nil, nil
 	}
+	bufA := make([]byte, 0, len(after))
 	if !ra.covered(edit, bufA) {
 		return false, nil, nil, nil, nil // some of the edit is in no reading
 	}
