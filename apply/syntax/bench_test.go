@@ -148,9 +148,11 @@ func BenchmarkCheck(b *testing.B) {
 // added plainly (no error, the common path), a row added under its own
 // #ifdef (errors the grammar reports, which the readings of test 3 settle:
 // it only warns), and a row missing its comma beside the table's #ifdef
-// rows (refused by the readings). Past MaxWholeFile, where the window
-// around the edit does not parse before it, the readings decide alone
-// (the build before them left such a file unchecked).
+// rows (refused by the readings). Where the window around the edit does
+// not parse before it, the readings decide first, window by window, so
+// that a file that does not parse whole costs no whole-file parse with
+// its error recovery; past MaxWholeFile they decide alone (the build
+// before them left such a file unchecked).
 func BenchmarkConditionals(b *testing.B) {
 	if detect("t.c", nil).checker() == nil {
 		b.Skip("C unchecked in this build")
@@ -170,9 +172,9 @@ func BenchmarkConditionals(b *testing.B) {
 			b.Run(fmt.Sprintf("%dKB/%s", len(before)>>10, tc.name), func(b *testing.B) {
 				b.SetBytes(int64(len(before) + len(after)))
 				b.ReportAllocs()
-				// Past MaxWholeFile the readings decide alone, and an edit
-				// they find clean reports no error at all.
-				warn := tc.warn && (tc.refuse || len(before) <= MaxWholeFile)
+				// The readings decide, and an edit they find clean
+				// reports no error at all.
+				warn := tc.warn && tc.refuse
 				for b.Loop() {
 					r, err := Check("t.c", before, after)
 					if err != nil {

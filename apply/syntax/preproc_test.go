@@ -189,34 +189,38 @@ func ifdefTables(n int) []byte {
 	return src.Bytes()
 }
 
-// TestBigFileReadings: past MaxWholeFile a file whose window around the
-// edit does not parse before it (its #ifdef rows) was left unchecked; its
-// readings now decide: a plain row and a row under #ifdef are checked and
-// pass, a row missing its comma is refused.
-func TestBigFileReadings(t *testing.T) {
-	before := ifdefTables(2000)
-	if len(before) <= MaxWholeFile {
-		t.Fatalf("%d bytes: not past MaxWholeFile", len(before))
-	}
-	mid := "opts1000[] = {\n"
-	for _, c := range []struct {
-		name, row string
-		refuse    bool
-	}{
-		{"plain row", "\t{\"new\", 1},\n", false},
-		{"row under #ifdef", "#ifdef HAVE_NEW\n\t{\"new\", 1},\n#endif\n", false},
-		{"row missing its comma", "\t{\"new\" 1},\n", true},
-	} {
-		after := bytes.Replace(before, []byte(mid), []byte(mid+c.row), 1)
-		r, err := Check("t.c", before, after)
-		if err != nil {
-			t.Fatal(err)
+// TestReadingsFirst: a file whose window around the edit does not parse
+// before it (its #ifdef rows) is decided by its readings, window by
+// window. Past MaxWholeFile such a file was left unchecked; below it, it
+// was parsed whole, through error recovery, and a row added under #ifdef
+// only warned. Now, at both sizes, a plain row and a row under #ifdef
+// pass with no error, and a row missing its comma is refused.
+func TestReadingsFirst(t *testing.T) {
+	for _, tables := range []int{250, 2000} {
+		before := ifdefTables(tables)
+		if big := len(before) > MaxWholeFile; big != (tables == 2000) {
+			t.Fatalf("%d bytes: past MaxWholeFile %v", len(before), big)
 		}
-		if r.Skipped != "" && strings.Contains(r.Skipped, "build") {
-			t.Skipf("unchecked in this build: %s", r.Skipped)
-		}
-		if !r.Checked || r.Refuses() != c.refuse || !c.refuse && !r.OK() {
-			t.Errorf("%s: checked %v, refuses %v, want %v:\n%s", c.name, r.Checked, r.Refuses(), c.refuse, r)
+		mid := fmt.Sprintf("opts%d[] = {\n", tables/2)
+		for _, c := range []struct {
+			name, row string
+			refuse    bool
+		}{
+			{"plain row", "\t{\"new\", 1},\n", false},
+			{"row under #ifdef", "#ifdef HAVE_NEW\n\t{\"new\", 1},\n#endif\n", false},
+			{"row missing its comma", "\t{\"new\" 1},\n", true},
+		} {
+			after := bytes.Replace(before, []byte(mid), []byte(mid+c.row), 1)
+			r, err := Check("t.c", before, after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Skipped != "" && strings.Contains(r.Skipped, "build") {
+				t.Skipf("unchecked in this build: %s", r.Skipped)
+			}
+			if !r.Checked || r.Refuses() != c.refuse || !c.refuse && !r.OK() || r.Unparsed || r.Conditionals {
+				t.Errorf("%d KB, %s: checked %v, refuses %v, want %v:\n%s", len(before)>>10, c.name, r.Checked, r.Refuses(), c.refuse, r)
+			}
 		}
 	}
 }
