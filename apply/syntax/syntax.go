@@ -376,7 +376,7 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 			// Past MaxWholeFile the window decides alone; below it, whole
 			// files are parsed whenever the window shows an error.
 			cost := len(before) + len(a)
-			if opt.windowOnly || len(before) > opt.maxWhole || len(a) > opt.maxWhole {
+			if len(before) > opt.maxWhole || len(a) > opt.maxWhole {
 				if w, ok := findWindow(c, bnd, before, changeOf(before, a), opt); ok {
 					cost = w.beforeEnd - w.start + w.afterEnd - w.start
 				}
@@ -387,8 +387,8 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 	}
 	addedOf := addedWith(opt)
 	var added []diag
-	// read: the readings of test 3 decided already (a file past
-	// MaxWholeFile whose window did not parse before the edit).
+	// read: the readings of test 3 decided already (a C or C++ file
+	// whose window did not parse before the edit).
 	read := false
 	if before == nil {
 		ds, err := c.diagnose(after)
