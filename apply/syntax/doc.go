@@ -198,6 +198,16 @@
 // (a macro for an access specifier) are refused: no word dropped makes
 // them parse.
 //
+// Windows are bounded by lines, not by brackets: past MaxWholeFile, where
+// the window decides alone, a window may begin inside an initializer
+// thousands of lines long (SQLite's table of system calls, with comments
+// and #define lines at the margin between its rows), where its rows read
+// as code out of place; a reading's window then does not parse before the
+// edit, and a valid #if chain added among those rows is refused (one of
+// the 14 valid chains the amalgamation's check still refuses,
+// docs/ACCURACY.md; in another, of a function's body, the readings of
+// before do not parse in the window either).
+//
 // An edit inside the same construct as an old error can go unnoticed when
 // recovery already wraps that whole construct in one ERROR (tree-sitter's
 // Ruby and YAML grammars do this for a whole module or document); so can
