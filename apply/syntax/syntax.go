@@ -178,6 +178,12 @@ type options struct {
 	wholeClean bool
 }
 
+// pastWhole reports whether before or after is past maxWhole, where whole
+// files are never compared.
+func (o options) pastWhole(before, after []byte) bool {
+	return o.maxWhole > 0 && (len(before) > o.maxWhole || len(after) > o.maxWhole)
+}
+
 var defaultOptions = options{windowScan: 256 << 10, maxWhole: MaxWholeFile}
 
 // MaxWholeFile bounds the whole-file comparison, which costs a full parse
@@ -223,7 +229,7 @@ func compare(c *checker, b bounds, before, after []byte, opt options) (added []d
 	if opt.windowOnly && len(local) == 0 {
 		return nil, false, errUndecided
 	}
-	if opt.maxWhole > 0 && (len(before) > opt.maxWhole || len(after) > opt.maxWhole) {
+	if opt.pastWhole(before, after) {
 		if len(local) > 0 {
 			return reanchor(local, after, ch), true, nil
 		}
@@ -428,7 +434,7 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 				// is reported and only warns.
 				added, clean, read, err = explained, true, true, nil
 				r.Conditionals, r.UnknownWords = len(explained) > 0, words
-			case !(opt.maxWhole > 0 && (len(before) > opt.maxWhole || len(after) > opt.maxWhole)):
+			case !opt.pastWhole(before, after):
 				added, clean, err = compare(c, bnd, before, after, opt)
 			}
 		}
