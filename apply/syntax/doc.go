@@ -155,10 +155,11 @@
 //     an error the window shows parses whole), the readings decide
 //     (errors they add refuse, errors test 2 accounts for warn, and none
 //     is no error), and whole files are compared, as for any language,
-//     only when they cannot. A
-//     C file whose table rows stand under #ifdef parses whole only
-//     through error recovery, which costs a tenth of a second at 170 KB;
-//     its readings' windows cost a few milliseconds. Past MaxWholeFile,
+//     only when they cannot; test 2's trials on such a reading, its
+//     error confirmed, read the window only. A C file whose table rows
+//     stand under #ifdef parses whole only through error recovery, which
+//     costs a tenth of a second at 170 KB; its readings' windows cost a
+//     few milliseconds. Past MaxWholeFile,
 //     where whole files are never compared, such a file was reported
 //     unchecked before the readings.
 //

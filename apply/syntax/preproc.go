@@ -287,7 +287,7 @@ const maxAlone = 64
 // after: their added errors, whether before parsed clean where it
 // matters, and the bytes parsed.
 func readWithoutDirectives(c *checker, rule *wordRule, before, after []byte,
-	addedOf func(before, after []byte) ([]diag, bool, int, error)) (settled bool, broken, explained []diag, words []string, err error) {
+	addedOf, trialOf func(before, after []byte) ([]diag, bool, int, error)) (settled bool, broken, explained []diag, words []string, err error) {
 	// A directive line the edit did not write is the file's, blanked in
 	// both versions alike (an error it has is an old one); one it wrote
 	// is blanked only where it parses on its own, at most maxAlone of
@@ -354,7 +354,7 @@ func readWithoutDirectives(c *checker, rule *wordRule, before, after []byte,
 		}
 		copy(scratch, a)
 		w, err := unknownWords(rule, b, a, scratch, added, func(x []byte) ([]diag, int, error) {
-			ds, _, cost, err := addedOf(b, x)
+			ds, _, cost, err := trialOf(b, x)
 			return ds, cost, err
 		})
 		if err != nil {

@@ -422,7 +422,11 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 			// error the window shows.
 			reading := first
 			reading.wholeClean = true
-			settled, broken, explained, words, rerr := readWithoutDirectives(c, lang.words, before, after, addedWith(reading))
+			// Test 2's trials on a reading whose error is confirmed
+			// read its window only, as past MaxWholeFile.
+			trial := reading
+			trial.maxWhole = 1
+			settled, broken, explained, words, rerr := readWithoutDirectives(c, lang.words, before, after, addedWith(reading), addedWith(trial))
 			if rerr != nil && !errors.Is(rerr, errUndecided) {
 				return r, fmt.Errorf("syntax: %s: %w", path, rerr)
 			}
@@ -459,7 +463,7 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 		if err == nil && words == nil && lang.words.preprocessor {
 			var settled bool
 			var broken []diag
-			settled, broken, _, words, err = readWithoutDirectives(c, lang.words, before, after, addedOf)
+			settled, broken, _, words, err = readWithoutDirectives(c, lang.words, before, after, addedOf, addedOf)
 			switch {
 			case settled && broken == nil:
 				r.Conditionals, r.Unparsed = true, false
