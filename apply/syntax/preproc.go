@@ -285,7 +285,8 @@ const maxAlone = 64
 // dropped in any and explained the added errors of the first reading
 // they account for (nil when no reading adds one). addedOf compares a variant of before with one of
 // after: their added errors, whether before parsed clean where it
-// matters, and the bytes parsed.
+// matters, and the bytes parsed; trialOf does the same for test 2's word
+// trials on a reading (check has them read the window only where it can).
 func readWithoutDirectives(c *checker, rule *wordRule, before, after []byte,
 	addedOf, trialOf func(before, after []byte) ([]diag, bool, int, error)) (settled bool, broken, explained []diag, words []string, err error) {
 	// A directive line the edit did not write is the file's, blanked in
