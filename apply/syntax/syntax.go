@@ -414,7 +414,12 @@ func check(path string, before, after []byte, opt options) (Report, error) {
 		// window was broken before the edit, its readings decide first,
 		// window by window, and whole files are parsed only when they
 		// cannot.
-		first.windowOnly = pp
+		if pp {
+			// Only where there is a window: without one (a file the
+			// window would span whole) the readings find none either,
+			// and whole files decide at once.
+			_, first.windowOnly = findWindow(c, bnd, before, changeOf(before, after), opt)
+		}
 		added, clean, err = compare(c, bnd, before, after, first)
 		if errors.Is(err, errUndecided) && pp {
 			// A reading proves something only where its before parses:
