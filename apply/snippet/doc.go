@@ -253,7 +253,13 @@
 // replaces), but a line commented out ("// x.List()" for "x.List()") is
 // that line kept in sight, and reads like it; a definition (func, def, class, function, a name given an
 // arrow function, a named function returned: return function
-// textParser(req, res, next) {, as a middleware factory ends) reads like
+// textParser(req, res, next) {, as a middleware factory ends; and a
+// block a string names, a call of a bare name whose first argument, or
+// second after a fixture's name, is a string and whose line opens a
+// block of code: a test, it "parses" do, test('parses', () => {,
+// TEST_CASE_METHOD(App, "parses") {, @test "parses" {, and its group,
+// describe 'JSON' do, whose string tells it from its siblings as a
+// function's name does) reads like
 // one of the same name whatever its signature
 // (a TypeScript return type added too), and like an import of its name
 // (moved to a module of its own: a forgotten marker leaves no import of

@@ -532,11 +532,51 @@ func callsName(l, name string) bool {
 	}
 }
 
+// namedBlockRE matches a line that opens a block named by a string: a
+// call at the line's start whose first argument (or second, after a
+// fixture's name) is a string literal, and whose line ends opening a
+// block of code (do, a function or closure, the call's own braces; not
+// an object literal passed as an argument): a test (it "parses" do, it('parses', () => {, t.Run("parses",
+// func(t *testing.T) {, TEST_CASE_METHOD(App, "parses", "[tag]") {,
+// @test "parses" {), a group of them (describe, context), a route.
+var namedBlockRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*@?([A-Za-z_]\w*)\s*\(?\s*(?:[A-Za-z_][\w:]*\s*,\s*)?(?:"([^"\\]+)"|'([^'\\]+)'|` + "`([^`\\\\$]+)`" + `)` +
+		`.*(?:\bdo(?:\s*\|[^|]*\|)?|=>\s*\{|\bfunc(?:tion)?\b[^{]*\{|\)\s*\{|["']\s*\{)\s*$`)
+})
+
+// blockName is the name, quoted, of the block line l opens when a string
+// names it (namedBlockRE): it is what tells the block apart from its
+// siblings, as a function's name does, so a forgotten marker that drops
+// one test for another of another name drops a definition. Control
+// statements are no such block.
+func blockName(l string) string {
+	if !strings.ContainsAny(l, "\"'`") {
+		return ""
+	}
+	m := namedBlockRE().FindStringSubmatch(l)
+	if m == nil {
+		return ""
+	}
+	switch m[1] {
+	case "if", "elif", "elsif", "else", "unless", "while", "until", "for", "switch", "case", "when", "return", "catch", "with":
+		return ""
+	}
+	for _, g := range m[2:] {
+		if g != "" {
+			return `"` + g + `"`
+		}
+	}
+	return ""
+}
+
 // defName is what line l defines: "" when it defines nothing, "()" for
 // an anonymous function, else the name. A definition is the same one
 // only where the name stays (a signature changed); one of another name
 // is another definition.
 func defName(l string) string {
+	if n := blockName(l); n != "" {
+		return n
+	}
 	if !strings.Contains(l, "func") && !strings.Contains(l, "def") && !strings.Contains(l, "class") && !strings.Contains(l, "=>") {
 		return "" // none of the forms, without the regular expression
 	}
