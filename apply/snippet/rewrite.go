@@ -533,12 +533,14 @@ func callsName(l, name string) bool {
 }
 
 // namedBlockRE matches a line that opens a block named by a string: a
-// call at the line's start whose first argument (or second, after a
-// fixture's name) is a string literal, and whose line ends opening a
+// call of a bare name at the line's start (not a method: app.on('error',
+// ...) names an event, not a block) whose first argument, or second after
+// a fixture's name, is a string literal, and whose line ends opening a
 // block of code (do, a function or closure, the call's own braces; not
-// an object literal passed as an argument): a test (it "parses" do, it('parses', () => {, t.Run("parses",
-// func(t *testing.T) {, TEST_CASE_METHOD(App, "parses", "[tag]") {,
-// @test "parses" {), a group of them (describe, context), a route.
+// an object literal passed as an argument): a test (it "parses" do,
+// it('parses', () => {, TEST_CASE_METHOD(App, "parses", "[tag]") {,
+// @test "parses" {), a group of them (describe, context), a route
+// (get '/' do).
 var namedBlockRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\s*@?([A-Za-z_]\w*)\s*\(?\s*(?:[A-Za-z_][\w:]*\s*,\s*)?(?:"([^"\\]+)"|'([^'\\]+)'|` + "`([^`\\\\$]+)`" + `)` +
 		`.*(?:\bdo(?:\s*\|[^|]*\|)?|=>\s*\{|\bfunc(?:tion)?\b[^{]*\{|\)\s*\{|["']\s*\{)\s*$`)
@@ -550,8 +552,9 @@ var namedBlockRE = sync.OnceValue(func() *regexp.Regexp {
 // one test for another of another name drops a definition. Control
 // statements are no such block.
 func blockName(l string) string {
-	if !strings.ContainsAny(l, "\"'`") {
-		return ""
+	t := strings.TrimRight(l, " \t\r")
+	if !strings.ContainsAny(l, "\"'`") || !strings.HasSuffix(t, "{") && !strings.HasSuffix(t, "do") && !strings.HasSuffix(t, "|") {
+		return "" // no string, or no block opened: without the regular expression
 	}
 	m := namedBlockRE().FindStringSubmatch(l)
 	if m == nil {
