@@ -573,7 +573,8 @@ func blockName(l string) string {
 }
 
 // defName is what line l defines: "" when it defines nothing, "()" for
-// an anonymous function, else the name. A definition is the same one
+// an anonymous function, the quoted string of a block a string names
+// (blockName), else the name. A definition is the same one
 // only where the name stays (a signature changed); one of another name
 // is another definition.
 func defName(l string) string {
