@@ -72,3 +72,48 @@ func TestUsesName(t *testing.T) {
 		}
 	}
 }
+
+func TestRubyBlocks(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want int
+	}{
+		{"  def call(env)", 1},
+		{"  def self.call(env) = new.call(env)", 0},
+		{"  def ==(other)", 1},
+		{"  def name=(v)", 1},
+		{"  def x; end", 0},
+		{"  end", -1},
+		{"  end)", -1},
+		{"  end.freeze", -1},
+		{"  class Pool < Persisted", 1},
+		{"  class << self", 1},
+		{"  module Rack", 1},
+		{"  obj.class", 0},
+		{"  return if env.nil?", 0},
+		{"  x = y if z", 0},
+		{"  x = if z", 1},
+		{"  @value ||= begin", 1},
+		{"  if a then b else c end", 0},
+		{"  items.each do |x|", 1},
+		{"  it 'parses' do", 1},
+		{"  loop do", 1},
+		{"  foo do x end", 0},
+		{"  while x do", 1},
+		{"  for a in b do", 1},
+		{"  case kind", 1},
+		{"  when :end then 1", 0},
+		{"  h = { end: 1, do: 2 }", 0},
+		{"  r.end", 0},
+		{`  puts "the end if do"`, 0},
+		{"  x.each { |y| y.end }  # do it", 0},
+		{"=begin", 0},
+		{"  unless ok?", 1},
+		{"  until done", 1},
+		{"  foo(if x then 1 else 2 end)", 0},
+	} {
+		if got := rubyBlocks(c.line); got != c.want {
+			t.Errorf("rubyBlocks(%q) = %d, want %d", c.line, got, c.want)
+		}
+	}
+}

@@ -220,7 +220,7 @@ func rewritesBlocks(content []byte, d dialect, ok []string, removed []int, added
 			last = k
 		}
 	}
-	if brackets(del) != brackets(added) {
+	if brackets(del, d) != brackets(added, d) {
 		return false, nil
 	}
 	if declGone() {

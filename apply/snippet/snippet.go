@@ -143,10 +143,11 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	// next closes (a call wrapped around a closure whose end another
 	// region shows).
 	// So do block comments (a block commented out across a marker).
+	d := dialectOf(s.Ext)
 	total, totalComments := 0, 0
 	deltas := make([][2]int, len(out))
 	for i, r := range out {
-		b, c := pairDelta(fl, r.from, r.to, r.newLines)
+		b, c := pairDelta(fl, r.from, r.to, r.newLines, d)
 		deltas[i] = [2]int{b, c}
 		total, totalComments = total+b, totalComments+c
 	}
@@ -183,7 +184,6 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 		}
 		return u
 	}
-	d := dialectOf(s.Ext)
 	for i, r := range out {
 		others, otherComments := total-deltas[i][0], totalComments-deltas[i][1]
 		kind, why, dropped := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, poolAt[i], others, otherComments, s.Prose, d, used)
@@ -195,6 +195,37 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 			return nil, (&refusal{Why: kind, Region: r.region, Line: r.snippetLine, Reason: why,
 				Candidates: []matcher.Candidate{{Line: r.from + 1, EndLine: r.to, Similarity: 1, Text: string(content[fl.Start(r.from+1):fl.Start(min(r.to, fl.Count())+1)]),
 					Reason: "the file's lines between the region's anchors"}}}).err(s.Marker)
+		}
+	}
+	// A snippet that removes nothing opens as many blocks as it closes
+	// (part 4): checkDeletions reads brackets only for a region that
+	// removes a line, so where no region removes one, the new lines alone
+	// must pair the blocks they open (a test inserted with its closing
+	// brace left behind a forgotten marker opens one that nothing closes).
+	// Read by whole lines, a line that ends opening a block and one that
+	// begins closing one, because an insertion is what most snippets are,
+	// and brackets counted one by one inside lines misread what this
+	// package does not parse (a regular expression's quotes, a doc
+	// comment's {@link}), where a block's lines read one way in every
+	// language with braces.
+	if !s.Prose && total != 0 {
+		blocks := 0
+		for _, r := range out {
+			blocks += blockLines(r.newLines, d)
+		}
+		for _, r := range out {
+			if blocks == 0 || blockLines(r.newLines, d) == 0 {
+				continue
+			}
+			why := fmt.Sprintf("its new lines open %d more block(s) than they close", blocks)
+			if blocks < 0 {
+				why = fmt.Sprintf("its new lines close %d more block(s) than they open", -blocks)
+			}
+			why += ", which no code that parses does, before or after the change: if they pair with lines of the file, show those lines; if code follows them, put a marker such as \"" + markerHint + "\" where it is"
+			at := min(r.from, fl.Count()-1)
+			return nil, (&refusal{Why: UnpairedBrackets, Region: r.region, Line: r.snippetLine, Reason: why,
+				Candidates: []matcher.Candidate{{Line: at + 1, EndLine: at + 1, Similarity: 1, Text: string(fl.Text(at+1)) + "\n",
+					Reason: "the file's line after the region's new lines"}}}).err(s.Marker)
 		}
 	}
 	// Lines binding names the file still needs, lost together (part 4):
