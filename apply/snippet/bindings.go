@@ -35,16 +35,12 @@ var marginBareRE = sync.OnceValue(func() *regexp.Regexp {
 // nothing.
 type dialect struct {
 	python, goImports bool
-	// ruby: blocks that keywords open and end closes pair as brackets
-	// do (rubyBlocks).
-	ruby bool
 }
 
 // dialectOf is the dialect of a file whose extension (lower case, no
 // dot) is ext.
 func dialectOf(ext string) dialect {
-	return dialect{python: ext == "py" || ext == "pyi" || ext == "pyw", goImports: ext == "go",
-		ruby: ext == "rb" || ext == "rake" || ext == "gemspec" || ext == "ru"}
+	return dialect{python: ext == "py" || ext == "pyi" || ext == "pyw", goImports: ext == "go"}
 }
 
 // importFormRE matches a line that imports names: Python's "import a.b

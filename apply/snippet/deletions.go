@@ -152,8 +152,8 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	if prose && fences(ok)%2 != fences(nk)%2 {
 		return UnpairedBrackets, deletes("and they open or close a code fence that the lines in their place do not", removed), nil
 	}
-	if !prose && brackets(ok, d)-brackets(nk, d)+others != 0 {
-		who, n := "they", brackets(ok, d)-brackets(nk, d)
+	if !prose && brackets(ok)-brackets(nk)+others != 0 {
+		who, n := "they", brackets(ok)-brackets(nk)
 		if n == 0 {
 			// This region pairs its own; the others leave one open.
 			who, n = "with the snippet's other regions they", n+others

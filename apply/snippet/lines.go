@@ -130,16 +130,12 @@ func isComment(l string) bool {
 }
 
 // brackets is how many more brackets ls opens than it closes, outside
-// strings and comments; in Ruby, blocks its keywords open and end closes
-// count as brackets (rubyBlocks).
-func brackets(ls []string, d dialect) int {
+// strings and comments.
+func brackets(ls []string) int {
 	n := 0
 	for _, l := range ls {
 		if isComment(l) {
 			continue
-		}
-		if d.ruby {
-			n += rubyBlocks(l)
 		}
 		for _, r := range codeOf(l) {
 			switch r {
@@ -152,85 +148,6 @@ func brackets(ls []string, d dialect) int {
 	}
 	return n
 }
-
-// rubyBlocks is how many more blocks line l of Ruby opens than it
-// closes, by its keywords: a def (not an endless one, "def x = 1"),
-// class, module, begin, case, if, unless, while, until or for that
-// begins a statement (at the line's start, after ";", "=", "(", "||" or
-// "&&": "x = y if z" is a modifier, which opens nothing), a do that ends
-// the line or takes block parameters (not a loop's, which shares its
-// end), and end, which closes one where it begins the line's code, follows
-// ";", or closes a block the line opened (if x then y end). Ruby closes
-// with a word what braces close elsewhere, so a forgotten marker that
-// drops a method's end with the lines before it, or a rewrite that opens
-// a block with do and nothing to end it, pairs no bracket and would pass
-// part 4 unseen. Words after ".", "::", ":" or "@", or before ":" (a hash
-// key), "?" or "!", are methods, symbols and variables.
-func rubyBlocks(l string) int {
-	t := strings.TrimSpace(l)
-	if t == "" || strings.HasPrefix(t, "=begin") || strings.HasPrefix(t, "=end") {
-		return 0
-	}
-	if !strings.Contains(t, "end") && !strings.Contains(t, "do") && !strings.Contains(t, "if") && !strings.Contains(t, "def") &&
-		!strings.Contains(t, "class") && !strings.Contains(t, "module") && !strings.Contains(t, "begin") && !strings.Contains(t, "case") &&
-		!strings.Contains(t, "unless") && !strings.Contains(t, "while") && !strings.Contains(t, "until") && !strings.Contains(t, "for") {
-		return 0 // most lines: no keyword to read
-	}
-	c := codeOf(t)
-	n, opened, loop := 0, 0, false
-	for i := 0; i < len(c); {
-		if !isNameByte(c[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(c) && isNameByte(c[j]) {
-			j++
-		}
-		w, s, e := c[i:j], i, j
-		i = j
-		if s > 0 && strings.ContainsRune(".:@$", rune(c[s-1])) || e < len(c) && strings.ContainsRune(":?!", rune(c[e])) && !strings.HasPrefix(c[e:], "::") {
-			continue
-		}
-		before := strings.TrimSpace(c[:s])
-		start := before == "" || strings.HasSuffix(before, ";") || strings.HasSuffix(before, "=") || strings.HasSuffix(before, "(") ||
-			strings.HasSuffix(before, "||") || strings.HasSuffix(before, "&&")
-		switch w {
-		case "def":
-			if start && !endlessDefRE().MatchString(c[e:]) {
-				n, opened = n+1, opened+1
-			}
-		case "class", "module", "begin", "case", "if", "unless":
-			if start {
-				n, opened = n+1, opened+1
-			}
-		case "while", "until", "for":
-			if start {
-				n, opened, loop = n+1, opened+1, true
-			}
-		case "do":
-			rest := strings.TrimSpace(c[e:])
-			if !loop && (rest == "" || strings.HasPrefix(rest, "|")) {
-				n, opened = n+1, opened+1
-			}
-		case "end":
-			if before == "" || strings.HasSuffix(before, ";") || opened > 0 {
-				n--
-				if opened > 0 {
-					opened--
-				}
-			}
-		}
-	}
-	return n
-}
-
-// endlessDefRE matches what follows "def" in an endless method
-// definition (def name(args) = expression), which has no end; a
-// setter's name ends in "=" (def name=(v)), and opens a block.
-var endlessDefRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*[^\s(=]+(?:=\([^)]*\)|\s*\([^)]*\))?\s*=[^=~>(]`)
-})
 
 // directive reports whether l is a C preprocessor directive (#define,
 // #if, ...): code, though it begins as a comment does in Python or shell

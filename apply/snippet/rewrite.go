@@ -220,7 +220,7 @@ func rewritesBlocks(content []byte, d dialect, ok []string, removed []int, added
 			last = k
 		}
 	}
-	if brackets(del, d) != brackets(added, d) {
+	if brackets(del) != brackets(added) {
 		return false, nil
 	}
 	if declGone() {

@@ -143,11 +143,10 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	// next closes (a call wrapped around a closure whose end another
 	// region shows).
 	// So do block comments (a block commented out across a marker).
-	d := dialectOf(s.Ext)
 	total, totalComments := 0, 0
 	deltas := make([][2]int, len(out))
 	for i, r := range out {
-		b, c := pairDelta(fl, r.from, r.to, r.newLines, d)
+		b, c := pairDelta(fl, r.from, r.to, r.newLines)
 		deltas[i] = [2]int{b, c}
 		total, totalComments = total+b, totalComments+c
 	}
@@ -184,6 +183,7 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 		}
 		return u
 	}
+	d := dialectOf(s.Ext)
 	for i, r := range out {
 		others, otherComments := total-deltas[i][0], totalComments-deltas[i][1]
 		kind, why, dropped := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, poolAt[i], others, otherComments, s.Prose, d, used)
@@ -211,10 +211,10 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	if !s.Prose && total != 0 {
 		blocks := 0
 		for _, r := range out {
-			blocks += blockLines(r.newLines, d)
+			blocks += blockLines(r.newLines)
 		}
 		for _, r := range out {
-			if blocks == 0 || blockLines(r.newLines, d) == 0 {
+			if blocks == 0 || blockLines(r.newLines) == 0 {
 				continue
 			}
 			why := fmt.Sprintf("its new lines open %d more block(s) than they close", blocks)
@@ -222,9 +222,12 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 				why = fmt.Sprintf("its new lines close %d more block(s) than they open", -blocks)
 			}
 			why += ", which no code that parses does, before or after the change: if they pair with lines of the file, show those lines; if code follows them, put a marker such as \"" + markerHint + "\" where it is"
-			at := min(r.from, fl.Count()-1)
+			at, text := max(min(r.from, fl.Count()-1), 0), ""
+			if fl.Count() > 0 {
+				text = string(fl.Text(at+1)) + "\n"
+			}
 			return nil, (&refusal{Why: UnpairedBrackets, Region: r.region, Line: r.snippetLine, Reason: why,
-				Candidates: []matcher.Candidate{{Line: at + 1, EndLine: at + 1, Similarity: 1, Text: string(fl.Text(at+1)) + "\n",
+				Candidates: []matcher.Candidate{{Line: at + 1, EndLine: at + 1, Similarity: 1, Text: text,
 					Reason: "the file's line after the region's new lines"}}}).err(s.Marker)
 		}
 	}

@@ -251,9 +251,8 @@ func comments(ls []string) int {
 // blockLines is how many more of lines ls open a block than close one,
 // read by whole lines: a line whose code ends in "{" opens one, a line
 // whose code begins with "}" closes one ("} else {" does both). Comments
-// aside, a block comment's lines too. In Ruby, blocks its keywords open
-// and end closes count too (rubyBlocks).
-func blockLines(ls []string, d dialect) int {
+// aside, a block comment's lines too.
+func blockLines(ls []string) int {
 	n, inComment := 0, false
 	for _, l := range ls {
 		t := strings.TrimSpace(l)
@@ -272,9 +271,6 @@ func blockLines(ls []string, d dialect) int {
 		if i := commentStart(c); i >= 0 {
 			c = strings.TrimSpace(c[:i])
 		}
-		if d.ruby {
-			n += rubyBlocks(t)
-		}
 		if strings.HasPrefix(c, "}") {
 			n--
 		}
@@ -287,12 +283,12 @@ func blockLines(ls []string, d dialect) int {
 
 // pairDelta is how many more brackets, and block comments, the file lines
 // [from, to) open than the region's new lines in their place.
-func pairDelta(fl *lineindex.Index, from, to int, newLines []string, d dialect) (bracketsOpen, commentsOpen int) {
+func pairDelta(fl *lineindex.Index, from, to int, newLines []string) (bracketsOpen, commentsOpen int) {
 	var old []string
 	for i := from; i < to && i < fl.Count(); i++ {
 		old = append(old, string(fl.Text(i+1)))
 	}
-	return brackets(old, d) - brackets(newLines, d), comments(old) - comments(newLines)
+	return brackets(old) - brackets(newLines), comments(old) - comments(newLines)
 }
 
 // adopted is a kept line that a new definition takes over: its text and
