@@ -399,17 +399,7 @@
 // close, over all its regions (code that parses opens as many as it
 // closes; a C preprocessor line, #define and its kin, is code there though
 // it begins as a Python comment does; not in prose files, where a
-// Markdown code fence pairs instead). A
-// snippet that removes nothing is held to it too, read by whole lines (a
-// line whose code ends opening a block with "{" (a Rust attribute, #[...],
-// is code, not a comment),
-// and one that begins closing one): its new lines open as many blocks as
-// they close, because a test inserted with its closing brace behind a
-// forgotten marker removes nothing and leaves the next test inside it;
-// whole lines, because insertions are most of what snippets send, and
-// brackets counted inside lines misread what this package does not parse
-// (a regular expression's quotes, a doc comment's {@link}). Measured:
-// docs/ACCURACY.md, twenty-third pass.
+// Markdown code fence pairs instead),
 // and as many block comments, over all its regions too ("/*" that a line leaves
 // open, "*/" that ends one the line did not begin; not in prose): a
 // marker forgotten from inside a doc comment down to the code under it
@@ -461,6 +451,17 @@
 // gone with the blank line that parted their groups (imports from the
 // module's constants, one import group from the next), are a stretch of
 // the file's head lost to a missing marker.
+//
+// A snippet that removes nothing is held to part 4's brackets too, read
+// by whole lines: a line whose code ends opening a block with "{" (a Rust
+// attribute, #[...], is code there, not a comment) and one whose code
+// begins closing one with "}" pair over its new lines, because a test
+// inserted with its closing brace behind a forgotten marker removes
+// nothing and leaves the next test inside it; whole lines, because
+// insertions are most of what snippets send, and brackets counted inside
+// lines misread what this package does not parse (a regular expression's
+// quotes, a doc comment's {@link}). Measured: docs/ACCURACY.md,
+// twenty-third pass.
 //
 // A refusal's Reason says which part refused: DeletesUnlike (parts 1 to
 // 3, a definition gone, a declaration still used), CutsBlock,

@@ -228,7 +228,7 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 			}
 			return nil, (&refusal{Why: UnpairedBrackets, Region: r.region, Line: r.snippetLine, Reason: why,
 				Candidates: []matcher.Candidate{{Line: at + 1, EndLine: at + 1, Similarity: 1, Text: text,
-					Reason: "the file's line after the region's new lines"}}}).err(s.Marker)
+					Reason: "the file's line where the region's new lines go"}}}).err(s.Marker)
 		}
 	}
 	// Lines binding names the file still needs, lost together (part 4):
