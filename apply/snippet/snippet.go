@@ -207,7 +207,8 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	// and brackets counted one by one inside lines misread what this
 	// package does not parse (a regular expression's quotes, a doc
 	// comment's {@link}), where a block's lines read one way in every
-	// language with braces.
+	// language with braces. Both readings must find the snippet unpaired
+	// (total, the brackets counted as part 4 counts them, and blocks).
 	if !s.Prose && total != 0 {
 		blocks := 0
 		for _, r := range out {
