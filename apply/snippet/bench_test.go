@@ -87,3 +87,32 @@ func BenchmarkMisrememberedLastLine(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTypedReading: a snippet that rewrites the body of the last
+// method of a Java class of 2,000 methods (10,000 lines). In a language
+// whose functions are declared by what they return (dialect.typed), every
+// line the rule reads for definitions is also matched as a declaration;
+// "untyped" plans the same snippet with that reading off, the baseline of
+// the same run.
+func BenchmarkTypedReading(b *testing.B) {
+	var f strings.Builder
+	f.WriteString("final class Big {\n")
+	const n = 2000
+	for i := range n {
+		fmt.Fprintf(&f, "  public int value%d(int k) {\n    return k * %d;\n  }\n\n", i, i)
+	}
+	f.WriteString("}\n")
+	content := []byte(f.String())
+	sn := fmt.Sprintf("// ... existing code ...\n  public int value%d(int k) {\n    int twice = k * 2;\n    return twice * %d;\n  }\n}\n", n-1, n-1)
+	for _, ext := range []string{"java", "untyped"} {
+		s := Parse(sn)
+		s.Ext = ext
+		b.Run(ext, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Plan(content, s, matcher.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -32,15 +32,30 @@ var marginBareRE = sync.OnceValue(func() *regexp.Regexp {
 // the margin binds a module's name; in Go a line holding only a quoted
 // path (an alias before it allowed) is an import spec. Elsewhere such a
 // line is a string (a list's last item, a continued literal), and binds
-// nothing.
+// nothing. In the languages of C's family (C, C++, Java, C#, JavaScript
+// and their kin) and Rust, a function is declared by what it returns or
+// by modifiers before its name (public int size() {, static foo() {,
+// pub fn run() {), a definition to the deletion rule (methodName); in
+// Ruby, Python or a shell, "puts format(x)" is a call.
 type dialect struct {
-	python, goImports bool
+	python, goImports, typed bool
 }
+
+// typedExts are the extensions of the languages whose functions are
+// declared by what they return or by modifiers before their name.
+var typedExts = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, e := range strings.Fields(`c h cc cpp cxx c++ hpp hh hxx h++ ipp tpp inl cu cuh m mm java kt kts scala groovy
+		cs swift dart php rs js mjs cjs jsx ts tsx mts cts`) {
+		m[e] = true
+	}
+	return m
+})
 
 // dialectOf is the dialect of a file whose extension (lower case, no
 // dot) is ext.
 func dialectOf(ext string) dialect {
-	return dialect{python: ext == "py" || ext == "pyi" || ext == "pyw", goImports: ext == "go"}
+	return dialect{python: ext == "py" || ext == "pyi" || ext == "pyw", goImports: ext == "go", typed: typedExts()[ext]}
 }
 
 // importFormRE matches a line that imports names: Python's "import a.b

@@ -50,7 +50,7 @@ func dropsOneRun(added []string, removed []int) bool {
 // (0-based) it removes that nothing in the snippet accounts for: the
 // lines with a name left over by both readings (the deletion the
 // result reports, as a forgotten marker would leave it too).
-func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, poolAt, others, otherComments int, prose bool, d dialect, used func(name string) bool) (Reason, string, []int) {
+func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines []string, pool, scope []string, poolAt, others, otherComments int, prose bool, dl dialect, used func(name string) bool) (Reason, string, []int) {
 	var old []string
 	for i := from; i < to && i < fl.Count(); i++ {
 		old = append(old, string(fl.Text(i+1)))
@@ -142,11 +142,11 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 			break
 		}
 	}
-	if why := cutOpening(ok, removed, nk, before, next, body); why != "" {
+	if why := cutOpening(ok, removed, nk, before, next, body, dl); why != "" {
 		return CutsBlock, why, nil
 	}
-	stack := stackAt(fl, from) // the definitions open at the region (scopes copies it)
-	if d, l := adoptsBody(fl, to, ok, nk, pairs, removed, stack); d != "" {
+	stack := stackAt(fl, from, dl) // the definitions open at the region (scopes copies it)
+	if d, l := adoptsBody(fl, to, ok, nk, pairs, removed, stack, dl); d != "" {
 		return CutsBlock, deletes(fmt.Sprintf("and a new definition, %s, takes over lines of %s, which stays: %q", d, scopeName(l.old), l.line), removed), nil
 	}
 	if prose && fences(ok)%2 != fences(nk)%2 {
@@ -173,7 +173,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	}
 	// The lines that may still use what removed lines declare: the
 	// region's own and every new line, each in its scope.
-	regionScope, _ := scopes(region, stackAt(fl, headAt))
+	regionScope, _ := scopes(region, stackAt(fl, headAt, dl), dl)
 	uses, usesScope := append(slices.Clip(region), pool...), append(regionScope, scope...)
 	// Each removed line is accounted for by a new line like it in its
 	// scope, one for one.
@@ -188,8 +188,8 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 			return UnpairedBrackets, deletes("and they end a block comment and begin another, with code between them: what stays of the two comments would read as one", []int{removed[k]}), nil
 		}
 	}
-	removedScope, _ := scopes(ok, stack)
-	calls := callsByScope(pool, scope)
+	removedScope, _ := scopes(ok, stack, dl)
+	calls := callsByScope(pool, scope, dl)
 	// A definition may be renamed where its body stays: none of the
 	// removed lines stands in it.
 	bodyGone := map[string]bool{}
@@ -205,7 +205,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	// with its parameters changed too, it is another definition (a new
 	// one beside it, the old one dropped by a forgotten marker).
 	renamedOnly := func(k, j int) bool {
-		old, nw := defName(del[k]), defName(pool[j])
+		old, nw := defName(del[k], dl), defName(pool[j], dl)
 		return strings.TrimSpace(strings.Replace(del[k], old, nw, 1)) == strings.TrimSpace(pool[j]) || !used(old)
 	}
 	renamable := func(k int) bool {
@@ -213,7 +213,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		if own != "" {
 			own += "/"
 		}
-		own += defName(del[k])
+		own += defName(del[k], dl)
 		for sc := range bodyGone {
 			if sc == own || strings.HasPrefix(sc, own+"/") {
 				return false
@@ -227,10 +227,10 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	}
 	delDef, poolDef := make([]string, len(del)), make([]string, len(pool))
 	for k, d := range del {
-		delDef[k] = defName(d)
+		delDef[k] = defName(d, dl)
 	}
 	for j, l := range pool {
-		poolDef[j] = defName(l)
+		poolDef[j] = defName(l, dl)
 	}
 	// A removed line with siblings (lines of the file of its shape: a
 	// table's rows, tests of the same calls, a changelog's headings) is
@@ -287,7 +287,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		}
 		return inScope(removedScope[removed[k]], scope[j], calls)
 	}
-	like := oneForOneIn(del, pool, fit, inPlace, keeps)
+	like := oneForOneIn(del, pool, dl, fit, inPlace, keeps)
 	// A line of a block dropped whole is not read like a new line that
 	// reads better still like a removed line outside the block (doc,
 	// part 1): the pairs are read again without it.
@@ -295,7 +295,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		for _, p := range b {
 			banned[p] = true
 		}
-		like = oneForOneIn(del, pool, fit, inPlace, keeps)
+		like = oneForOneIn(del, pool, dl, fit, inPlace, keeps)
 	}
 	// A test or a route (a block's opening line at the margin, with
 	// siblings, not a definition: a definition renamed has rules of its
@@ -376,7 +376,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 		if j >= 0 {
 			continue
 		}
-		if counts(del[k], prose) || defName(del[k]) != "" {
+		if counts(del[k], prose) || defName(del[k], dl) != "" {
 			unaccounted = append(unaccounted, i)
 		}
 		if opens(del[k]) && !isComment(del[k]) && filled[i] && !rewrote[gap[i]] && !newBlock {
@@ -396,9 +396,9 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	// file: a helper deleted, which part 3's budget then reads.
 	wholeDefs := func() bool {
 		for k, j := range like {
-			if j < 0 && defName(del[k]) != "" {
+			if j < 0 && defName(del[k], dl) != "" {
 				b := blockOf(ok, removed[k], next)
-				if len(b) == 0 || usedInFile(fl, defName(del[k])) {
+				if len(b) == 0 || usedInFile(fl, defName(del[k], dl), dl) {
 					return false
 				}
 				for _, i := range b {
@@ -421,7 +421,7 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	if dropsOneRun(regionAdded, removed) {
 		budget = maxDropped
 	}
-	if len(unaccounted) <= budget && len(blocks) == 0 && (!definitionGone(del, like) || wholeDefs()) && !vanished() {
+	if len(unaccounted) <= budget && len(blocks) == 0 && (!definitionGone(del, like, dl) || wholeDefs()) && !vanished() {
 		if r := rows(); len(r) > 0 {
 			return refuseRows(r)
 		}
@@ -429,17 +429,17 @@ func checkDeletions(fl *lineindex.Index, from, to, headAt int, region, newLines 
 	}
 	// The second reading: blocks replaced by a call.
 	fits := func(k, j int) bool { return inScope(removedScope[removed[k]], scope[j], calls) }
-	if rewrites, left := rewritesBlocks(fl.Content(), d, ok, removed, regionAdded, pool, like, next, vanished, allman, fits); rewrites {
+	if rewrites, left := rewritesBlocks(fl.Content(), dl, ok, removed, regionAdded, pool, like, next, vanished, allman, fits); rewrites {
 		if r := rows(); len(r) > 0 {
 			return refuseRows(r)
 		}
 		return 0, "", atFile(from, left)
 	}
 	switch {
-	case definitionGone(del, like):
+	case definitionGone(del, like, dl):
 		var defs []int
 		for k, j := range like {
-			if j < 0 && defName(del[k]) != "" {
+			if j < 0 && defName(del[k], dl) != "" {
 				defs = append(defs, removed[k])
 			}
 		}
@@ -464,9 +464,9 @@ func atFile(from int, ls []int) []int {
 
 // definitionGone reports whether a removed definition line (del, paired
 // with pool lines by like) is stood for by no new line.
-func definitionGone(del []string, like []int) bool {
+func definitionGone(del []string, like []int, dl dialect) bool {
 	for k, j := range like {
-		if j < 0 && defName(del[k]) != "" {
+		if j < 0 && defName(del[k], dl) != "" {
 			return true
 		}
 	}
@@ -476,7 +476,7 @@ func definitionGone(del []string, like []int) bool {
 // added is the region's new lines that stand for no file line between its
 // anchors (its new code), without the white space at their ends, and the
 // scope each stands in (scopes).
-func added(fl *lineindex.Index, from, to int, newLines []string, prose bool) (lines, scope []string) {
+func added(fl *lineindex.Index, from, to int, newLines []string, prose bool, dl dialect) (lines, scope []string) {
 	var ok, nk []string
 	for i := from; i < to && i < fl.Count(); i++ {
 		ok = append(ok, strings.TrimRight(string(fl.Text(i+1)), " \t\r\n"))
@@ -492,7 +492,7 @@ func added(fl *lineindex.Index, from, to int, newLines []string, prose bool) (li
 	for _, p := range trustedPairs(ok, nk) {
 		paired[p[1]] = true
 	}
-	in, _ := scopes(nk, stackAt(fl, from))
+	in, _ := scopes(nk, stackAt(fl, from, dl), dl)
 	for j, l := range nk {
 		if t := strings.TrimSpace(l); t != "" && !paired[j] {
 			lines, scope = append(lines, t), append(scope, in[j])
@@ -512,7 +512,7 @@ type frame struct {
 // the definitions (func, def, class, function) it stands in by its
 // indentation, outermost first, joined by "/". It returns the stack
 // after the lines too.
-func scopes(lines []string, stack []frame) ([]string, []frame) {
+func scopes(lines []string, stack []frame, dl dialect) ([]string, []frame) {
 	stack = slices.Clone(stack) // popped and pushed below: the caller's stays as it was
 	out := make([]string, len(lines))
 	name := func() string {
@@ -533,7 +533,7 @@ func scopes(lines []string, stack []frame) ([]string, []frame) {
 			}
 		}
 		out[i] = name()
-		if n := defName(l); n != "" {
+		if n := defName(l, dl); n != "" {
 			stack = append(stack, frame{indentWidth(l), n})
 		}
 	}
@@ -541,22 +541,30 @@ func scopes(lines []string, stack []frame) ([]string, []frame) {
 }
 
 // stackAt is the stack of definitions open before file line from
-// (0-based).
-func stackAt(fl *lineindex.Index, from int) []frame {
+// (0-based). A definition is open there when every line after it and
+// before from (blank lines aside) is indented deeper than it; so the
+// lines are read from from upwards, and only a line less indented than
+// every line below it is read for a definition: reading each line of a
+// big file as a declaration costs (methodName) where a line of outline
+// does not.
+func stackAt(fl *lineindex.Index, from int, dl dialect) []frame {
 	var stack []frame
-	for i := 0; i < from && i < fl.Count(); i++ {
+	floor := -1 // the least indentation of the lines below, -1 before any
+	for i := min(from, fl.Count()) - 1; i >= 0 && floor != 0; i-- {
 		l := fl.Text(i + 1)
 		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
 		ind := len(l) - len(bytes.TrimLeft(l, " \t"))
-		for len(stack) > 0 && stack[len(stack)-1].indent >= ind {
-			stack = stack[:len(stack)-1]
+		if floor >= 0 && ind >= floor {
+			continue
 		}
-		if n := defName(string(l)); n != "" {
+		floor = ind
+		if n := defName(string(l), dl); n != "" {
 			stack = append(stack, frame{ind, n})
 		}
 	}
+	slices.Reverse(stack)
 	return stack
 }
 
@@ -582,10 +590,10 @@ func inScope(from, to string, calls map[string]map[string]bool) bool {
 
 // callsByScope is the names the lines of pool call, by the scope each
 // stands in.
-func callsByScope(pool, scope []string) map[string]map[string]bool {
+func callsByScope(pool, scope []string, dl dialect) map[string]map[string]bool {
 	out := map[string]map[string]bool{}
 	for j, l := range pool {
-		def := defName(l)
+		def := defName(l, dl)
 		for _, m := range callRE().FindAllStringSubmatch(stringsRE().ReplaceAllString(l, `""`), -1) {
 			if m[1] == def {
 				continue // a definition's own name is no call
@@ -667,10 +675,10 @@ func foldBraces(ls []string) ([]string, map[int]bool) {
 
 // usedInFile reports whether a line of the file other than its
 // definition uses name (comments aside).
-func usedInFile(fl *lineindex.Index, name string) bool {
+func usedInFile(fl *lineindex.Index, name string, dl dialect) bool {
 	for i := 0; i < fl.Count(); i++ {
 		l := string(fl.Text(i + 1))
-		if strings.Contains(l, name) && !isComment(l) && defName(l) != name && slices.Contains(names(l), name) {
+		if strings.Contains(l, name) && !isComment(l) && defName(l, dl) != name && slices.Contains(names(l), name) {
 			return true
 		}
 	}

@@ -259,7 +259,13 @@
 // block of code: a test, it "parses" do, test('parses', () => {,
 // TEST_CASE_METHOD(App, "parses") {, @test "parses" {, and its group,
 // describe 'JSON' do, whose string tells it from its siblings as a
-// function's name does) reads like
+// function's name does; and in the languages of C's family and Rust,
+// whose functions are declared by what they return or by modifiers
+// before their name, such a declaration, its body opened on its line or
+// not: @Override public Shape scaled(double k) {, static int
+// count(char *s), pub fn parse(input: &str) -> Config {, and a macro
+// with parameters, #define bump(c), which may take a function's place;
+// in Ruby, Python or a shell, "emit format(row)" is a call) reads like
 // one of the same name whatever its signature
 // (a TypeScript return type added too), and like an import of its name
 // (moved to a module of its own: a forgotten marker leaves no import of

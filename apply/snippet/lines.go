@@ -183,10 +183,10 @@ type lineNames struct {
 }
 
 // poolNames reads the lines of pool once for the deletion rule.
-func poolNames(pool []string) []lineNames {
+func poolNames(pool []string, dl dialect) []lineNames {
 	out := make([]lineNames, len(pool))
 	for j, l := range pool {
-		out[j] = lineNames{names: names(l), def: defName(l), comment: isComment(l), report: reportLine(l), member: memberFunc(l)}
+		out[j] = lineNames{names: names(l), def: defName(l, dl), comment: isComment(l), report: reportLine(l), member: memberFunc(l)}
 		if dataRow(l) {
 			out[j].data = literalList(l)
 		}

@@ -38,7 +38,7 @@ const maxVanished = maxUnaccounted
 // it with a name that are not accounted for. With it, it returns the
 // removed lines with a name that stay unaccounted for (indexes of ok),
 // inside the run or outside it.
-func rewritesBlocks(content []byte, d dialect, ok []string, removed []int, added, pool []string, like []int, next string, declGone func() bool, allman map[int]bool, fits func(k, j int) bool) (bool, []int) {
+func rewritesBlocks(content []byte, dl dialect, ok []string, removed []int, added, pool []string, like []int, next string, declGone func() bool, allman map[int]bool, fits func(k, j int) bool) (bool, []int) {
 	if len(removed) == 0 {
 		return true, nil
 	}
@@ -77,7 +77,7 @@ func rewritesBlocks(content []byte, d dialect, ok []string, removed []int, added
 		}
 		return true
 	}
-	imported := sync.OnceValue(func() map[string]bool { return importedNames(content, d) })
+	imported := sync.OnceValue(func() map[string]bool { return importedNames(content, dl) })
 	held := map[string]bool{}
 	holds := func(name string) bool { // whether the file holds name, asked once per name
 		h, seen := held[name]
@@ -122,7 +122,7 @@ func rewritesBlocks(content []byte, d dialect, ok []string, removed []int, added
 		// A header at the margin whose brace stood alone on the next line
 		// is a C function's (or type's) first line: a definition's.
 		cDef := allman[i] && indentWidth(d) == 0
-		if outer && (!acc[k] || bigger) && !definitionRE().MatchString(d) && !cDef {
+		if outer && (!acc[k] || bigger) && !declares(d, dl) && !cDef {
 			body, free := blockValues(ok, block, imported())
 			short := named(codeOf(d)) && len(subjects(codeOf(d))) == 0
 			inside := map[int]bool{i: true}
@@ -168,7 +168,7 @@ func rewritesBlocks(content []byte, d dialect, ok []string, removed []int, added
 			continue
 		}
 		if !byCall && like[k] >= 0 && !opens(pool[like[k]]) && !works(pool[like[k]]) && !slices.ContainsFunc(added, loops) &&
-			(loops(d) || functionHeader(d) && !(defName(d) != "" && importsName(pool[like[k]], defName(d))) || conditional(d) && !conditional(pool[like[k]]) && !chooses(pool[like[k]])) {
+			(loops(d) || functionHeader(d) && !(defName(d, dl) != "" && importsName(pool[like[k]], defName(d, dl))) || conditional(d) && !conditional(pool[like[k]]) && !chooses(pool[like[k]])) {
 			// A loop, a function or a condition read like a new line
 			// that opens no block and calls nothing (an assignment, an
 			// argument; for a condition, one that chooses nothing
@@ -210,7 +210,7 @@ func rewritesBlocks(content []byte, d dialect, ok []string, removed []int, added
 	}
 	first, last := -1, -1
 	for k, d := range del {
-		if !acc[k] && definitionRE().MatchString(d) {
+		if !acc[k] && declares(d, dl) {
 			return false, nil
 		}
 		if acc[k] {
@@ -323,7 +323,9 @@ func inside(a, b string) bool { return a == b || b == "" || strings.HasPrefix(a,
 // for the code it holds commented out), and only a definition for a
 // definition. It returns, per removed line, its
 // pool line or -1.
-func oneForOne(del, pool []string) []int { return oneForOneIn(del, pool, nil, nil, nil) }
+func oneForOne(del, pool []string, dl dialect) []int {
+	return oneForOneIn(del, pool, dl, nil, nil, nil)
+}
 
 // oneForOneIn is oneForOne where fit, if not nil, says whether pool line
 // j may stand for removed line k at all, pre prefers pairs of removed
@@ -333,7 +335,7 @@ func oneForOne(del, pool []string) []int { return oneForOneIn(del, pool, nil, ni
 // (keepsIdentity), which a pair in place or by reading alike needs; with
 // fit, a definition may also be stood for by one of another name (a
 // rename) that reads like it, where fit allows it.
-func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, keeps func(k, j int) bool) []int {
+func oneForOneIn(del, pool []string, dl dialect, fit func(k, j int) bool, pre map[int]int, keeps func(k, j int) bool) []int {
 	out := make([]int, len(del))
 	for k := range del {
 		out[k] = -1
@@ -341,7 +343,7 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, k
 	if len(del) == 0 || len(pool) == 0 {
 		return out
 	}
-	pn := poolNames(pool)
+	pn := poolNames(pool, dl)
 	prePool := map[int]int{}
 	for k, j := range pre {
 		prePool[j] = k
@@ -351,7 +353,7 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, k
 	// pairs read, so the alignment pairs as many lines as it can first.
 	const pair = 1000
 	score := make([][]float64, len(del)) // how alike a pair reads, among pairs of one weight
-	dn := poolNames(del)                 // each removed line read once
+	dn := poolNames(del, dl)             // each removed line read once
 	weight := func(k, j int) int {
 		d := del[k]
 		comment, def := dn[k].comment, dn[k].def
@@ -394,7 +396,7 @@ func oneForOneIn(del, pool []string, fit func(k, j int) bool, pre map[int]int, k
 		}
 		if def != "" {
 			// A definition renamed: the rest of its line reads alike.
-			if o := renamedLike(d, pool[j]); o > 0 {
+			if o := renamedLike(d, pool[j], dl); o > 0 {
 				score[k][j] = o
 				return pair
 			}
@@ -493,6 +495,126 @@ var definitionRE = sync.OnceValue(func() *regexp.Regexp {
 		`|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|(?:<[^<>=]*>\s*)?\([^()]*\)\s*(?::\s*[^=()]+?\s*)?=>|[A-Za-z_$][\w$]*\s*=>)`)
 })
 
+// declares reports whether line l defines a function or a class, as
+// definitionRE reads one or, in a language of dl.typed, methodName.
+func declares(l string, dl dialect) bool {
+	return definitionRE().MatchString(l) || dl.typed && methodName(l) != ""
+}
+
+// methodRE matches a line that declares a function with what it returns
+// before its name, as C, C++, Java, C# and their kin declare one
+// (@Override public List<T> visit(Type t, Void p) {, void App::parse(int
+// n) const {, static int count(char *s) {), or with Rust's fn (pub(crate)
+// async fn run<T>(x: T) -> R {), and the name it declares (for C++, the
+// part after the last "::"): a line that opens the function's body, or
+// its head without it (the brace on the next line, or the parameters
+// wrapped: "int size(const Buffer& b," ends in a comma). The words before
+// the name are modifiers and the type; none of them may be a keyword that
+// makes the line a statement or a label (methodName): "else if (x) {",
+// "return f(x)", "case 1: f(a,". A declaration without its body (bool
+// next();) is no definition: a prototype deleted from a header is what
+// commits do (measured: docs/ACCURACY.md, twenty-fourth pass).
+var methodRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:pub(?:\([\w ]*\))?\s+)?(?:(?:const|async|unsafe|extern\s+"\w+")\s+)*fn\s+([A-Za-z_]\w*)` +
+		`|^\s*(?:@[\w.]+(?:\([^()]*\))?\s+)*((?:(?:[A-Za-z_][\w:.]*(?:<[^(){};=]*>)?|<[^(){};=]*>)(?:\[\])*[*&]*\s+[*&]*)+)` +
+		`(~?[A-Za-z_][\w:]*)\s*\((?:[^;{}]*\)[^;{}=]*\{?|[^;{}]*[,(])\s*$`)
+})
+
+// afterParams is what follows the parameter list that s begins with
+// (spaces, then "(" and its match), or "" where it does not close.
+func afterParams(s string) string {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return s[i+1:]
+			}
+		}
+	}
+	return ""
+}
+
+// defineRE matches a C preprocessor line that defines a macro with
+// parameters, and its name: such a macro is a definition of its name as a
+// function is (a function made a macro of the same name is that function
+// rewritten). A macro without them (#define LIMIT 8) is a row of a table.
+var defineRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*#\s*define\s+([A-Za-z_]\w*)\(`)
+})
+
+// statementWords are the words that make a line that methodRE matches a
+// statement or a control line, not a declaration, where they stand among
+// its words before the name, or as its name.
+var statementWords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`if else for foreach while switch case catch return new throw await yield delete typeof
+		go defer do try synchronized using lock with sizeof elif unless until when puts print echo not and or in is
+		assert raise del import from lambda include require extend goto co_return co_await co_yield default`) {
+		m[w] = true
+	}
+	return m
+})
+
+// methodName is the name of the function that line l declares, as
+// methodRE reads one (a return type or a modifier before the name, or
+// Rust's fn), or of the macro it defines (defineRE); else "".
+func methodName(l string) string {
+	t := strings.TrimLeft(l, " \t")
+	if t == "" {
+		return ""
+	}
+	if t[0] == '#' {
+		if m := defineRE().FindStringSubmatch(t); m != nil {
+			return m[1]
+		}
+		return ""
+	}
+	// Without the regular expression: a line that does not begin with a
+	// name or an annotation (a comment, a brace), has no parameters, ends
+	// a statement, begins with a statement's word, or has one word only
+	// before its first "(" (a call, foo(x) {) or an assignment or a
+	// string.
+	if c := t[0]; !(c == '_' || c == '@' || c == '<' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+		return ""
+	}
+	p := strings.IndexByte(t, '(')
+	if p < 0 || strings.HasSuffix(strings.TrimRight(t, " \t\r"), ";") {
+		return ""
+	}
+	if w, _, _ := strings.Cut(t, " "); statementWords()[w] {
+		return ""
+	}
+	if head := strings.TrimRight(t[:p], " \t"); t[0] != '@' && !strings.HasPrefix(t, "pub(") &&
+		(!strings.ContainsAny(head, " \t") || strings.ContainsAny(head, "=\"'")) {
+		return ""
+	}
+	ix := methodRE().FindStringSubmatchIndex(l)
+	switch {
+	case ix == nil:
+		return ""
+	case ix[2] >= 0:
+		return l[ix[2]:ix[3]]
+	case strings.Contains(afterParams(l[ix[7]:]), "="):
+		return "" // a value assigned after the parentheses: x(a) = new Foo() {
+	}
+	name := l[ix[6]:ix[7]]
+	if i := strings.LastIndex(name, "::"); i >= 0 {
+		name = name[i+2:]
+	}
+	if statementWords()[name] {
+		return ""
+	}
+	for _, w := range strings.FieldsFunc(l[ix[4]:ix[5]], func(r rune) bool { return r == ' ' || r == '\t' || r == '*' || r == '&' }) {
+		if statementWords()[w] || strings.HasSuffix(w, ":") && !strings.HasSuffix(w, "::") {
+			return "" // a statement's word, or a label's (case 1:, default:)
+		}
+	}
+	return name
+}
+
 // memberFuncRE matches a line that gives a function to a member
 // (this.x = function (, obj.x = (a) =>, X.prototype.y = function), and
 // the member's name.
@@ -576,24 +698,27 @@ func blockName(l string) string {
 // an anonymous function, the quoted string of a block a string names
 // (blockName), else the name. A definition is the same one
 // only where the name stays (a signature changed); one of another name
-// is another definition.
-func defName(l string) string {
+// is another definition. In a language that declares a function by what
+// it returns (dl.typed), a line that declares one so (methodName) is a
+// definition too.
+func defName(l string, dl dialect) string {
 	if n := blockName(l); n != "" {
 		return n
 	}
-	if !strings.Contains(l, "func") && !strings.Contains(l, "def") && !strings.Contains(l, "class") && !strings.Contains(l, "=>") {
-		return "" // none of the forms, without the regular expression
-	}
-	m := definitionRE().FindStringSubmatch(l)
-	if m == nil {
-		return ""
-	}
-	for _, g := range m[1:] {
-		if g != "" {
-			return g
+	if strings.Contains(l, "func") || strings.Contains(l, "def") || strings.Contains(l, "class") || strings.Contains(l, "=>") {
+		if m := definitionRE().FindStringSubmatch(l); m != nil {
+			for _, g := range m[1:] {
+				if g != "" {
+					return g
+				}
+			}
+			return "()"
 		}
 	}
-	return "()"
+	if dl.typed {
+		return methodName(l)
+	}
+	return ""
 }
 
 // callRE matches a called name and its opening parenthesis.
@@ -921,8 +1046,8 @@ func pairedElsewhere(like, removed []int, j int, inside map[int]bool) bool {
 // once their names are set aside: the share of the rest of a's names that
 // b has (1 when neither has any other and the lines are the same but for
 // the names), or 0 under one half.
-func renamedLike(a, b string) float64 {
-	na, nb := defName(a), defName(b)
+func renamedLike(a, b string, dl dialect) float64 {
+	na, nb := defName(a, dl), defName(b, dl)
 	rest := func(l, name string) []string {
 		var out []string
 		for _, w := range names(l) {

@@ -132,11 +132,12 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	// The deletion rule, once every region is placed: a region's removed
 	// lines may have moved into another region's new code (a helper
 	// extracted below the function that called it).
+	dl := dialectOf(s.Ext)
 	var pool, scope []string
 	poolAt := make([]int, len(out)) // where each region's new lines start in pool
 	for i, r := range out {
 		poolAt[i] = len(pool)
-		ls, sc := added(fl, r.from, r.to, r.newLines, s.Prose)
+		ls, sc := added(fl, r.from, r.to, r.newLines, s.Prose, dl)
 		pool, scope = append(pool, ls...), append(scope, sc...)
 	}
 	// Brackets pair over the whole snippet: one region may open what the
@@ -167,7 +168,7 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 		u, seen := stillUsed[name]
 		if !seen {
 			uses := func(l string) bool {
-				return !isComment(l) && strings.Contains(l, name) && defName(l) != name && slices.Contains(names(l), name)
+				return !isComment(l) && strings.Contains(l, name) && defName(l, dl) != name && slices.Contains(names(l), name)
 			}
 			for i := 0; i < fl.Count() && !u; i++ {
 				u = uses(string(fl.Text(i+1))) && !replaced(i)
@@ -183,10 +184,9 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 		}
 		return u
 	}
-	d := dialectOf(s.Ext)
 	for i, r := range out {
 		others, otherComments := total-deltas[i][0], totalComments-deltas[i][1]
-		kind, why, dropped := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, poolAt[i], others, otherComments, s.Prose, d, used)
+		kind, why, dropped := checkDeletions(fl, r.from, r.to, r.headAt, r.lines, r.newLines, pool, scope, poolAt[i], others, otherComments, s.Prose, dl, used)
 		out[i].dropped = dropped
 		if kind != 0 {
 			if r.edge != nil {
@@ -234,7 +234,7 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	}
 	// Lines binding names the file still needs, lost together (part 4):
 	// read over every region, as a name's uses may stand anywhere.
-	if at, name, use, ok := bindingsLost(fl, out, replaced, d); ok {
+	if at, name, use, ok := bindingsLost(fl, out, replaced, dl); ok {
 		for _, r := range out {
 			if r.from <= at && at < r.to {
 				if r.edge != nil {

@@ -30,7 +30,7 @@ import (
 // new block ending the region read like its opening line
 // (droppedBranches). body gives the file's
 // lines past the region deeper than a depth.
-func cutOpening(ok []string, removed []int, nk []string, before, next string, body func(depth int) []string) string {
+func cutOpening(ok []string, removed []int, nk []string, before, next string, body func(depth int) []string, dl dialect) string {
 	if strings.TrimSpace(next) == "" {
 		return ""
 	}
@@ -91,7 +91,7 @@ func cutOpening(ok []string, removed []int, nk []string, before, next string, bo
 	for k, i := range cut {
 		cutText[k] = ok[i]
 	}
-	pair := oneForOne(cutText, newOpeners)
+	pair := oneForOne(cutText, newOpeners, dl)
 	taken := map[int]bool{}
 	for _, j := range pair {
 		if j >= 0 {
@@ -130,7 +130,7 @@ func cutOpening(ok []string, removed []int, nk []string, before, next string, bo
 		lastAt = enclosing
 	}
 	if len(unpaired) == 1 && lastAt >= 0 && !taken[lastAt] &&
-		(len(openers) == 0 || oneForOne(openers, newOpeners[lastAt:lastAt+1])[0] < 0) {
+		(len(openers) == 0 || oneForOne(openers, newOpeners[lastAt:lastAt+1], dl)[0] < 0) {
 		return ""
 	}
 	// Or the one line goes on a statement whose branches before it the
@@ -138,7 +138,7 @@ func cutOpening(ok []string, removed []int, nk []string, before, next string, bo
 	// that ends the region: a branch dropped and the condition rewritten
 	// (if !ok { a } else { b } as if ok { b }).
 	if len(unpaired) == 1 && lastAt >= 0 && !taken[lastAt] {
-		if o := droppedBranches(ok, removed, unpaired[0]); o >= 0 && oneForOne([]string{ok[o]}, newOpeners[lastAt:lastAt+1])[0] >= 0 {
+		if o := droppedBranches(ok, removed, unpaired[0]); o >= 0 && oneForOne([]string{ok[o]}, newOpeners[lastAt:lastAt+1], dl)[0] >= 0 {
 			return ""
 		}
 	}
@@ -312,17 +312,17 @@ func scopeName(sc string) string { return sc[strings.LastIndexByte(sc, '/')+1:] 
 // that keeps a definition keeps its body in it. The file's lines past the
 // region are read too, up to the first with a name: where the region's
 // tail follows the new definition directly, that line tells.
-func adoptsBody(fl *lineindex.Index, to int, ok, nk []string, pairs [][2]int, removed []int, stack []frame) (string, adopted) {
+func adoptsBody(fl *lineindex.Index, to int, ok, nk []string, pairs [][2]int, removed []int, stack []frame, dl dialect) (string, adopted) {
 	newDef := false
 	for _, l := range nk {
-		newDef = newDef || defName(l) != ""
+		newDef = newDef || defName(l, dl) != ""
 	}
 	if !newDef {
 		return "", adopted{}
 	}
 	gone := map[string]bool{} // definitions whose opening line is removed
 	for _, i := range removed {
-		if n := defName(ok[i]); n != "" {
+		if n := defName(ok[i], dl); n != "" {
 			gone[n] = true
 		}
 	}
@@ -334,8 +334,8 @@ func adoptsBody(fl *lineindex.Index, to int, ok, nk []string, pairs [][2]int, re
 			break
 		}
 	}
-	oldSc, _ := scopes(append(slices.Clip(ok), past...), stack)
-	newSc, _ := scopes(append(slices.Clip(nk), past...), stack)
+	oldSc, _ := scopes(append(slices.Clip(ok), past...), stack, dl)
+	newSc, _ := scopes(append(slices.Clip(nk), past...), stack, dl)
 	pairs = slices.Clip(pairs)
 	for t := range past {
 		pairs = append(pairs, [2]int{len(ok) + t, len(nk) + t})
@@ -359,7 +359,7 @@ func adoptsBody(fl *lineindex.Index, to int, ok, nk []string, pairs [][2]int, re
 		// ns's last definition must be a new line's.
 		d := scopeName(ns)
 		for j := p[1] - 1; j >= 0; j-- {
-			if defName(text(j)) == d && indentWidth(text(j)) < indentWidth(l) {
+			if defName(text(j), dl) == d && indentWidth(text(j)) < indentWidth(l) {
 				if j < len(nk) && !kept[j] {
 					return d, adopted{l, os}
 				}
