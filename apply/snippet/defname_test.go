@@ -45,6 +45,10 @@ func TestMethodName(t *testing.T) {
 		"  EXPECT_EQ(\"x\", fmt::format(\"{}\",":                                           "",
 		"  case 1: foo(a,":                                                                 "",
 		"  default: foo(a,":                                                                "",
+		"  public void print(PrintStream out) {":                                           "print",
+		"  public Builder with(String key, Object value) {":                                "with",
+		"  boolean delete(int id) {":                                                       "delete",
+		"  constexpr if (x) {":                                                             "",
 		"export default connect(state)(View)":                                              "",
 	} {
 		if got := methodName(l); got != want {

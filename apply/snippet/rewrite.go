@@ -122,7 +122,7 @@ func rewritesBlocks(content []byte, dl dialect, ok []string, removed []int, adde
 		// A header at the margin whose brace stood alone on the next line
 		// is a C function's (or type's) first line: a definition's.
 		cDef := allman[i] && indentWidth(d) == 0
-		if outer && (!acc[k] || bigger) && !declares(d, dl) && !cDef {
+		if outer && (!acc[k] || bigger) && defName(d, dl) == "" && !cDef {
 			body, free := blockValues(ok, block, imported())
 			short := named(codeOf(d)) && len(subjects(codeOf(d))) == 0
 			inside := map[int]bool{i: true}
@@ -210,7 +210,7 @@ func rewritesBlocks(content []byte, dl dialect, ok []string, removed []int, adde
 	}
 	first, last := -1, -1
 	for k, d := range del {
-		if !acc[k] && declares(d, dl) {
+		if !acc[k] && defName(d, dl) != "" {
 			return false, nil
 		}
 		if acc[k] {
@@ -495,12 +495,6 @@ var definitionRE = sync.OnceValue(func() *regexp.Regexp {
 		`|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|(?:<[^<>=]*>\s*)?\([^()]*\)\s*(?::\s*[^=()]+?\s*)?=>|[A-Za-z_$][\w$]*\s*=>)`)
 })
 
-// declares reports whether line l defines a function or a class, as
-// definitionRE reads one or, in a language of dl.typed, methodName.
-func declares(l string, dl dialect) bool {
-	return definitionRE().MatchString(l) || dl.typed && methodName(l) != ""
-}
-
 // methodRE matches a line that declares a function with what it returns
 // before its name, as C, C++, Java, C# and their kin declare one
 // (@Override public List<T> visit(Type t, Void p) {, void App::parse(int
@@ -547,12 +541,24 @@ var defineRE = sync.OnceValue(func() *regexp.Regexp {
 
 // statementWords are the words that make a line that methodRE matches a
 // statement or a control line, not a declaration, where they stand among
-// its words before the name, or as its name.
+// its words before the name.
 var statementWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`if else for foreach while switch case catch return new throw await yield delete typeof
 		go defer do try synchronized using lock with sizeof elif unless until when puts print echo not and or in is
 		assert raise del import from lambda include require extend goto co_return co_await co_yield default`) {
+		m[w] = true
+	}
+	return m
+})
+
+// controlWords are the words that, where methodRE reads a name, make the
+// line a control statement ("} else if (x) {" aside, which its first
+// word already tells): a method may be named print, delete or with, but
+// not if.
+var controlWords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`if for foreach while switch catch synchronized using lock return sizeof typeof elif unless until`) {
 		m[w] = true
 	}
 	return m
@@ -604,7 +610,7 @@ func methodName(l string) string {
 	if i := strings.LastIndex(name, "::"); i >= 0 {
 		name = name[i+2:]
 	}
-	if statementWords()[name] {
+	if controlWords()[name] {
 		return ""
 	}
 	for _, w := range strings.FieldsFunc(l[ix[4]:ix[5]], func(r rune) bool { return r == ' ' || r == '\t' || r == '*' || r == '&' }) {
