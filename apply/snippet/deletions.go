@@ -673,12 +673,20 @@ func foldBraces(ls []string) ([]string, map[int]bool) {
 	return out, folded
 }
 
+// refersTo reports whether line l refers to name: name is one of its
+// names (names) and the line is neither its definition nor a comment.
+// usesName (bindings) reads a use more strictly, as a whole word that is
+// no member.
+func refersTo(l, name string, dl dialect) bool {
+	return strings.Contains(l, name) && !isComment(l) && defName(l, dl) != name && slices.Contains(names(l), name)
+}
+
 // usedInFile reports whether a line of the file other than its
 // definition uses name (comments aside).
 func usedInFile(fl *lineindex.Index, name string, dl dialect) bool {
 	for i := 0; i < fl.Count(); i++ {
 		l := string(fl.Text(i + 1))
-		if strings.Contains(l, name) && !isComment(l) && defName(l, dl) != name && slices.Contains(names(l), name) {
+		if refersTo(l, name, dl) {
 			return true
 		}
 	}

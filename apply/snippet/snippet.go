@@ -5,7 +5,6 @@ package snippet
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/graftdev/graft/internal/lineindex"
@@ -167,16 +166,13 @@ func Plan(content []byte, s Snippet, opt matcher.Options) ([]textedit.Change, er
 	used := func(name string) bool {
 		u, seen := stillUsed[name]
 		if !seen {
-			uses := func(l string) bool {
-				return !isComment(l) && strings.Contains(l, name) && defName(l, dl) != name && slices.Contains(names(l), name)
-			}
 			for i := 0; i < fl.Count() && !u; i++ {
-				u = uses(string(fl.Text(i+1))) && !replaced(i)
+				u = refersTo(string(fl.Text(i+1)), name, dl) && !replaced(i)
 			}
 			for _, r := range out {
 				for _, l := range r.newLines {
 					if !u {
-						u = uses(l)
+						u = refersTo(l, name, dl)
 					}
 				}
 			}
