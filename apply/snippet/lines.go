@@ -275,9 +275,11 @@ func named(s string) bool { return len(names(s)) > 0 }
 // every word counts, a version number too (a changelog's "0.5.0
 // (2017-02-06)" is its section's name), and so does a code fence without
 // a language: a fenced example dropped goes with its fences, and a
-// rewrite of the prose around an example keeps them.
+// rewrite of the prose around an example keeps them. A comment line is
+// prose in code, and reads as prose does ("@return false" names nothing
+// the program declares, and is a third of a doc comment).
 func counts(s string, prose bool) bool {
-	if named(s) || prose && (len(words(s)) > 0 || fenceLine(s)) || !prose && dataRow(s) {
+	if named(s) || (prose || isComment(s)) && (len(words(s)) > 0 || fenceLine(s)) || !prose && dataRow(s) {
 		return true
 	}
 	t := strings.TrimSpace(codeOf(s))
