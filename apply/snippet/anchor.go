@@ -407,10 +407,27 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		if edge != nil && (h.m.Tier != matcher.Exact || nonBlankIn(fl, from, h.line)+nonBlankIn(fl, h.line+h.n, to) > maxUnaccounted) {
 			return nil, 0, edge
 		}
+		// Found with its indentation shifted, the region may still differ
+		// from the file once re-indented (white space at a line's end, a
+		// line of white space only): those lines, a to b, are its change,
+		// and a region with a change is read as its lines stand together.
+		var ls []string
+		a, b := -1, -1
+		if h.m.Tier == matcher.Indentation {
+			ls = splitKeep(reindent(h.m, strings.Join(r.Lines, "")))
+			for k := 0; k < len(ls) && len(ls) == len(r.Lines); k++ {
+				if strings.TrimRight(ls[k], "\r\n") != string(fl.Text(h.line+k+1)) {
+					if a < 0 {
+						a = k
+					}
+					b = k
+				}
+			}
+		}
 		L := len(r.Lines)
 		_, _, e1 := locate(content, fl, r.Lines[0], cursor, -1, opt)
 		_, _, e2 := locate(content, fl, strings.TrimSuffix(r.Lines[L-1], "\n")+"\n", cursor, -1, opt)
-		if edge == nil && L > 1 && (e1 != nil || e2 != nil) && pairsElsewhere(fl, r, cursor, h.line) {
+		if edge == nil && a < 0 && L > 1 && (e1 != nil || e2 != nil) && pairsElsewhere(fl, r, cursor, h.line) {
 			return nil, 0, fail(UnchangedTwice, "it changes nothing, and its first or last line stands more than once in the file, so it could also mean deleting lines between them (graft does not delete lines a snippet does not show): show the change the region makes, or use edit to delete lines")
 		}
 		if edge != nil {
@@ -427,34 +444,18 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 			}
 			return rep, to, nil
 		}
-		if h.m.Tier == matcher.Indentation {
-			// Found with its indentation shifted, the region may still
-			// differ from the file once re-indented (white space at a
-			// line's end, a line of white space only): those lines are
-			// its change.
-			ls := splitKeep(reindent(h.m, strings.Join(r.Lines, "")))
-			a, b := -1, -1
-			for k := 0; k < len(ls) && len(ls) == len(r.Lines); k++ {
-				if strings.TrimRight(ls[k], "\r\n") != string(fl.Text(h.line+k+1)) {
-					if a < 0 {
-						a = k
-					}
-					b = k
-				}
+		if a >= 0 {
+			from, to, end := h.line+a, h.line+b+1, h.line+h.n
+			if blankEnd {
+				to, end = N, N
 			}
-			if a >= 0 {
-				from, to, end := h.line+a, h.line+b+1, h.line+h.n
-				if blankEnd {
-					to, end = N, N
-				}
-				rep := &placed{start: fl.Start(from + 1), end: fl.Start(min(to, N) + 1), text: strings.Join(ls[a:b+1], ""), region: i,
-					line: from + 1, last: to, tier: h.m.Tier, similarity: h.m.Similarity,
-					from: from, to: to, newLines: ls[a : b+1], lines: ls, headAt: h.line, snippetLine: r.Line}
-				if to == N {
-					rep.end = len(content)
-				}
-				return rep, end, nil
+			rep := &placed{start: fl.Start(from + 1), end: fl.Start(min(to, N) + 1), text: strings.Join(ls[a:b+1], ""), region: i,
+				line: from + 1, last: to, tier: h.m.Tier, similarity: h.m.Similarity,
+				from: from, to: to, newLines: ls[a : b+1], lines: ls, headAt: h.line, snippetLine: r.Line}
+			if to == N {
+				rep.end = len(content)
 			}
+			return rep, end, nil
 		}
 		if blankEnd {
 			// Only blank lines follow it, and the snippet ends where the
