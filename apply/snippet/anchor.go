@@ -427,7 +427,7 @@ func placeRegion(content []byte, fl *lineindex.Index, r Region, i, cursor int, o
 		L := len(r.Lines)
 		_, _, e1 := locate(content, fl, r.Lines[0], cursor, -1, opt)
 		_, _, e2 := locate(content, fl, strings.TrimSuffix(r.Lines[L-1], "\n")+"\n", cursor, -1, opt)
-		if edge == nil && a < 0 && L > 1 && (e1 != nil || e2 != nil) && pairsElsewhere(fl, r, cursor, h.line) {
+		if edge == nil && !blankEnd && a < 0 && L > 1 && (e1 != nil || e2 != nil) && pairsElsewhere(fl, r, cursor, h.line) {
 			return nil, 0, fail(UnchangedTwice, "it changes nothing, and its first or last line stands more than once in the file, so it could also mean deleting lines between them (graft does not delete lines a snippet does not show): show the change the region makes, or use edit to delete lines")
 		}
 		if edge != nil {

@@ -127,12 +127,13 @@
 // again only after the last (a docstring's quotes), or a last line only
 // before the first, reads no other way. A region without a marker at the
 // snippet's start (end) that stands together short of the file's edge
-// does change something, the lines up to the edge (below), so it is read
-// as its lines stand together, as any region with a change is; and so
-// does a region found only with its indentation shifted that, re-indented,
-// still differs from the file in white space (a line's trailing spaces
-// dropped, as a commit that strips them sends): those lines are its
-// change.
+// does change something, the lines up to the edge (below; blank lines
+// only, too, as a commit that drops a file's last blank line sends), so
+// it is read as its lines stand together, as any region with a change
+// is; and so does a region found only with its indentation shifted that,
+// re-indented, still differs from the file in white space (a line's
+// trailing spaces dropped, as a commit that strips them sends): those
+// lines are its change.
 //
 // Behind anchors that stand exactly, the region's new lines are written
 // as sent: re-indentation applies only where a tier found an indentation
