@@ -8,11 +8,12 @@ package main
 // the pages around it from the page cache (fault-around, 16 pages at a
 // time). Mapping the whole executable segment (7 MB) in one system call
 // before the Go runtime starts, with madvise(MADV_POPULATE_READ), costs
-// less than the faults it replaces: `graft --version` 12% faster, a CLI
-// edit 15 to 19% (docs/BENCHMARKS.md, "Seventh look"), for 1.8 MB more
-// resident (shared, clean file pages). Only the code: mapping the
-// read-only data too (20 MB, mostly the grammars' tables, read sparsely)
-// saved no more time and added 14 MB.
+// less than the faults it replaces: `graft --version` 12 to 14% faster,
+// a CLI edit 8 to 13% less CPU and 6 to 10% less time (docs/BENCHMARKS.md,
+// "Seventh look"), for 1.8 MB more resident (shared, clean file pages).
+// Only the code: mapping the read-only data too (20 MB, mostly the
+// grammars' tables, read sparsely) saved no more time and made 12 MB more
+// resident than the code alone.
 //
 // It runs as a C constructor because the Go runtime and the libraries'
 // package initialisers, which fault in most of what a short process
