@@ -305,8 +305,12 @@ func runCommand(c *Context, cmd *command, args []string) error {
 		printCommandHelp(c.Stdout, cmd, cfs)
 		return nil
 	}
-	if processMain && cmd.Name != "mcp" {
-		oneShotGC()
+	if processMain {
+		if cmd.Name == "mcp" {
+			hugeHeapOff() // a process that lives long: hugeheap_linux.go
+		} else {
+			oneShotGC()
+		}
 	}
 	return cmd.Run(c, cfs, positional)
 }
