@@ -15,8 +15,12 @@
 // rest of the code unchanged", "# existing code", "// the rest remains
 // the same"), unless the file holds that very comment as a line (there it
 // is code) or is prose (Markdown, plain text), where such a line is a
-// heading or a list item. A bare "..." without a comment is not a marker
-// (it is code in Python and TypeScript). In prose, a fenced code block
+// heading or a list item. A comment that says nothing but its ellipsis
+// ("// ...", " *     ...") is the file's line where the file holds it as
+// a line, indentation included: a doc comment's example elides that way,
+// and reading that line as a marker would pick one of its two readings. A
+// bare "..." without a comment is not a marker (it is code in Python and
+// TypeScript). In prose, a fenced code block
 // holds code of its own language: there a comment in another syntax than
 // the snippet's markers outside such blocks is the example's ("// ..." in
 // a JavaScript example of a Markdown snippet that marks with "<!-- ...

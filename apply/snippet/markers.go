@@ -236,7 +236,7 @@ func parse(code string, content []byte, prose bool) Snippet {
 	}
 	seenCode := false
 	for i, l := range lines {
-		if k := markerKind(l); (k == ellipsisMarker || k == phraseMarker && !prose && !standsAsLine(content, l)) && (fenced == nil || !fenced[i]) {
+		if k := markerKind(l); (k == ellipsisMarker && !(bareEllipsis(l) && standsAsIndentedLine(content, l)) || k == phraseMarker && !prose && !standsAsLine(content, l)) && (fenced == nil || !fenced[i]) {
 			flush(false)
 			if s.Markers == 0 {
 				s.Marker = strings.TrimSpace(l)
@@ -297,6 +297,25 @@ func standsAsLine(content []byte, l string) bool {
 			s--
 		}
 		for e < len(content) && (content[e] == ' ' || content[e] == '\t' || content[e] == '\r') {
+			e++
+		}
+		return (s == 0 || content[s-1] == '\n') && (e == len(content) || content[e] == '\n')
+	})
+}
+
+// bareEllipsis reports whether marker line l says nothing but its
+// ellipsis ("// ...", " *     ...").
+func bareEllipsis(l string) bool {
+	m := commentRE().FindStringSubmatch(strings.TrimSpace(strings.TrimSuffix(l, "\r")))
+	return m != nil && strings.Trim(m[1], ".… \t") == ""
+}
+
+// standsAsIndentedLine reports whether content has a line that is l, its
+// indentation included (a line ending aside).
+func standsAsIndentedLine(content []byte, l string) bool {
+	l = strings.TrimRight(l, "\r\n")
+	return l != "" && holdsWhole(content, l, func(s, e int) bool {
+		if e < len(content) && content[e] == '\r' {
 			e++
 		}
 		return (s == 0 || content[s-1] == '\n') && (e == len(content) || content[e] == '\n')
