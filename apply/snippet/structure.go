@@ -267,6 +267,10 @@ func blockLines(ls []string) int {
 		if isComment(t) && !strings.HasPrefix(t, "#[") && !strings.HasPrefix(t, "#![") {
 			continue // but a Rust attribute, which is code
 		}
+		// codeOf would also cut at " #", which here splits a Ruby
+		// string's interpolation across lines ("#<#{name} #{" ... "}>"),
+		// so that its brace no longer opens what the string's last line
+		// closes: measured, 2 Ruby landings lost and nothing gained.
 		c := strings.TrimSpace(stringsRE().ReplaceAllString(t, `""`))
 		if i := commentStart(c); i >= 0 {
 			c = strings.TrimSpace(c[:i])
