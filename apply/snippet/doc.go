@@ -20,12 +20,12 @@
 // a line, indentation included: a doc comment's example elides that way,
 // and reading that line as a marker would pick one of its two readings. A
 // bare "..." without a comment is not a marker (it is code in Python and
-// TypeScript). In prose, a fenced code block
-// holds code of its own language: there a comment in another syntax than
-// the snippet's markers outside such blocks is the example's ("// ..." in
-// a JavaScript example of a Markdown snippet that marks with "<!-- ...
-// -->"), not a marker. Markers keep the file's lines between the regions
-// they separate, unchanged.
+// TypeScript). In prose, a fenced code block holds code of its own
+// language: there a comment in another syntax than the snippet's markers
+// outside such blocks is the example's ("// ..." in a JavaScript example
+// of a Markdown snippet that marks with "<!-- ... -->"), not a marker.
+// Markers keep the file's lines between the regions they separate,
+// unchanged.
 //
 // # Regions
 //

@@ -28,9 +28,9 @@ package main
 // the reason the runtime stopped: the ranges advised until then (the
 // packages' initialisers' heap, 4 MiB) are advised back, and no later
 // mapping is. GRAFT_NOHUGEPAGES set in the environment leaves every
-// mapping as the runtime made it (to measure this). Race, memory and
-// address sanitizer builds do not have it: their runtimes intercept mmap
-// themselves.
+// mapping as the runtime made it (to measure this). Sanitizer builds
+// (race, memory, address) do not have it: they are for finding bugs, and
+// the memory and address sanitizers interpose on mmap themselves.
 
 /*
 #define _GNU_SOURCE
