@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,20 +63,8 @@ func TestHugeHeapAdvised(t *testing.T) {
 		t.Skip("the kernel has no transparent huge pages")
 	}
 	child := func(env ...string) string {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestHugeHeapAdvised$", "-test.count=1")
-		cmd.Env = append(os.Environ(), env...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("child %v: %v\n%s", env, err, out)
-		}
-		for _, l := range strings.Split(string(out), "\n") {
-			if v, ok := strings.CutPrefix(l, "advice "); ok {
-				s, _ := strconv.Unquote(v)
-				return s
-			}
-		}
-		t.Fatalf("child %v printed no advice:\n%s", env, out)
-		return ""
+		s, _ := strconv.Unquote(childLine(t, "TestHugeHeapAdvised", "advice ", env...))
+		return s
 	}
 	if got := child("GRAFT_HUGEHEAP_CHILD=on"); got != "hg" {
 		t.Errorf("heap mapping advised %q, want hg (huge pages)", got)

@@ -65,20 +65,9 @@ func TestPrefaultMapsCode(t *testing.T) {
 		t.Skip("the kernel has no MADV_POPULATE_READ")
 	}
 	child := func(env ...string) float64 {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestPrefaultMapsCode$", "-test.count=1")
-		cmd.Env = append(append(os.Environ(), "GRAFT_PREFAULT_CHILD=1"), env...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("child: %v\n%s", err, out)
-		}
-		for _, l := range strings.Split(string(out), "\n") {
-			if v, ok := strings.CutPrefix(l, "resident "); ok {
-				r, _ := strconv.ParseFloat(v, 64)
-				return r
-			}
-		}
-		t.Fatalf("child printed no residency:\n%s", out)
-		return 0
+		v := childLine(t, "TestPrefaultMapsCode", "resident ", append([]string{"GRAFT_PREFAULT_CHILD=1"}, env...)...)
+		r, _ := strconv.ParseFloat(v, 64)
+		return r
 	}
 	with, without := child(), child("GRAFT_NOPREFAULT=1")
 	t.Logf("code resident: %.1f%% with the constructor, %.1f%% without", 100*with, 100*without)
@@ -88,6 +77,26 @@ func TestPrefaultMapsCode(t *testing.T) {
 	if without >= with {
 		t.Errorf("without the constructor %.1f%% of the code is resident, no less than with it (%.1f%%)", 100*without, 100*with)
 	}
+}
+
+// childLine runs this test binary's test again in a child process, with
+// env added to the environment, and returns what follows prefix on the
+// first line of its output that begins with it.
+func childLine(t *testing.T, test, prefix string, env ...string) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child %v: %v\n%s", env, err, out)
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if v, ok := strings.CutPrefix(l, prefix); ok {
+			return v
+		}
+	}
+	t.Fatalf("child %v printed no %q line:\n%s", env, prefix, out)
+	return ""
 }
 
 // uintptrOf is the address of b's first byte.
