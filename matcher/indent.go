@@ -134,6 +134,18 @@ func levelShiftOf(pairs []pair, sample [][]string, fileUnit func() int) (m inden
 	} else {
 		oldUnits = []int{1}
 	}
+	// Of the readings that fit, one that puts the old lines at the file's
+	// own levels (delta 0) in units of four or eight (the widths a tab is
+	// written as) wins: a caller who wrote the file's tabs as spaces, or
+	// the reverse, converted the block and did not also move it. Old
+	// lines that all stand at one level fit several units, and the first
+	// fitting one read "\t\t" sent as eight spaces as one level of eight,
+	// shifted by one, so that a new line at column 0 (a commented-out
+	// line, a preprocessor directive) took a tab. Two-space levels are
+	// no such conversion: "\t\t" sent as four spaces is a block dedented
+	// by a level of four (measured: preferring two-space levels there
+	// put a closing brace a level too far left).
+	first, found := indentMap{}, false
 	tried := map[[2]int]bool{}
 	for _, fu := range fileUnits {
 		for _, ou := range oldUnits {
@@ -150,9 +162,17 @@ func levelShiftOf(pairs []pair, sample [][]string, fileUnit func() int) (m inden
 			}
 			if d, ok := levelDelta(pairs, m); ok {
 				m.delta = d
-				return m, m.fileTabs, true
+				if d == 0 && (m.oldUnit == 0 || m.oldUnit == 4 || m.oldUnit == 8) && (m.fileUnit == 0 || m.fileUnit == 4 || m.fileUnit == 8) {
+					return m, m.fileTabs, true
+				}
+				if !found {
+					first, found = m, true
+				}
 			}
 		}
+	}
+	if found {
+		return first, first.fileTabs, true
 	}
 	return indentMap{}, m.fileTabs, false
 }
