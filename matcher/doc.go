@@ -136,7 +136,9 @@
 // punctuation the caller typed where the block has ASCII is its artifact
 // and becomes ASCII, one character for one; a dash is refused instead
 // when the block writes "--" somewhere, since it may stand for two
-// hyphens as well as one. The escapes and blank-lines readings apply
+// hyphens as well as one, and when the block shows no dash and the caller
+// typeset other characters only (quotes): an em dash in new prose is as
+// often the writer's own. The escapes and blank-lines readings apply
 // to the new text as they did to the old. Line endings are left to the
 // caller.
 //
