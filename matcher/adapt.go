@@ -494,9 +494,10 @@ func (t *typography) retype(line string, gap []int, j int) (string, string) {
 			}
 			if len(any) == 0 && foldRune(r) == '-' && !t.changed['-'] {
 				// A dash the block does not show, where the caller's
-				// typeset punctuation is of other kinds: typesetting curls quotes
-				// as it goes, but a dash in new prose is as often the
-				// writer's own (an em dash), and nothing says which.
+				// typeset punctuation is of other kinds: typesetting
+				// curls quotes as it goes, but a dash in new prose is as
+				// often the writer's own (an em dash), and nothing says
+				// which.
 				if open == "" {
 					open = fmt.Sprintf("%q at line %d, column %d of the new text: the matched lines show no dash, and none of the characters the caller typeset there is a dash, so nothing says whether it was typeset or meant",
 						r, j+1, q+1)
