@@ -74,28 +74,35 @@ const (
 )
 
 func markerKind(line string) int {
+	k, _ := readMarker(line)
+	return k
+}
+
+// readMarker is markerKind, and what the marker says besides its
+// ellipses and punctuation ("" for "// ...", " *     ...", "// (...)").
+func readMarker(line string) (kind int, said string) {
 	t := strings.TrimSpace(strings.TrimSuffix(line, "\r"))
 	m := commentRE().FindStringSubmatch(t)
 	if m == nil {
-		return noMarker
+		return noMarker, ""
 	}
 	text := strings.TrimSpace(m[1])
 	ellipsis := strings.Contains(text, "...") || strings.Contains(text, "…")
 	words := strings.NewReplacer("...", " ", "…", " ", "(", " ", ")", " ", "[", " ", "]", " ", ",", " ", ".", " ", ":", " ", "-", " ", ";", " ").Replace(text)
-	said := strings.ToLower(strings.Join(strings.Fields(words), " "))
+	said = strings.ToLower(strings.Join(strings.Fields(words), " "))
 	if said == "" && !ellipsis {
-		return noMarker
+		return noMarker, ""
 	}
 	if !ellipsis && !keepRE().MatchString(said) {
-		return noMarker
+		return noMarker, ""
 	}
 	if !markerWordsRE().MatchString(said) && !(ellipsis && namesWhatItKeeps(said)) {
-		return noMarker
+		return noMarker, ""
 	}
 	if ellipsis {
-		return ellipsisMarker
+		return ellipsisMarker, said
 	}
-	return phraseMarker
+	return phraseMarker, said
 }
 
 // namesWhatItKeeps reports whether a marker's words are marker words but
@@ -236,7 +243,7 @@ func parse(code string, content []byte, prose bool) Snippet {
 	}
 	seenCode := false
 	for i, l := range lines {
-		if k := markerKind(l); (k == ellipsisMarker && !(bareEllipsis(l) && standsAsIndentedLine(content, l)) || k == phraseMarker && !prose && !standsAsLine(content, l)) && (fenced == nil || !fenced[i]) {
+		if k, said := readMarker(l); (k == ellipsisMarker && !(said == "" && standsAsIndentedLine(content, l)) || k == phraseMarker && !prose && !standsAsLine(content, l)) && (fenced == nil || !fenced[i]) {
 			flush(false)
 			if s.Markers == 0 {
 				s.Marker = strings.TrimSpace(l)
@@ -301,13 +308,6 @@ func standsAsLine(content []byte, l string) bool {
 		}
 		return (s == 0 || content[s-1] == '\n') && (e == len(content) || content[e] == '\n')
 	})
-}
-
-// bareEllipsis reports whether marker line l says nothing but its
-// ellipsis ("// ...", " *     ...").
-func bareEllipsis(l string) bool {
-	m := commentRE().FindStringSubmatch(strings.TrimSpace(strings.TrimSuffix(l, "\r")))
-	return m != nil && strings.Trim(m[1], ".… \t") == ""
 }
 
 // standsAsIndentedLine reports whether content has a line that is l, its
