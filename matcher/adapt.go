@@ -28,7 +28,20 @@ type lineAdapter struct {
 	// the trailing white-space tier's transformation, undone on the
 	// changed lines that end with exactly it.
 	trail string
+	// blanks is what the old text's lines of white space only show of
+	// the caller's: shifted with the block (some stands for the file's
+	// line under the indentation map, not as sent), kept as sent (some
+	// stands for it as sent, not mapped), or nothing (blanksUnshown).
+	blanks blankEvidence
 }
+
+type blankEvidence int
+
+const (
+	blanksUnshown blankEvidence = iota
+	blanksShifted
+	blanksAsSent
+)
 
 // trailArtifact returns the white space that every non-blank old line has
 // beyond the file's line (the old line being the file's line followed by
@@ -156,10 +169,7 @@ func (a *lineAdapter) render(nl []string, endsNL bool, match []int) (string, str
 			// The caller's trailing white space, as on every matched line.
 			line = strings.TrimSuffix(line, a.trail)
 		}
-		if isBlank(line) && line != "" && a.reindent {
-			// A line of white space only is all indentation: the caller
-			// wrote it shifted as the rest, and it is shifted back with
-			// them (16 spaces sent for the file's 12 stay 12).
+		if isBlank(line) && line != "" && a.reindent && a.shiftsBlank(nl, j, line) {
 			line = reindent(j, line)
 		}
 		if !isBlank(line) {
@@ -183,6 +193,35 @@ func (a *lineAdapter) render(nl []string, endsNL bool, match []int) (string, str
 		b.WriteByte('\n')
 	}
 	return b.String(), open, openIndent
+}
+
+// shiftsBlank reports whether the new line j, of white space only, was
+// sent shifted with the block, and so is shifted back with it (16 spaces
+// sent for the file's 12 stay 12). A line of white space only is all
+// indentation, or none: the old text's own such lines show which the
+// caller did (blanks); where it has none, the line is indentation when it
+// is exactly the indentation the caller wrote on a non-blank line next to
+// it, as editors leave a blank line inside a block. Otherwise it is kept
+// as sent, as Aider keeps it: a commit's " " inside a block sent four
+// spaces deeper is no shifted indentation, and stripping it lost a byte.
+func (a *lineAdapter) shiftsBlank(nl []string, j int, line string) bool {
+	switch a.blanks {
+	case blanksShifted:
+		return true
+	case blanksAsSent:
+		return false
+	}
+	for _, step := range []int{-1, 1} {
+		for k := j + step; k >= 0 && k < len(nl); k += step {
+			if !isBlank(nl[k]) {
+				if indentOf(nl[k]) == line {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
 }
 
 // mixedIndent decides the indentation of a new line as the caller wrote

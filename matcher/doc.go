@@ -23,7 +23,10 @@
 //     old text's indentation must map onto the file's by one transformation
 //     for all its lines: a common prefix added or removed, or levels of tabs
 //     or of N spaces shifted by a constant (tabs for spaces and the reverse).
-//     Units are taken from the lines themselves, then from the file. A
+//     Units are taken from the lines themselves, then from the file; the
+//     caller's lines are read in another unit of spaces than the file's
+//     only in the unit they step by (two lines fit four-space levels onto
+//     two-space ones at a wrong place while the new lines stepped by two). A
 //     prefix in one style (tabs) while the caller indents in the other
 //     gives way to levels when they fit too, so that new lines are written
 //     in the file's style rather than as a tab followed by spaces. Last,
@@ -122,7 +125,10 @@
 // then which one was kept is open, and the line is written as a changed
 // line is. Other new lines get the block's transformation: the same
 // indentation mapping in the file's style (tabs stay tabs; a line of white
-// space only is all indentation and is mapped too), and typography
+// space only is mapped too where the old text's such lines show the caller
+// shifted them, or, showing nothing, it is exactly the indentation of a new
+// line next to it; otherwise it is kept as sent, as Aider keeps it: white
+// space alone shows no shift), and typography
 // occurrence by occurrence: a quote, dash or space takes the file's form
 // where it is aligned, character by character, with an occurrence in the
 // old line it was made from and so is a neighbour of it, or where every occurrence of the same typed

@@ -115,6 +115,7 @@ func levelShiftOf(pairs []pair, sample [][]string, fileUnit func() int) (m inden
 	// then the file's unit, then the usual ones. Any unit under which
 	// every line maps the same way is an explanation of the whole block.
 	var fileUnits, oldUnits []int
+	fileShown := map[int]bool{} // the units the file's lines show
 	if !m.fileTabs {
 		fl := make([]string, len(pairs))
 		for i, p := range pairs {
@@ -123,13 +124,18 @@ func levelShiftOf(pairs []pair, sample [][]string, fileUnit func() int) (m inden
 		u, steps := unitOf([][]string{fl})
 		if steps {
 			fileUnits = append(fileUnits, u)
+			fileShown[u] = true
 		}
-		fileUnits = append(fileUnits, fileUnit(), 2, 4, 8, u)
+		fu := fileUnit()
+		fileShown[fu] = true
+		fileUnits = append(fileUnits, fu, 2, 4, 8, u)
 	} else {
 		fileUnits = []int{1}
 	}
+	sampleUnit := 0
 	if !m.oldTabs {
 		u, _ := unitOf(sample)
+		sampleUnit = u
 		oldUnits = []int{u, 2, 4, 8}
 	} else {
 		oldUnits = []int{1}
@@ -159,6 +165,20 @@ func levelShiftOf(pairs []pair, sample [][]string, fileUnit func() int) (m inden
 			}
 			if m.oldTabs {
 				m.oldUnit = 0
+			}
+			// Spaces read in one unit and written in another (four-space
+			// levels onto two-space ones) is a claim about both units, and
+			// the lines are the evidence: the caller's unit must be the one
+			// their lines step by, the file's the one it shows. Two old
+			// lines "    x" / "}" against "    x" / "  }" fit four-space
+			// levels onto two-space ones shifted by one, while the new
+			// lines stepped by two (yaml-cpp); against "        x" / "    }"
+			// in a four-space file, four-space levels onto two-space ones
+			// shifted by two (linenoise). Either reading re-indented a new
+			// function into the one above the intended place (measured on
+			// real commits).
+			if !m.oldTabs && !m.fileTabs && ou != fu && (sampleUnit > 0 && ou != sampleUnit || !fileShown[fu]) {
+				continue
 			}
 			if d, ok := levelDelta(pairs, m); ok {
 				m.delta = d
