@@ -502,7 +502,12 @@ func (s *searcher) blockAndBeyond(from, to int) []Candidate {
 // leaves the lines after its block alone; read as skipped lines, it was
 // made by someone who did not see those lines, and leaves them alone too.
 // Only an edit that changes the line next to the left-out blank (or whose
-// new text ends elsewhere) could mean lines it does not show.
+// new text ends elsewhere) could mean lines it does not show. The line is
+// kept only where no reading of the edit puts its change next to the
+// blank: lines the texts share at the other end are matched first, as a
+// diff does, and the line must remain shared after them. "X" made "X", "X"
+// (an import repeated) may add the second X after the first, by the blank,
+// where lines the old text skipped would come between them.
 func (s *searcher) keepsEnd(v variant, dir int) bool {
 	if s.opt.NewText == "" {
 		return false
@@ -528,21 +533,30 @@ func (s *searcher) keepsEnd(v variant, dir int) bool {
 		return false
 	}
 	nl, _ := splitOld(v.newFor(s.opt.NewText))
-	end := func(lines []string) (string, bool) {
-		for k := range lines {
-			i := k
-			if dir > 0 {
-				i = len(lines) - 1 - k
-			}
-			if !isBlank(lines[i]) {
-				return lines[i], true
-			}
-		}
-		return "", false
+	ol, nn := withoutBlankEnds(v.lines), withoutBlankEnds(nl)
+	if dir > 0 {
+		p := sharedLines(ol, nn, +1)
+		return sharedLines(ol[p:], nn[p:], -1) > 0
 	}
-	o, ok1 := end(v.lines)
-	n, ok2 := end(nl)
-	return ok1 && ok2 && o == n
+	q := sharedLines(ol, nn, -1)
+	return sharedLines(ol[:len(ol)-q], nn[:len(nn)-q], +1) > 0
+}
+
+// sharedLines counts the lines a and b share at their start (dir +1) or
+// end (dir -1).
+func sharedLines(a, b []string, dir int) int {
+	n := 0
+	for n < len(a) && n < len(b) {
+		i, j := n, n
+		if dir < 0 {
+			i, j = len(a)-1-n, len(b)-1-n
+		}
+		if a[i] != b[j] {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 func (s *searcher) guards(v variant, m Match) error {
