@@ -496,13 +496,22 @@ func (t *typography) retype(line string, gap []int, j int) (string, string) {
 	// trims the lines it learns from (strings.TrimSpace).
 	body := len(rs) - len([]rune(strings.TrimLeftFunc(line, unicode.IsSpace)))
 	aligned := t.align(rs[body:], gap)
+	code := codeSpans(rs)
 	open := ""
 	for q := body; q < len(rs); q++ {
 		r := rs[q]
 		if !hasForms(r) || !t.changed[foldRune(r)] && !(t.plain && r >= utf8.RuneSelf) {
 			continue
 		}
-		if at, ok := aligned[q-body]; ok && t.anchored(aligned, q-body, at, len([]rune(rtrim(string(rs[body:]))))) {
+		at, ok := aligned[q-body]
+		if code[q] && r < utf8.RuneSelf && !(ok && codeSpans(t.lines[at[0]].old)[at[1]]) {
+			// Inside a code span typesetting leaves ASCII alone, as
+			// every typesetter does, unless the occurrence it is made
+			// from stood in one too: `"{?}"` made from the prose "{?}"
+			// took its curly quotes (Catch2's docs).
+			continue
+		}
+		if ok && t.anchored(aligned, q-body, at, len([]rune(rtrim(string(rs[body:]))))) {
 			rs[q] = t.lines[at[0]].file[at[1]]
 			continue
 		}
@@ -547,6 +556,28 @@ func (t *typography) retype(line string, gap []int, j int) (string, string) {
 		}
 	}
 	return string(rs), open
+}
+
+// codeSpans marks the runes of a line between a backtick and the next
+// one (a Markdown code span; a template literal's text); a last backtick
+// without a partner opens nothing.
+func codeSpans(rs []rune) []bool {
+	in := make([]bool, len(rs))
+	open := -1
+	for i, r := range rs {
+		if r != '`' {
+			continue
+		}
+		if open < 0 {
+			open = i
+			continue
+		}
+		for k := open + 1; k < i; k++ {
+			in[k] = true
+		}
+		open = -1
+	}
+	return in
 }
 
 // align maps positions of a new line's body (after its indentation) to

@@ -134,7 +134,10 @@
 // old line it was made from and so is a neighbour of it, or where every occurrence of the same typed
 // character with the same neighbours in the block reads one way; otherwise
 // it keeps the caller's character (a character the block shows read
-// several ways, undecided, is refused when NewText is known). White space
+// several ways, undecided, is refused when NewText is known). Inside a
+// code span (between backticks) an ASCII character stays ASCII unless the
+// occurrence it is aligned with stood in a code span too: typesetting
+// leaves code alone. White space
 // the caller added at the end of every matched non-blank line (each the
 // file's line followed by the same white space) is the trailing
 // white-space tier's transformation: a changed line that ends with it loses
