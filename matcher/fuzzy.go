@@ -534,6 +534,9 @@ func (s *searcher) keepsEnd(v variant, dir int) bool {
 	}
 	nl, _ := splitOld(v.newFor(s.opt.NewText))
 	ol, nn := withoutBlankEnds(v.lines), withoutBlankEnds(nl)
+	if len(ol) > 0 && slices.Equal(ol, nn) {
+		return true // only blank lines change, at the other end
+	}
 	if dir > 0 {
 		p := sharedLines(ol, nn, +1)
 		return sharedLines(ol[p:], nn[p:], -1) > 0
