@@ -195,6 +195,27 @@ func (a *lineAdapter) render(nl []string, endsNL bool, match []int) (string, str
 	return b.String(), open, openIndent
 }
 
+// learnBlanks reads what the old text's lines of white space only show
+// (blanks): the first that the indentation map changes and that stands for
+// a file line of white space only, mapped or as sent, decides.
+func (a *lineAdapter) learnBlanks() {
+	im := a.indent
+	for i, o := range a.old {
+		if o == "" || !isBlank(o) || !isBlank(a.file[i]) || im.mixed != nil || im.apply(o) == o {
+			continue
+		}
+		switch a.file[i] {
+		case im.apply(o):
+			a.blanks = blanksShifted
+		case o:
+			a.blanks = blanksAsSent
+		default:
+			continue
+		}
+		return
+	}
+}
+
 // shiftsBlank reports whether the new line j, of white space only, was
 // sent shifted with the block, and so is shifted back with it (16 spaces
 // sent for the file's 12 stay 12). A line of white space only is all

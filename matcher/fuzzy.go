@@ -945,20 +945,7 @@ func (s *searcher) adapter(v variant, p, lvl int) (*lineAdapter, bool, string) {
 			return nil, false, inconsistentIndent(pairs)
 		}
 		a.indent, a.reindent = im, im.kind != sameIndent
-		for i, o := range v.lines {
-			if o == "" || !isBlank(o) || !isBlank(a.file[i]) || im.mixed != nil || im.apply(o) == o {
-				continue
-			}
-			switch a.file[i] {
-			case im.apply(o):
-				a.blanks = blanksShifted
-			case o:
-				a.blanks = blanksAsSent
-			default:
-				continue
-			}
-			break
-		}
+		a.learnBlanks()
 		if lvl >= levelTypography {
 			a.learnTypography()
 		}
